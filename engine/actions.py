@@ -1,0 +1,151 @@
+"""The player's commands outside pending decisions: place, summon, discard, flare, claim_task,
+end_turn, resign. Each checks its rules in a fixed order and raises a RuleError naming the rule.
+"""
+from __future__ import annotations
+
+from . import flares, pieces, summon, tasks, turns
+from .cards import CARDS, card_kind
+from .context import Context
+from .errors import RuleError, malformed
+from .geometry import parse_square
+from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two_sided
+
+
+def _square(command: dict, key: str = "square") -> str:
+    sq = parse_square(command.get(key))
+    if sq is None:
+        raise malformed(f"'{key}' must name a square of the board, like 'e5'")
+    return sq
+
+
+def _in_hand(state: State, seat: int, card: object) -> str:
+    if not isinstance(card, str) or card_kind(card) is None:
+        raise malformed("'card' must be a card id of cards.json")
+    if card not in state["hands"][seat]:
+        raise RuleError("card_not_in_hand", f"{card} is not in your hand.", "RULES 8.1 actions")
+    return card
+
+
+def _spend(state: State) -> None:
+    if state["turn"]["actions"] <= 0:
+        raise RuleError("no_actions_left", "You have no action left this turn; invoke a flare, claim a task or end the turn.",
+                        "RULES 8.1 actions")
+
+
+def place(ctx: Context, seat: int, command: dict) -> None:
+    s = ctx.state
+    sq = _square(command)
+    _spend(s)
+    if sq in s["board"]:
+        raise RuleError("square_occupied", f"{sq} is not empty; the place action needs an empty square.",
+                        "RULES 8.1 A place")
+    color = color_of(s, seat)
+    if supply(s, color)[0] > 0:
+        ctx.emit("ActionTaken", seat=seat, action="place", actions_left=s["turn"]["actions"] - 1)
+        pieces.place(ctx, sq, color, COMMON, cause="place")
+        return
+    if not any(p[1] == color and p[2] != LEGENDARY for p in s["board"].values()):
+        raise RuleError("piece_shortage", "Your supply is empty and you have no common or heroic piece to pick up.",
+                        "RULES 8.1 A place, shortage")
+    ctx.emit("ActionTaken", seat=seat, action="place", actions_left=s["turn"]["actions"] - 1)
+    ctx.emit("ResolutionAdvanced", effect={"kind": "place", "seat": seat, "target": sq},
+             pending={"seat": seat, "kind": "place_pickup", "ask": "square", "can_skip": False,
+                      "prompt": "Your supply is empty: choose one of your common or heroic pieces to pick up"})
+
+
+def summon_being(ctx: Context, seat: int, command: dict) -> None:
+    s = ctx.state
+    card = _in_hand(s, seat, command.get("card"))
+    sq = _square(command)
+    if card not in CARDS.beings:
+        raise RuleError("not_a_being", f"{card} is not a being; only beings and legends are summoned.", "RULES 5.1")
+    improvise = command.get("improvise")
+    if improvise is not None and (not isinstance(improvise, int) or isinstance(improvise, bool)):
+        raise malformed("'improvise' must be the number of the colour lending a piece")
+    _spend(s)
+    summon.start(ctx, seat, card, sq, improvise)
+
+
+def discard(ctx: Context, seat: int, command: dict) -> None:
+    s = ctx.state
+    card = _in_hand(s, seat, command.get("card"))
+    returns = command.get("returns", [])
+    if not isinstance(returns, list) or not all(isinstance(c, str) for c in returns):
+        raise malformed("'returns' must be a list of card ids")
+    _spend(s)
+    if s["turn"]["discarded"]:
+        raise RuleError("discard_used", "You have already used the discard action this turn.", "RULES 8.1 C discard")
+    if card_kind(card) != "being":
+        raise RuleError("not_a_school_being", "Only a being from your school deck can be discarded.", "RULES 8.1 C discard")
+    others = list(s["hands"][seat])
+    others.remove(card)
+    for c in returns:
+        if c not in others:
+            raise RuleError("card_not_in_hand", f"{c} cannot be returned: it is not among your other cards.",
+                            "RULES 8.1 C discard")
+        others.remove(c)
+    ctx.emit("ActionTaken", seat=seat, action="discard", actions_left=s["turn"]["actions"] - 1)
+    ctx.emit("CardDiscarded", seat=seat, card=card, deck="school", from_hand=True)
+    if returns:
+        ctx.emit("CardsReturned", seat=seat, cards=[[_deck_of(c), c] for c in returns])
+
+
+def _deck_of(card: str) -> str:
+    return {"being": "school", "legend": "legends", "flare": "flares"}[card_kind(card)]
+
+
+def flare(ctx: Context, seat: int, command: dict) -> None:
+    s = ctx.state
+    card = _in_hand(s, seat, command.get("card"))
+    if card not in CARDS.flares:
+        raise RuleError("not_a_flare", f"{card} is not a flare.", "RULES 8.5 flares")
+    color = color_of(s, seat)
+    if s["form"] == "melee":
+        against = command.get("against")
+        if against not in enemy_colors(s, color):
+            raise RuleError("choose_opponent", "In a melee, name the opponent ('against') you compare with.",
+                            "RULES 8.5 flares, melee", malformed=against is not None and not isinstance(against, int))
+    else:
+        against = enemy_colors(s, color)[0]
+    if not flares.halves(s, seat, card, against):
+        raise RuleError("flare_criteria_not_met", "Neither criterion of this flare is met now.", "RULES 8.5 flare criteria")
+    flares.invoke(ctx, seat, card, against)
+
+
+def claim_task(ctx: Context, seat: int, command: dict) -> None:
+    s = ctx.state
+    if s["form"] != "high_form":
+        raise RuleError("no_tasks", "Tasks are claimed only in High Form.", "RULES 12")
+    task = command.get("task")
+    if not isinstance(task, str):
+        raise malformed("'task' must be a task id")
+    _turn_over(s)
+    if task not in s["tasks"]["current"]:
+        raise RuleError("task_not_current", f"{task} is not one of the current tasks.", "RULES 12.1")
+    if not tasks.met(s, color_of(s, seat), task):
+        raise RuleError("task_not_met", f"You do not meet the criterion of {CARDS.tasks[task].name} now.", "RULES 12.1")
+    turns.end_turn(ctx, claim=task)
+
+
+def _turn_over(state: State) -> None:
+    if state["turn"]["actions"] > 0:
+        raise RuleError("actions_left", "You must use all your actions before ending the turn.", "RULES 8.1 actions")
+
+
+def end_turn(ctx: Context, seat: int, command: dict) -> None:
+    _turn_over(ctx.state)
+    turns.end_turn(ctx)
+
+
+def resign(ctx: Context, seat: int, command: dict) -> None:
+    s = ctx.state
+    if not two_sided(s):
+        raise RuleError("resign_not_allowed", "Players may not resign in a melee.", "RULES 10.4 resignation")
+    ctx.emit("PlayerResigned", seat=seat)
+    turns.end_game(ctx, "resignation", loser_color=color_of(s, seat))
+
+
+HANDLERS = {
+    "place": place, "summon": summon_being, "discard": discard, "flare": flare,
+    "claim_task": claim_task, "end_turn": end_turn, "resign": resign,
+}

@@ -1,0 +1,126 @@
+"""Card definitions: the project's card data loaded once into frozen objects.
+
+The data file (engine/data/cards.json) is written by tools/build_card_data.py from the shared
+reference. Each being gets its distinct pattern orientations precomputed, so pattern matching is a
+loop over small tuples.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from .geometry import ORIENTATIONS
+
+RANKS = {"common": 1, "heroic": 2, "legendary": 3}
+RANK_NAMES = {v: k for k, v in RANKS.items()}
+BASE_SCHOOLS = ("northern", "southern", "highland", "sylvan")
+EXPANSION_SCHOOLS = ("everfrost", "nethervoid", "etherweave")
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """One way to lay a pattern on the board: offsets already rotated/mirrored."""
+
+    index: int
+    cells: tuple[tuple[int, int, int], ...]     # (dx, dy, minimum rank)
+    marked: tuple[tuple[int, int, str], ...]     # (dx, dy, kind)
+
+
+@dataclass(frozen=True)
+class Being:
+    id: str
+    name: str
+    deck: str
+    rank: int
+    anchor: str
+    own_square: int | None          # minimum rank of the own piece required on the being square
+    orientations: tuple[Orientation, ...]
+    steps: tuple[dict, ...]
+    summary: str
+    frozen: dict | None = None
+    warp: dict | None = None
+
+    @property
+    def is_legend(self) -> bool:
+        return self.deck == "legends"
+
+
+@dataclass(frozen=True)
+class Flare:
+    id: str
+    name: str
+    upper: dict
+    lower: dict
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    name: str
+    type: str
+    advanced: bool
+    points: int
+    checks: tuple[dict, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    beings: dict[str, Being] = field(default_factory=dict)
+    flares: dict[str, Flare] = field(default_factory=dict)
+    tasks: dict[str, Task] = field(default_factory=dict)
+    decks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+def _orientations(raw: dict[str, Any]) -> tuple[Orientation, ...]:
+    seen: set = set()
+    out = []
+    for index, turn in enumerate(ORIENTATIONS):
+        cells = tuple(sorted((*turn(x, y), RANKS[r]) for x, y, r in raw["pattern"]))
+        marked = tuple(sorted((*turn(x, y), k) for x, y, k in raw["marked"]))
+        if (cells, marked) in seen:
+            continue
+        seen.add((cells, marked))
+        out.append(Orientation(index, cells, marked))
+    return tuple(out)
+
+
+def _being(raw: dict[str, Any]) -> Being:
+    own = raw["own_square"]
+    return Being(
+        id=raw["id"], name=raw["name"], deck=raw["deck"], rank=RANKS[raw["rank"]], anchor=raw["anchor"],
+        own_square=RANKS[own] if own else None, orientations=_orientations(raw),
+        steps=tuple(raw["steps"]), summary=raw["summary"], frozen=raw.get("frozen"), warp=raw.get("warp"),
+    )
+
+
+def load() -> Catalogue:
+    raw = json.loads(resources.files("engine").joinpath("data/cards.json").read_text(encoding="utf-8"))
+    cat = Catalogue()
+    for deck in raw["decks"]:
+        cat.decks[deck["id"]] = tuple(c["id"] for c in deck["cards"])
+        for c in deck["cards"]:
+            if c["kind"] == "being":
+                cat.beings[c["id"]] = _being(c)
+            elif c["kind"] == "flare":
+                cat.flares[c["id"]] = Flare(c["id"], c["name"], c["upper"], c["lower"])
+            else:
+                cat.tasks[c["id"]] = Task(c["id"], c["name"], c["type"], c["advanced"], c["points"],
+                                          tuple(c["checks"]), c["summary"])
+    return cat
+
+
+CARDS = load()
+
+
+def card_kind(card_id: str) -> str | None:
+    """'being', 'legend', 'flare', 'task' or None for an unknown id."""
+    if card_id in CARDS.beings:
+        return "legend" if CARDS.beings[card_id].is_legend else "being"
+    if card_id in CARDS.flares:
+        return "flare"
+    if card_id in CARDS.tasks:
+        return "task"
+    return None

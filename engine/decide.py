@@ -1,0 +1,69 @@
+"""`decide`: a command against a state gives the events it causes, or a RuleError.
+
+Checks run in a fixed order (game over, seat, pending decision, whose turn, then the command's own
+rules) so the same wrong command always gets the same code. After the command, `settle` runs the
+automatic consequences: a turn with no action and no free option left ends by itself.
+"""
+from __future__ import annotations
+
+from . import actions, decisions, flares, tasks, turns
+from .context import Context
+from .errors import RuleError, malformed
+from .evolve import Event
+from .state import State, color_of
+
+ANSWERS = ("choose", "move", "skip")
+
+
+def _seat(state: State, command: dict) -> int:
+    seat = command.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
+        raise malformed("'seat' must be the number of a seat of this game")
+    return seat
+
+
+def decide(state: State, command: dict) -> list[Event]:
+    """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise malformed("a command is an object with a 'type'")
+    if state.get("phase") == "over":
+        raise RuleError("game_over", "The game has ended.", "RULES 10")
+    seat = _seat(state, command)
+    kind = command["type"]
+    if kind not in ANSWERS and kind not in actions.HANDLERS:
+        raise malformed(f"unknown command type {kind!r}")
+    ctx = Context(state)
+    if kind == "resign":
+        actions.resign(ctx, seat, command)
+        return ctx.events
+    pending = state["pending"]
+    if pending:
+        if pending["seat"] != seat:
+            raise RuleError("not_your_decision", "Another player must answer the pending decision first.",
+                            "RULES 6.1 effects resolve completely")
+        if kind not in ANSWERS:
+            raise RuleError("decision_pending", f"Answer the pending decision first: {pending['prompt']}.",
+                            "RULES 6.1 effects resolve completely")
+        decisions.answer(ctx, command)
+    else:
+        if state["turn"] is None or state["turn"]["seat"] != seat:
+            raise RuleError("not_your_turn", "It is not your turn.", "RULES 8 turn structure")
+        if kind in ANSWERS:
+            raise RuleError("no_decision_pending", "There is no decision to answer.", "RULES 6")
+        actions.HANDLERS[kind](ctx, seat, command)
+    settle(ctx)
+    return ctx.events
+
+
+def free_options(state: State, seat: int) -> bool:
+    """Whether the seat, out of actions, may still do something before its turn ends."""
+    if flares.invocations(state, seat):
+        return True
+    return state["form"] == "high_form" and bool(tasks.claimable(state, color_of(state, seat)))
+
+
+def settle(ctx: Context) -> None:
+    s = ctx.state
+    while s["phase"] == "play" and not s["pending"] and s["turn"]["actions"] <= 0 \
+            and not free_options(s, s["turn"]["seat"]):
+        turns.end_turn(ctx)

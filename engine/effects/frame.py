@@ -1,0 +1,105 @@
+"""The effect being resolved: where in the card's steps we are, and what earlier steps did.
+
+A frame is plain data kept in `state["effect"]` (so it survives in snapshots and replays); the
+`Resolution` object wraps it with the context of one `decide` call and answers the questions op
+handlers ask: where is the being now, which pieces did step s1 touch, which squares are marked.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..cards import CARDS
+from ..context import Context
+from ..state import color_of, square_of
+
+Frame = dict[str, Any]
+
+
+def new_frame(seat: int, card: str, parts: list[str], **extra: Any) -> Frame:
+    """A frame about to run `parts` ('steps', 'upper', 'lower', ...) of `card` for `seat`."""
+    frame = {
+        "seat": seat, "card": card, "parts": parts[1:], "part": parts[0],
+        "stack": [{"path": [], "i": 0, "prog": None, "bind": {}}],
+        "results": {}, "destroyed": 0, "being": None, "origin": None, "marked": [], "pattern": [],
+        "flags": {}, "stage": "steps",
+    }
+    frame.update(extra)
+    return frame
+
+
+def root_steps(frame: Frame) -> list[dict]:
+    card, part = frame["card"], frame["part"]
+    if card in CARDS.flares:
+        return getattr(CARDS.flares[card], part)["steps"]
+    being = CARDS.beings[card]
+    return list(being.steps) if part == "steps" else getattr(being, part)["steps"]
+
+
+def steps_at(frame: Frame, path: list) -> list[dict]:
+    """The list of steps a stack entry walks: the root list, or options/steps nested in it."""
+    steps: Any = root_steps(frame)
+    for key in path:
+        steps = steps[key]
+    return steps
+
+
+class Resolution:
+    """One frame being advanced inside one `decide` call (or inspected by `legal_commands`)."""
+
+    def __init__(self, ctx: Context, frame: Frame) -> None:
+        self.ctx = ctx
+        self.frame = frame
+
+    @property
+    def state(self) -> dict:
+        return self.ctx.state
+
+    @property
+    def seat(self) -> int:
+        return self.frame["seat"]
+
+    @property
+    def color(self) -> int:
+        return color_of(self.ctx.state, self.frame["seat"])
+
+    @property
+    def top(self) -> dict:
+        return self.frame["stack"][-1]
+
+    def being_square(self) -> str | None:
+        pid = self.frame["being"]
+        return square_of(self.state, pid) if pid is not None else None
+
+    def bind(self, key: str) -> Any:
+        for entry in reversed(self.frame["stack"]):
+            if key in entry["bind"]:
+                return entry["bind"][key]
+        return None
+
+    @contextmanager
+    def binding(self, bind: dict) -> Iterator[None]:
+        """Look at the board as if inside a nested block bound to `bind` (for previews)."""
+        self.frame["stack"].append({"path": [], "i": 0, "prog": None, "bind": bind})
+        try:
+            yield
+        finally:
+            self.frame["stack"].pop()
+
+    def result(self, step_id: str) -> dict:
+        return self.frame["results"].get(step_id, {})
+
+    def record(self, step: dict, **outcome: Any) -> None:
+        if "id" in step:
+            self.frame["results"][step["id"]] = outcome
+
+    def marked(self, kind: str | None = None) -> list[str]:
+        return [sq for sq, k in self.frame["marked"] if kind is None or k == kind]
+
+    def pattern_squares(self) -> list[str]:
+        out = []
+        for pid in self.frame["pattern"]:
+            sq = square_of(self.state, pid)
+            if sq:
+                out.append(sq)
+        return out

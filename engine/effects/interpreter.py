@@ -1,0 +1,90 @@
+"""The card interpreter: walks a frame's steps, runs each op, stops when a player must answer.
+
+The frame lives in the scratch state while `decide` works; `advance` ends by emitting one
+`ResolutionAdvanced` event that records the frame and the pending decision as facts, so replay
+needs no interpreter at all.
+"""
+from __future__ import annotations
+
+from ..context import Context
+from .frame import Frame, Resolution, steps_at
+from .ops_flow import OPS as FLOW_OPS
+from .ops_move import OPS as MOVE_OPS
+from .ops_targets import OPS as TARGET_OPS
+from .outcomes import Ask, Done, Push
+from .select import holds
+
+OPS = {**TARGET_OPS, **MOVE_OPS, **FLOW_OPS}
+RESULT_KEYS = ("pieces", "squares", "colors", "ranks", "destroyed", "dir", "vacated", "ranks_after")
+
+
+def current_step(frame: Frame) -> dict | None:
+    top = frame["stack"][-1]
+    steps = steps_at(frame, top["path"])
+    return steps[top["i"]] if top["i"] < len(steps) else None
+
+
+def _finish_step(res: Resolution, step: dict, did: bool) -> None:
+    prog = res.top["prog"] or {}
+    outcome = {k: prog[k] for k in RESULT_KEYS if k in prog}
+    if isinstance(outcome.get("dir"), list):
+        outcome["dir"] = outcome["dir"][-1]
+    res.record(step, did=did, **outcome)
+    res.top["prog"] = None
+    res.top["i"] += 1
+
+
+def _pop_block(res: Resolution) -> bool:
+    """Close a finished nested block; False when the frame's outermost list is done."""
+    if len(res.frame["stack"]) == 1:
+        return False
+    res.frame["stack"].pop()
+    return True
+
+
+def pending_ask(res: Resolution) -> Ask:
+    """What the current step asks, recomputed from the state (never stored)."""
+    step = current_step(res.frame)
+    outcome = OPS[step["op"]](res, step, res.top["prog"] or {}, None)
+    assert isinstance(outcome, Ask), "a pending step must be asking"
+    return outcome
+
+
+def advance(ctx: Context, answer: dict | None = None) -> bool:
+    """Run the frame in ctx.state['effect'] until it asks or ends. True when it has ended."""
+    frame = ctx.state["effect"]
+    res = Resolution(ctx, frame)
+    while True:
+        step = current_step(frame)
+        if step is None:
+            if _pop_block(res):
+                continue
+            if frame["parts"]:
+                frame["part"] = frame["parts"].pop(0)
+                frame["stack"] = [{"path": [], "i": 0, "prog": None, "bind": {}}]
+                continue
+            ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+            return True
+        if res.top["prog"] is None:
+            if not holds(res, step.get("if")):
+                res.record(step, did=False)
+                res.top["i"] += 1
+                continue
+            res.top["prog"] = {}
+        outcome = OPS[step["op"]](res, step, res.top["prog"], answer)
+        answer = None
+        if outcome is None:
+            continue
+        if isinstance(outcome, Done):
+            _finish_step(res, step, outcome.did)
+        elif isinstance(outcome, Push):
+            top = res.top
+            frame["stack"].append({"path": top["path"] + [top["i"]] + outcome.key, "i": 0, "prog": None,
+                                   "bind": outcome.bind})
+        elif len(outcome.options) == 1 and not outcome.can_skip:
+            answer = outcome.options[0]
+        else:
+            pending = {"seat": frame["seat"], "kind": "effect", "ask": outcome.kind, "prompt": outcome.prompt,
+                       "can_skip": outcome.can_skip, "card": frame["card"], "info": outcome.info}
+            ctx.emit("ResolutionAdvanced", effect=frame, pending=pending)
+            return False

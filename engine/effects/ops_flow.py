@@ -1,0 +1,126 @@
+"""Ops that branch or grant things: choose, for_each_square, gain_action, extra_turn, draw_extra,
+summon_modifier, card_to_deck_top, nothing.
+"""
+from __future__ import annotations
+
+from ..cards import RANK_NAMES
+from .frame import Resolution
+from .outcomes import Ask, Done, Outcome, Push, is_skip
+from .select import where_squares
+
+
+def choose_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    if "chosen" in prog:
+        return Done(True)
+    options = step["options"]
+    if step.get("by") == "rank-of-chosen-own-piece":
+        return _choose_by_piece(res, step, prog, answer)
+    if answer is None:
+        return Ask("option", [{"type": "choose", "option": o["label"]} for o in options],
+                   bool(step.get("optional")), "Choose one", {"labels": [o["label"] for o in options]})
+    if is_skip(answer):
+        return Done(False)
+    k = [o["label"] for o in options].index(answer["option"])
+    prog["chosen"] = k
+    return Push(["options", k, "steps"], {})
+
+
+def _choose_by_piece(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    """Tree Shepherd: the rank of the own piece picked decides the branch, which acts on it."""
+    labels = [o["label"].split()[0] for o in step["options"]]
+    own = sorted(sq for sq, p in res.state["board"].items() if p[1] == res.color)
+    if answer is None:
+        if not own:
+            return Done(False)
+        return Ask("square", [{"type": "choose", "square": sq} for sq in own], bool(step.get("optional")),
+                   "Choose one of your pieces")
+    if is_skip(answer):
+        return Done(False)
+    pid, _, rank = res.state["board"][answer["square"]]
+    k = labels.index(RANK_NAMES[rank])
+    prog["chosen"] = k
+    return Push(["options", k, "steps"], {"piece": pid})
+
+
+def _fitting_option(res: Resolution, step: dict, sq: str) -> int | None:
+    """Eldest Tree: the option whose (single) step can act on the square's content."""
+    from .ops_targets import piece_candidates, _place_colors
+    from ..cards import RANKS
+    for k, option in enumerate(step["options"]):
+        inner = option["steps"][0]
+        with res.binding({"square": sq}):
+            if inner["op"] == "place":
+                fits = sq not in res.state["board"] and _place_colors(res, inner, RANKS[inner.get("rank", "common")])
+            else:
+                fits = sq in res.state["board"] and bool(piece_candidates(res, inner, {}))
+        if fits:
+            return k
+    return None
+
+
+def for_each_square_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    done = prog.get("squares", [])
+    if answer is None:
+        if len(done) >= step.get("count", 1):
+            return Done(bool(done))
+        options = [{"type": "choose", "square": sq} for sq in sorted(where_squares(res, step.get("where")))
+                   if sq not in done and _fitting_option(res, step, sq) is not None]
+        if not options:
+            return Done(bool(done))
+        can_skip = bool(step.get("up_to")) or (bool(step.get("optional")) and not done)
+        return Ask("square", options, can_skip, "Choose a square", {"done": len(done), "of": step.get("count", 1)})
+    if is_skip(answer):
+        return Done(bool(done))
+    sq = answer["square"]
+    prog.setdefault("squares", []).append(sq)
+    return Push(["options", _fitting_option(res, step, sq), "steps"], {"square": sq})
+
+
+def gain_action_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    n = step.get("count", 1)
+    res.ctx.emit("ActionsGained", seat=res.seat, count=n, actions_left=res.state["turn"]["actions"] + n)
+    return Done(True)
+
+
+def extra_turn_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    res.ctx.emit("ExtraTurnGranted", seat=res.seat)
+    return Done(True)
+
+
+def draw_extra_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    deck = "school" if step.get("deck", "own") == "own" else step["deck"]
+    for _ in range(step.get("count", 1)):
+        res.ctx.emit("ExtraDrawGranted", seat=res.seat, deck=deck)
+    return Done(True)
+
+
+def summon_modifier_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    modifier = {"modifier": step["modifier"], "count": step.get("count", 1), "scope": step.get("scope")}
+    res.ctx.emit("SummonModifierGranted", seat=res.seat, modifier=modifier)
+    return Done(True)
+
+
+def card_to_deck_top_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    """Kiskin Spirit: a card of your discard pile goes on top of your deck."""
+    pile = res.state["discards"][res.seat]
+    if answer is None:
+        if not pile:
+            res.frame["flags"]["discard_was_empty"] = True
+            return Done(False)
+        return Ask("card", [{"type": "choose", "card": c} for c in sorted(set(pile))], bool(step.get("optional")),
+                   "Choose a card of your discard pile")
+    if is_skip(answer):
+        return Done(False)
+    res.ctx.emit("CardMovedToDeckTop", seat=res.seat, card=answer["card"])
+    return Done(True)
+
+
+def nothing_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    return Done(True)
+
+
+OPS = {
+    "choose": choose_op, "for_each_square": for_each_square_op, "gain_action": gain_action_op,
+    "extra_turn": extra_turn_op, "draw_extra": draw_extra_op, "summon_modifier": summon_modifier_op,
+    "card_to_deck_top": card_to_deck_top_op, "nothing": nothing_op,
+}

@@ -1,0 +1,231 @@
+"""Moves, leaps and shots (RULES.md 7.3-7.6, CARDS.md move vocabulary).
+
+A move step is a loop of single moves; each answer is one {"type": "move", "from", "to"}. The
+step's progress remembers the moves made, the mover (for same-piece steps), the direction once it
+is fixed and whether the one combat move of a mixed step was used.
+"""
+from __future__ import annotations
+
+from .. import pieces
+from ..geometry import (ADJACENT, COLOURED, DIRECTIONS, SQUARES, at_distance, direction_between, distance, ray,
+                        turned)
+from ..state import HEROIC, LEGENDARY
+from .frame import Resolution
+from .outcomes import Ask, Done, Outcome, is_skip
+from .select import RANK_FILTERS, owner_ok, piece_squares, where_squares
+
+
+def _times(step: dict, rank: int | None) -> int | None:
+    """How many moves the step allows; None for any number."""
+    times = step.get("times", 1)
+    if times in ("any-number", "until-blocked"):
+        return None
+    if times == "by-rank":
+        return step["times_by_rank"][{1: "common", 2: "heroic", 3: "legendary"}[rank]] if rank else 0
+    return times
+
+
+def _movers(res: Resolution, step: dict, prog: dict) -> list[tuple[str, bool]]:
+    """(square, is the being) of every piece that may make the next move."""
+    if step.get("same_piece") and prog.get("mover") is not None:
+        sq = next((s for s, p in res.state["board"].items() if p[0] == prog["mover"]), None)
+        return [(sq, prog["mover"] == res.frame["being"])] if sq else []
+    sel = step["mover"]
+    squares: list[str] = []
+    for sub in sel.get("any_of", [sel]):
+        for sq in piece_squares(res, sub):
+            if sq not in squares:
+                squares.append(sq)
+    being = res.frame["being"]
+    out = [(sq, res.state["board"][sq][0] == being) for sq in squares]
+    times = _times(step, None) if step.get("times") != "by-rank" else None
+    if step.get("last_move_by_self") and times and prog.get("n", 0) == times - 1 and not prog.get("self_moved"):
+        out = [m for m in out if m[1]]
+    return out
+
+
+def _kind(step: dict, prog: dict, is_being: bool) -> str:
+    kind = step.get("kind", "standard")
+    if kind == "combat-or-standard":
+        return "standard" if prog.get("combat_used") else "combat"
+    if kind == "standard-for-self-combat-for-others":
+        return "standard" if is_being else "combat"
+    return kind
+
+
+def _enterable(kind: str, mover_rank: int, occupant: list | None) -> bool:
+    if occupant is None:
+        return True
+    if kind == "empty-only":
+        return False
+    if kind == "standard":
+        return occupant[2] < mover_rank
+    return occupant[2] <= mover_rank
+
+
+def _direction_rule(res: Resolution, step: dict, prog: dict) -> str | None:
+    rule = step.get("direction")
+    if rule == "fixed":
+        return prog.get("dir")
+    if rule and rule.startswith("same-as:"):
+        return res.result(rule.split(":", 1)[1]).get("dir") or "none"
+    return None
+
+
+def _ends_ok(res: Resolution, step: dict, src: str, dst: str) -> bool:
+    rule = step.get("ends_on")
+    if rule is None:
+        return True
+    board = res.state["board"]
+    if rule == "marked":
+        return dst in where_squares(res, "marked")
+    if rule.startswith("square:"):
+        return dst in res.result(rule.split(":", 1)[1]).get("squares", [])
+    if rule == "empty-or-heroic":
+        return dst not in board or board[dst][2] == HEROIC
+    if rule == "red-or-green-square":
+        return dst in COLOURED
+    if rule == "colorless":
+        return dst not in COLOURED
+    if rule.startswith("at-distance:"):
+        origin = res.being_square()
+        return origin is not None and distance(origin, dst) == int(rule.split(":")[1])
+    if rule == "adjacent-to:own-piece-other-than-mover":
+        return any(n != src and n in board and board[n][1] == res.color for n in ADJACENT[dst])
+    raise ValueError(f"unknown ends_on: {rule}")
+
+
+def _destinations(res: Resolution, step: dict, prog: dict, src: str) -> list[str]:
+    via = step.get("via", "move")
+    if via == "leap":
+        return [sq for sq in SQUARES if sq != src]
+    if via.startswith("leap:"):
+        return list(at_distance(src, int(via.split(":")[1])))
+    fixed = _direction_rule(res, step, prog)
+    if fixed == "none":
+        return []
+    if fixed:
+        nxt = next(ray(src, fixed, 1), None)
+        return [nxt] if nxt else []
+    return list(ADJACENT[src])
+
+
+def move_options(res: Resolution, step: dict, prog: dict) -> list[dict]:
+    board = res.state["board"]
+    out = []
+    for src, is_being in _movers(res, step, prog):
+        mover_rank = board[src][2]
+        kind = _kind(step, prog, is_being)
+        for dst in _destinations(res, step, prog, src):
+            if _enterable(kind, mover_rank, board.get(dst)) and _ends_ok(res, step, src, dst):
+                out.append({"type": "move", "from": src, "to": dst})
+    return out
+
+
+def _note(prog: dict, **values) -> None:
+    for key, value in values.items():
+        prog.setdefault(key, []).append(value)
+
+
+def move_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    n = prog.get("n", 0)
+    if answer is None:
+        limit = prog.get("times", _times(step, None) if step.get("times") != "by-rank" else 1)
+        if prog.get("stop") or (limit is not None and n >= limit):
+            return Done(n > 0)
+        options = move_options(res, step, prog)
+        if not options:
+            return Done(n > 0)
+        can_skip = bool(step.get("up_to")) or step.get("times") == "any-number" or (bool(step.get("optional")) and n == 0)
+        return Ask("move", options, can_skip, "Move a piece", {"done": n, "of": limit})
+    if is_skip(answer):
+        return Done(n > 0)
+    _apply_move(res, step, prog, answer["from"], answer["to"])
+    return None
+
+
+def _apply_move(res: Resolution, step: dict, prog: dict, src: str, dst: str) -> None:
+    board = res.state["board"]
+    pid, color, rank = board[src]
+    if prog.get("n", 0) == 0 and step.get("times") == "by-rank":
+        prog["times"] = _times(step, rank)
+    occupant = board.get(dst)
+    if step.get("kind") == "combat-or-standard" and occupant and occupant[2] == rank:
+        prog["combat_used"] = True
+    direction = direction_between(src, dst)
+    if direction and step.get("direction") == "fixed":
+        prog["dir"] = direction
+    victim = pieces.move(res.ctx, src, dst, res.seat, leap=step.get("via", "move") != "move")
+    prog["n"] = prog.get("n", 0) + 1
+    prog["mover"] = pid
+    if pid == res.frame["being"]:
+        prog["self_moved"] = True
+    prog["dir"] = direction or prog.get("dir")
+    _note(prog, pieces=pid, squares=dst, vacated=src, ranks=rank, colors=color)
+    if victim:
+        _note(prog, destroyed=list(victim))
+        res.frame["destroyed"] += 1
+        if step.get("stop_after") == "destroyed-legendary" and victim[1] == LEGENDARY:
+            prog["stop"] = True
+
+
+# --- shots -------------------------------------------------------------------------------------------
+
+def _shot_directions(res: Resolution, step: dict) -> list[str]:
+    rule = step.get("direction", "marked")
+    if rule.startswith("both-45-degrees-from:"):
+        base = res.result(rule.split(":", 1)[1]).get("dir")
+        return [turned(base, -1), turned(base, 1)] if base else []
+    origin = res.frame["origin"]
+    out = [direction_between(origin, sq) for sq in res.marked("direction")]
+    return sorted({d for d in out if d}, key=list(DIRECTIONS).index)
+
+
+def _fire(res: Resolution, step: dict, prog: dict, direction: str) -> None:
+    being = res.being_square()
+    if being is None:
+        return
+    spec, board = step.get("destroy", {}), res.state["board"]
+    reach = step.get("range", "to-edge")
+    limit = 9 if reach == "to-edge" else int(reach)
+    most = step.get("max_destroyed")
+    blocker = step.get("blocked_by")
+    hits = 0
+    for sq in list(ray(being, direction, limit)):
+        piece = board.get(sq)
+        if piece is None:
+            continue
+        if blocker and piece[2] in RANK_FILTERS[blocker]:
+            break
+        if piece[2] in RANK_FILTERS[spec.get("rank", "any")] and owner_ok(res, spec.get("who", "any"), piece[1], piece[0]):
+            victim = pieces.destroy(res.ctx, sq, res.seat, cause="shot")
+            _note(prog, destroyed=list(victim), squares=sq)
+            res.frame["destroyed"] += 1
+            hits += 1
+            if most and hits >= most:
+                break
+
+
+def shoot_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    n = prog.get("n", 0)
+    times = step.get("times", 1)
+    directions = _shot_directions(res, step)
+    if step.get("direction", "marked").startswith("both-45-degrees-from:"):
+        for d in directions:
+            _fire(res, step, prog, d)
+        return Done(bool(directions))
+    if answer is None:
+        if n >= times or not directions or res.being_square() is None:
+            return Done(n > 0)
+        can_skip = bool(step.get("up_to")) or (bool(step.get("optional")) and n == 0)
+        return Ask("direction", [{"type": "choose", "direction": d} for d in directions], can_skip,
+                   "Choose a direction to shoot", {"done": n, "of": times})
+    if is_skip(answer):
+        return Done(n > 0)
+    prog["n"] = n + 1
+    prog["dir"] = answer["direction"]
+    _fire(res, step, prog, answer["direction"])
+    return None
+
+
+OPS = {"move": move_op, "shoot": shoot_op}

@@ -1,0 +1,154 @@
+"""Ops that pick pieces or squares one at a time: destroy, upgrade, downgrade, convert, place,
+choose_piece, choose_square.
+
+They share one loop: list the candidates, ask for one (or take all of them for count 'all'),
+apply, count, and stop at the step's count, when nothing is left, or when the player stops.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import pieces
+from ..cards import RANKS
+from ..geometry import ADJACENT
+from ..state import COMMON, HEROIC, LEGENDARY, enemy_colors, has_supply
+from .frame import Resolution
+from .outcomes import Ask, Done, Outcome, is_skip
+from .select import piece_squares, where_squares
+
+PROMPTS = {
+    "destroy": "Choose a piece to destroy", "upgrade": "Choose a piece to upgrade",
+    "downgrade": "Choose a piece to downgrade", "convert": "Choose an enemy piece to convert",
+    "place": "Choose an empty square to place a piece on", "choose_piece": "Choose a piece",
+    "choose_square": "Choose a square",
+}
+
+
+def _limit(res: Resolution, step: dict) -> int | str:
+    count = step.get("count", 1)
+    if count == "one-per-color":
+        return len(enemy_colors(res.state, res.color))
+    if isinstance(count, str) and count.startswith("per-destroyed:"):
+        refs = count.split(":", 1)[1].split("+")
+        return sum(len(res.result(r).get("destroyed", [])) for r in refs)
+    return count
+
+
+def _eligible(res: Resolution, step: dict, sq: str) -> bool:
+    """Op-specific: can this op act on the piece standing on `sq`?"""
+    op = step["op"]
+    _, color, rank = res.state["board"][sq]
+    if op == "upgrade":
+        return rank == COMMON or (rank == HEROIC and has_supply(res.state, color, LEGENDARY))
+    if op == "downgrade":
+        return rank == HEROIC or (rank == LEGENDARY and has_supply(res.state, color, HEROIC))
+    if op == "convert":
+        to = rank if step.get("to_rank") == "same" else COMMON
+        return has_supply(res.state, res.color, to)
+    return True
+
+
+def piece_candidates(res: Resolution, step: dict, prog: dict) -> list[str]:
+    sel = {k: step[k] for k in ("who", "rank", "where", "exclude", "ref") if k in step}
+    if step["op"] == "upgrade" and "ref" in step:
+        sel.pop("rank", None)
+    done = set(prog.get("pieces", ()))
+    out = [sq for sq in piece_squares(res, sel)
+           if res.state["board"][sq][0] not in done and _eligible(res, step, sq)]
+    if step.get("where") == "connected-group-anywhere" and prog.get("squares"):
+        group = set(prog["squares"])
+        out = [sq for sq in out if group.intersection(ADJACENT[sq])]
+    if step.get("count") == "one-per-color":
+        used = set(prog.get("colors", ()))
+        out = [sq for sq in out if res.state["board"][sq][1] not in used]
+    return out
+
+
+def _place_colors(res: Resolution, step: dict, rank: int) -> list[int]:
+    who = step.get("who", "own")
+    choices = [res.color] if who == "own" else enemy_colors(res.state, res.color)
+    return [c for c in choices if has_supply(res.state, c, rank)]
+
+
+def _place_options(res: Resolution, step: dict) -> list[dict]:
+    squares = sorted(sq for sq in where_squares(res, step.get("where")) if sq not in res.state["board"])
+    ranks = step.get("rank_choices") if step.get("rank") == "chosen" else [step.get("rank", "common")]
+    out = []
+    for rank in ranks:
+        cols = _place_colors(res, step, RANKS[rank])
+        for col in cols:
+            for sq in squares:
+                cmd = {"type": "choose", "square": sq}
+                if len(ranks) > 1:
+                    cmd["rank"] = rank
+                if step.get("who") == "enemy" and len(enemy_colors(res.state, res.color)) > 1:
+                    cmd["color"] = col
+                out.append(cmd)
+    return out
+
+
+def _options(res: Resolution, step: dict, prog: dict) -> list[dict]:
+    if step["op"] == "place":
+        return _place_options(res, step)
+    if step["op"] == "choose_square":
+        return [{"type": "choose", "square": sq} for sq in sorted(where_squares(res, step.get("where")))]
+    return [{"type": "choose", "square": sq} for sq in piece_candidates(res, step, prog)]
+
+
+def _note(prog: dict, **values) -> None:
+    for key, value in values.items():
+        prog.setdefault(key, []).append(value)
+
+
+def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
+    op, sq, ctx = step["op"], cmd["square"], res.ctx
+    if op == "place":
+        rank = RANKS[cmd.get("rank", step.get("rank", "common"))]
+        color = cmd.get("color", _place_colors(res, step, rank)[0])
+        pid = pieces.place(ctx, sq, color, rank, cause="effect")
+        _note(prog, pieces=pid, squares=sq, colors=color, ranks=rank)
+        return
+    if op == "choose_square":
+        _note(prog, squares=sq)
+        return
+    pid, color, rank = res.state["board"][sq]
+    _note(prog, pieces=pid, squares=sq, colors=color, ranks=rank)
+    if op == "destroy":
+        credited = step.get("credited", True)
+        pieces.destroy(ctx, sq, res.seat, credited=credited, removed=bool(step.get("removed")))
+        _note(prog, destroyed=[color, rank])
+        res.frame["destroyed"] += 1
+    elif op == "upgrade":
+        pieces.set_rank(ctx, sq, rank + 1, cause="upgrade")
+        _note(prog, ranks_after=rank + 1)
+    elif op == "downgrade":
+        pieces.set_rank(ctx, sq, rank - 1, cause="downgrade")
+    elif op == "convert":
+        pieces.convert(ctx, sq, res.seat, rank if step.get("to_rank") == "same" else COMMON)
+        _note(prog, destroyed=[color, rank])
+        res.frame["destroyed"] += 1
+
+
+def target_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    limit = _limit(res, step)
+    if limit == "all":
+        squares = [o["square"] for o in _options(res, step, prog)]
+        for sq in squares:
+            _apply(res, step, prog, {"type": "choose", "square": sq})
+        return Done(bool(squares))
+    n = len(prog.get("squares", ()))
+    if answer is None:
+        options = _options(res, step, prog) if n < limit else []
+        if not options:
+            return Done(n > 0)
+        can_skip = bool(step.get("up_to")) or (bool(step.get("optional")) and n == 0)
+        return Ask("square", options, can_skip, PROMPTS[step["op"]], {"op": step["op"], "done": n, "of": limit})
+    if is_skip(answer):
+        return Done(n > 0)
+    _apply(res, step, prog, answer)
+    return None
+
+
+OPS: dict[str, Callable[[Resolution, dict, dict, dict | None], Outcome]] = {
+    op: target_op for op in PROMPTS
+}

@@ -1,0 +1,237 @@
+"""Reading the step vocabulary: which squares a `where` names, which pieces `who`/`rank` allow,
+and whether an `if` condition holds. Values are those of CARDS.md section 3.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..geometry import (ADJACENT, CENTRE, COLOURED, DIAG_ADJACENT, GREEN, ORTHO_ADJACENT, RED, SQUARES,
+                        at_distance, direction_between, ray, within)
+from ..state import COMMON, HEROIC, LEGENDARY, counts, enemy_colors, square_of
+from .frame import Resolution
+
+RANK_FILTERS = {
+    "common": {COMMON}, "heroic": {HEROIC}, "legendary": {LEGENDARY}, "upgraded": {HEROIC, LEGENDARY},
+    "non-legendary": {COMMON, HEROIC}, "any": {COMMON, HEROIC, LEGENDARY},
+}
+
+
+def _around(squares: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for sq in squares:
+        out.update(ADJACENT[sq])
+    return out
+
+
+def _ref_squares(res: Resolution, ref: str) -> list[str]:
+    """Squares a step result points at: where its pieces stand now, else the squares it used."""
+    r = res.result(ref)
+    now = [sq for sq in (square_of(res.state, p) for p in r.get("pieces", [])) if sq]
+    return now or list(r.get("squares", []))
+
+
+def where_squares(res: Resolution, where: str | None) -> set[str]:
+    """The set of squares a `where` value names, measured from the being's current square."""
+    if where is None or where == "anywhere":
+        return set(SQUARES)
+    if "&" in where:
+        parts = [where_squares(res, w) for w in where.split("&")]
+        return set.intersection(*parts)
+    being = res.being_square()
+    name, _, arg = where.partition(":")
+    board = res.state["board"]
+    if name == "that-square":
+        sq = res.bind("square")
+        return {sq} if sq else set()
+    if name == "marked":
+        return set(res.marked(arg)) if arg else set(res.marked("target") or res.marked())
+    if name == "pattern-piece":
+        return set(res.pattern_squares())
+    if name == "on-or-adjacent-to":
+        colour = RED if arg.startswith("red") else GREEN
+        return set(colour) | _around(colour)
+    if name == "colorless":
+        return set(SQUARES) - COLOURED
+    if name == "empty-colorless":
+        return {sq for sq in SQUARES if sq not in COLOURED and sq not in board}
+    if name == "adjacent-to":
+        return _adjacent_to(res, arg)
+    if name == "adjacent-to-at-least-2":
+        own = {sq for sq, p in board.items() if p[1] == res.color}
+        return {sq for sq in SQUARES if len(own.intersection(ADJACENT[sq])) >= 2}
+    if name == "first-piece-beyond" or name == "next-square-beyond":
+        return _beyond(res, arg, first_piece=name == "first-piece-beyond")
+    if name == "vacated-by":
+        return set(res.result(arg).get("vacated", []))
+    if name == "on-marked-ray":
+        return _marked_rays(res)
+    if being is None:
+        return set()
+    if name == "adjacent":
+        return set(ADJACENT[being])
+    if name == "orthogonally-adjacent":
+        return set(ORTHO_ADJACENT[being])
+    if name == "diagonally-adjacent":
+        return set(DIAG_ADJACENT[being])
+    if name == "within":
+        return set(within(being, int(arg)))
+    if name == "at-distance":
+        return set(at_distance(being, int(arg)))
+    raise ValueError(f"unknown where: {where}")
+
+
+def _adjacent_to(res: Resolution, arg: str) -> set[str]:
+    board = res.state["board"]
+    if arg == "green-square":
+        return _around(GREEN) - GREEN
+    if arg == "red-square":
+        return _around(RED) - RED
+    if arg == "own-piece":
+        return _around(sq for sq, p in board.items() if p[1] == res.color)
+    if arg == "own-heroic":
+        return _around(sq for sq, p in board.items() if p[1] == res.color and p[2] == HEROIC)
+    if arg == "enemy-piece":
+        return _around(sq for sq, p in board.items() if p[1] != res.color)
+    return _around(_ref_squares(res, arg))
+
+
+def _beyond(res: Resolution, ref: str, first_piece: bool) -> set[str]:
+    r = res.result(ref)
+    direction, being = r.get("dir"), res.being_square()
+    if not direction or not being:
+        return set()
+    for sq in ray(being, direction):
+        if not first_piece or sq in res.state["board"]:
+            return {sq}
+    return set()
+
+
+def _marked_rays(res: Resolution) -> set[str]:
+    being = res.being_square()
+    out: set[str] = set()
+    if not being:
+        return out
+    origin = res.frame["origin"]
+    for sq in res.marked("direction"):
+        d = direction_between(origin, sq)
+        if d:
+            out.update(ray(being, d))
+    return out
+
+
+def owner_ok(res: Resolution, who: str | None, color: int, pid: int) -> bool:
+    """Whether a piece of `color` (id `pid`) satisfies the `who` filter."""
+    if who is None or who == "any":
+        return True
+    if who == "own":
+        return color == res.color
+    if who in ("enemy", "each-enemy-color"):
+        return color != res.color
+    if who == "self":
+        return pid == res.frame["being"]
+    if who.startswith("same-color-as:"):
+        return color in res.result(who.split(":", 1)[1]).get("colors", [])
+    if who.startswith("enemy-with-more-"):
+        return color != res.color and color in _richer_enemies(res, who)
+    raise ValueError(f"unknown who: {who}")
+
+
+def _richer_enemies(res: Resolution, who: str) -> set[int]:
+    mine_total, mine_up = counts(res.state, res.color)
+    out = set()
+    for c in enemy_colors(res.state, res.color):
+        total, up = counts(res.state, c)
+        if "common" in who and total - up > mine_total - mine_up:
+            out.add(c)
+        if "upgraded" in who and up > mine_up:
+            out.add(c)
+    return out
+
+
+def rank_ok(res: Resolution, rank: str | None, value: int) -> bool:
+    if rank is None:
+        return True
+    if rank.startswith("same-rank-as:"):
+        return value in res.result(rank.split(":", 1)[1]).get("ranks", [])
+    return value in RANK_FILTERS[rank]
+
+
+def excluded(res: Resolution, exclude: list[str] | None) -> set[int]:
+    """Piece ids a step may not choose: 'self' and the pieces of the named steps."""
+    out: set[int] = set()
+    for ref in exclude or ():
+        if ref == "self":
+            if res.frame["being"] is not None:
+                out.add(res.frame["being"])
+        else:
+            out.update(res.result(ref).get("pieces", []))
+    return out
+
+
+def piece_squares(res: Resolution, sel: dict) -> list[str]:
+    """Squares of the pieces matching a selector {who, rank, where, exclude, ref}."""
+    board = res.state["board"]
+    if "ref" in sel:
+        return [sq for sq in _ref_squares(res, sel["ref"]) if sq in board]
+    if sel.get("who") == "self":
+        sq = res.being_square()
+        return [sq] if sq and rank_ok(res, sel.get("rank"), board[sq][2]) else []
+    area = where_squares(res, sel.get("where"))
+    banned = excluded(res, sel.get("exclude"))
+    only = res.bind("piece")
+    out = []
+    for sq in sorted(area):
+        p = board.get(sq)
+        if p is None or p[0] in banned or (only is not None and p[0] != only):
+            continue
+        if owner_ok(res, sel.get("who"), p[1], p[0]) and rank_ok(res, sel.get("rank"), p[2]):
+            out.append(sq)
+    return out
+
+
+# --- conditions -------------------------------------------------------------------------------------
+
+def holds(res: Resolution, cond) -> bool:
+    if cond is None:
+        return True
+    if isinstance(cond, list):
+        return all(holds(res, c) for c in cond)
+    if isinstance(cond, dict):
+        return any(holds(res, c) for c in cond["any"])
+    if cond.startswith("not:"):
+        return not holds(res, cond[4:])
+    name, _, arg = cond.partition(":")
+    return CONDITIONS[name](res, arg)
+
+
+def _being_on(colour: frozenset[str]):
+    return lambda res, _: res.frame["origin"] in colour
+
+
+CONDITIONS = {
+    "always": lambda res, _: True,
+    "did": lambda res, a: bool(res.result(a).get("did")),
+    "failed": lambda res, a: not res.result(a).get("did"),
+    "destroyed": lambda res, a: bool(res.result(a).get("destroyed")),
+    "nothing-destroyed": lambda res, a: not res.result(a).get("destroyed"),
+    "destroyed-legendary": lambda res, a: any(r == LEGENDARY for _, r in res.result(a).get("destroyed", [])),
+    "destroyed-at-least": lambda res, a: res.frame["destroyed"] >= int(a),
+    "rank-of": lambda res, a: _rank_of(res, a),
+    "target-on-red": lambda res, a: bool(set(res.result(a).get("squares", [])) & RED),
+    "upgrade-made-legendary": lambda res, a: LEGENDARY in res.result(a).get("ranks_after", []),
+    "marked-square-was-empty": lambda res, _: bool(res.frame["flags"].get("marked_empty")),
+    "being-on-green": _being_on(GREEN),
+    "being-on-red": _being_on(RED),
+    "being-on-noncentral-colored": lambda res, _: res.frame["origin"] in COLOURED - {CENTRE},
+    "summon-not-last-action": lambda res, _: res.state["turn"]["actions"] > 0,
+    "summoning-destroyed-enemy": lambda res, _: bool(res.frame["flags"].get("summon_killed_enemy")),
+    "nothing-destroyed-by-summoning-or-effect":
+        lambda res, _: not res.frame["flags"].get("summon_killed") and res.frame["destroyed"] == 0,
+    "deck-not-empty": lambda res, _: bool(res.state["decks"][res.seat]),
+    "discard-was-empty": lambda res, _: bool(res.frame["flags"].get("discard_was_empty")),
+}
+
+
+def _rank_of(res: Resolution, arg: str) -> bool:
+    ref, _, rank = arg.partition("=")
+    return bool(set(res.result(ref).get("ranks", [])) & RANK_FILTERS[rank])

@@ -1,0 +1,275 @@
+"""Reducers: how each event changes the state. Facts only, no rules.
+
+`apply` mutates a state in place (used by `decide` on its scratch copy and by `replay` on one
+fresh copy); `evolve` is the pure form the public API offers.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .cards import RANKS
+from .state import State, clone
+
+Event = dict[str, Any]
+Reducer = Callable[[State, Event], None]
+REDUCERS: dict[str, Reducer] = {}
+
+# Every event type the engine emits, with its payload schema version.
+EVENT_VERSIONS: dict[str, int] = {}
+
+
+def reducer(name: str, version: int = 1) -> Callable[[Reducer], Reducer]:
+    def register(fn: Reducer) -> Reducer:
+        REDUCERS[name] = fn
+        EVENT_VERSIONS[name] = version
+        return fn
+    return register
+
+
+def apply(state: State, event: Event) -> None:
+    REDUCERS[event["type"]](state, event)
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after `event`; `state` itself is left unchanged."""
+    new = clone(state)
+    apply(new, event)
+    return new
+
+
+# --- setup -------------------------------------------------------------------------------------
+
+@reducer("GameCreated")
+def _game_created(s: State, e: Event) -> None:
+    s.clear()
+    s.update({
+        "form": e["form"], "teams": e["teams"], "seats": [dict(x) for x in e["seats"]],
+        "capacity": [list(c) for c in e["capacity"]], "removed": [[0, 0] for _ in e["capacity"]],
+        "board": {}, "next_piece": 1,
+        "hands": [[] for _ in e["seats"]], "decks": [[] for _ in e["seats"]],
+        "discards": [[] for _ in e["seats"]],
+        "legends": {"deck": [], "discard": []}, "flares": {"deck": [], "discard": []},
+        "tasks": None, "points": e["points"], "impro": e["impro"],
+        "phase": "setup", "turn": None, "effect": None, "pending": None,
+        "final": None, "result": None, "rng": {"seed": e["seed"], "draws": 0},
+        "options": e.get("options", {}),
+    })
+
+
+@reducer("PositionSet")
+def _position_set(s: State, e: Event) -> None:
+    """A game started from a given position: every part of the state is stated."""
+    s.clear()
+    s.update(clone(e["state"]))
+
+
+@reducer("DeckShuffled")
+def _deck_shuffled(s: State, e: Event) -> None:
+    deck, discard = _pile(s, e["deck"], e.get("seat"))
+    deck[:] = e["cards"]
+    if e.get("from_discard"):
+        discard.clear()
+    s["rng"]["draws"] += 1
+
+
+@reducer("CardsDrawn")
+def _cards_drawn(s: State, e: Event) -> None:
+    deck, _ = _pile(s, e["deck"], e["seat"])
+    del deck[:len(e["cards"])]
+    s["hands"][e["seat"]].extend(e["cards"])
+
+
+@reducer("TasksDealt")
+def _tasks_dealt(s: State, e: Event) -> None:
+    claimed = s["tasks"]["claimed"] if s["tasks"] else [[] for _ in s["capacity"]]
+    s["tasks"] = {"current": list(e["current"]), "next": e["next"], "deck": list(e["deck"]), "claimed": claimed}
+    if e.get("shuffled"):
+        s["rng"]["draws"] += 1
+
+
+@reducer("TurnStarted")
+def _turn_started(s: State, e: Event) -> None:
+    s["phase"] = "play"
+    s["turn"] = {
+        "seat": e["seat"], "number": e["number"], "actions": e["actions"], "extra": e.get("extra", False),
+        "discarded": False, "flared": False, "destroyed": [], "summons": [], "draws": [],
+        "extra_turn": False, "modifiers": [], "triggered": False,
+    }
+
+
+# --- actions and pieces --------------------------------------------------------------------------
+
+@reducer("ActionTaken")
+def _action_taken(s: State, e: Event) -> None:
+    s["turn"]["actions"] = e["actions_left"]
+    if e["action"] == "discard":
+        s["turn"]["discarded"] = True
+
+
+@reducer("ActionsGained")
+def _actions_gained(s: State, e: Event) -> None:
+    s["turn"]["actions"] = e["actions_left"]
+
+
+@reducer("PiecePlaced")
+def _piece_placed(s: State, e: Event) -> None:
+    s["board"][e["square"]] = [e["piece"], e["color"], RANKS[e["rank"]]]
+    s["next_piece"] = max(s["next_piece"], e["piece"] + 1)
+
+
+@reducer("PiecePickedUp")
+def _piece_picked_up(s: State, e: Event) -> None:
+    del s["board"][e["square"]]
+
+
+@reducer("BeingSummoned")
+def _being_summoned(s: State, e: Event) -> None:
+    seat = e["seat"]
+    s["hands"][seat].remove(e["card"])
+    s["board"][e["square"]] = [e["piece"], e["color"], RANKS[e["rank"]]]
+    s["next_piece"] = max(s["next_piece"], e["piece"] + 1)
+    if s["turn"] and s["turn"]["seat"] == seat:
+        s["turn"]["summons"].append([e["square"], RANKS[e["rank"]]])
+
+
+@reducer("PieceMoved")
+def _piece_moved(s: State, e: Event) -> None:
+    s["board"][e["to"]] = s["board"].pop(e["from"])
+
+
+@reducer("PieceDestroyed")
+def _piece_destroyed(s: State, e: Event) -> None:
+    del s["board"][e["square"]]
+    rank = RANKS[e["rank"]]
+    if e.get("removed"):
+        s["removed"][e["color"]][rank == 3] += 1
+    if e.get("credited") and s["turn"]:
+        for _ in range(e.get("weight", 1)):
+            s["turn"]["destroyed"].append([e["color"], rank])
+
+
+@reducer("PieceConverted")
+def _piece_converted(s: State, e: Event) -> None:
+    piece = s["board"][e["square"]]
+    piece[1], piece[2] = e["to_color"], RANKS[e["to_rank"]]
+    if e.get("credited") and s["turn"]:
+        s["turn"]["destroyed"].append([e["from_color"], RANKS[e["from_rank"]]])
+
+
+@reducer("PieceRankChanged")
+def _piece_rank_changed(s: State, e: Event) -> None:
+    s["board"][e["square"]][2] = RANKS[e["to_rank"]]
+
+
+@reducer("PiecesSwapped")
+def _pieces_swapped(s: State, e: Event) -> None:
+    b = s["board"]
+    b[e["first"]], b[e["second"]] = b[e["second"]], b[e["first"]]
+
+
+# --- cards -----------------------------------------------------------------------------------------
+
+@reducer("CardDiscarded")
+def _card_discarded(s: State, e: Event) -> None:
+    seat, card = e["seat"], e["card"]
+    if e.get("from_hand", True):
+        s["hands"][seat].remove(card)
+    _pile(s, e["deck"], seat)[1].append(card)
+
+
+@reducer("CardsReturned")
+def _cards_returned(s: State, e: Event) -> None:
+    seat = e["seat"]
+    for deck, card in e["cards"]:
+        s["hands"][seat].remove(card)
+        _pile(s, deck, seat)[0].append(card)
+
+
+@reducer("CardMovedToDeckTop")
+def _card_to_deck_top(s: State, e: Event) -> None:
+    seat = e["seat"]
+    s["discards"][seat].remove(e["card"])
+    s["decks"][seat].insert(0, e["card"])
+
+
+@reducer("FlareInvoked")
+def _flare_invoked(s: State, e: Event) -> None:
+    s["hands"][e["seat"]].remove(e["card"])
+    s["turn"]["flared"] = True
+
+
+@reducer("ExtraDrawGranted")
+def _extra_draw(s: State, e: Event) -> None:
+    s["turn"]["draws"].append(e["deck"])
+
+
+@reducer("ExtraTurnGranted")
+def _extra_turn(s: State, e: Event) -> None:
+    s["turn"]["extra_turn"] = True
+
+
+@reducer("SummonModifierGranted")
+def _modifier_granted(s: State, e: Event) -> None:
+    s["turn"]["modifiers"].append(e["modifier"])
+
+
+@reducer("SummonModifierUsed")
+def _modifier_used(s: State, e: Event) -> None:
+    s["turn"]["modifiers"].remove(e["modifier"])
+
+
+@reducer("ImprovisationUsed")
+def _impro_used(s: State, e: Event) -> None:
+    s["impro"][e["seat"]][e["color"]] = False
+
+
+# --- effects, scores, end -------------------------------------------------------------------------
+
+@reducer("ResolutionAdvanced")
+def _resolution_advanced(s: State, e: Event) -> None:
+    s["effect"] = clone(e["effect"]) if e["effect"] is not None else None
+    s["pending"] = clone(e["pending"]) if e["pending"] is not None else None
+
+
+@reducer("PointsScored")
+def _points_scored(s: State, e: Event) -> None:
+    if e.get("track") is None:
+        s["points"][e["side"]] += e["points"]
+    else:
+        s["points"][e["side"]][e["track"]] += e["points"]
+
+
+@reducer("TaskClaimed")
+def _task_claimed(s: State, e: Event) -> None:
+    s["tasks"]["current"].remove(e["task"])
+    s["tasks"]["claimed"][e["color"]].append(e["task"])
+
+
+@reducer("TurnEnded")
+def _turn_ended(s: State, e: Event) -> None:
+    s["turn"]["actions"] = 0
+
+
+@reducer("FinalRoundStarted")
+def _final_round(s: State, e: Event) -> None:
+    s["final"] = {"seat": e["seat"], "turn": e["turn"], "reason": e["reason"]}
+
+
+@reducer("PlayerResigned")
+def _resigned(s: State, e: Event) -> None:
+    s["seats"][e["seat"]]["resigned"] = True
+
+
+@reducer("GameEnded")
+def _game_ended(s: State, e: Event) -> None:
+    s["phase"] = "over"
+    s["pending"] = None
+    s["effect"] = None
+    s["result"] = clone(e["result"])
+
+
+def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list, list]:
+    """The (draw pile, discard pile) named by an event: 'school' (a seat's), 'legends' or 'flares'."""
+    if deck == "school":
+        return s["decks"][seat], s["discards"][seat]
+    return s[deck]["deck"], s[deck]["discard"]

@@ -1,0 +1,91 @@
+"""`legal_commands`: every command a seat may send now, each complete and accepted as is."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from . import decisions, flares, tasks
+from .cards import CARDS, card_kind
+from .geometry import SQUARES
+from .patterns import all_fits
+from .state import LEGENDARY, State, color_of, enemy_colors, supply, two_sided
+from .summon import lend_colors, shortage_pickups
+
+
+def legal_commands(state: State, seat: int) -> list[dict]:
+    if state.get("phase") == "over" or not 0 <= seat < len(state["seats"]):
+        return []
+    out: list[dict] = []
+    pending = state["pending"]
+    if pending:
+        if pending["seat"] == seat:
+            options, can_skip = decisions.options(state)
+            out.extend(options)
+            if can_skip:
+                out.append({"type": "skip"})
+    elif state["turn"] and state["turn"]["seat"] == seat:
+        out.extend(_turn_commands(state, seat))
+    if two_sided(state):
+        out.append({"type": "resign"})
+    return [{**c, "seat": seat} for c in out]
+
+
+def _turn_commands(state: State, seat: int) -> list[dict]:
+    out = flares.invocations(state, seat)
+    if state["turn"]["actions"] > 0:
+        out.extend(_places(state, seat))
+        out.extend(summons(state, seat))
+        out.extend(_discards(state, seat))
+    else:
+        out.append({"type": "end_turn"})
+        if state["form"] == "high_form":
+            out.extend({"type": "claim_task", "task": t} for t in tasks.claimable(state, color_of(state, seat)))
+    return out
+
+
+def _places(state: State, seat: int) -> list[dict]:
+    color = color_of(state, seat)
+    board = state["board"]
+    if supply(state, color)[0] == 0 and not any(p[1] == color and p[2] != LEGENDARY for p in board.values()):
+        return []
+    return [{"type": "place", "square": sq} for sq in SQUARES if sq not in board]
+
+
+def summons(state: State, seat: int) -> list[dict]:
+    color = color_of(state, seat)
+    out = []
+    modes: list[int | None] = [None]
+    if state["form"] == "melee":
+        modes += [c for c in enemy_colors(state, color) if state["impro"][seat][c]]
+    for card in dict.fromkeys(state["hands"][seat]):
+        being = CARDS.beings.get(card)
+        if being is None:
+            continue
+        for mode in modes:
+            for target, fits in sorted(all_fits(state["board"], being, color, lend_colors(state, seat, mode)).items()):
+                if mode is not None:
+                    fits = [f for f in fits if f.borrowed is not None]
+                    if not fits:
+                        continue
+                if shortage_pickups(state, seat, being, target, fits) == []:
+                    continue
+                cmd = {"type": "summon", "card": card, "square": target}
+                if mode is not None:
+                    cmd["improvise"] = mode
+                out.append(cmd)
+    return out
+
+
+def _discards(state: State, seat: int) -> list[dict]:
+    if state["turn"]["discarded"]:
+        return []
+    hand = state["hands"][seat]
+    out = []
+    for card in dict.fromkeys(hand):
+        if card_kind(card) != "being":
+            continue
+        others = list(hand)
+        others.remove(card)
+        for n in range(len(others) + 1):
+            for returns in dict.fromkeys(combinations(others, n)):
+                out.append({"type": "discard", "card": card, "returns": list(returns)})
+    return out

@@ -1,0 +1,140 @@
+"""Starting from a given position (puzzles, teaching, tests): one `PositionSet` event holding the
+whole state, built from a description of the board, hands, decks, supplies, scores and turn.
+
+    {"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}],
+     "board": "5/7/9/9/2a3b2/9/9/7/5"  or  [{"square": "c5", "seat": 0, "rank": "common"}],
+     "hands": {"0": [...]}, "decks": {"0": [...]}, "discards": {...},
+     "legends": {"deck": [...], "discard": [...]}, "flares": {...},
+     "supply": {"0": {"non_legendary": 10, "legendary": 3}}, "scores": {"0": 4},
+     "tasks": {"current": [...], "next": "...", "deck": [...], "claimed": {"0": [...]}},
+     "turn": {"seat": 0, "actions_left": 2}, "seed": "..."}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARDS, RANKS, card_kind
+from .errors import malformed
+from .evolve import Event
+from .geometry import parse_square
+from .notation import from_text
+from .setup import _capacity, _validate
+
+
+def _by_seat(value: Any, n: int, default: Any, what: str) -> list:
+    out = [default() for _ in range(n)]
+    if value is None:
+        return out
+    if not isinstance(value, dict):
+        raise malformed(f"'{what}' must be an object keyed by seat number")
+    for key, item in value.items():
+        if not str(key).isdigit() or int(key) >= n:
+            raise malformed(f"'{what}' names an unknown seat {key!r}")
+        out[int(key)] = item
+    return out
+
+
+def _board(value: Any, n: int) -> dict[str, tuple[int, int]]:
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        try:
+            board = from_text(value)
+        except ValueError as exc:
+            raise malformed(f"board notation: {exc}") from None
+    elif isinstance(value, list):
+        board = {}
+        for item in value:
+            sq = parse_square(item.get("square")) if isinstance(item, dict) else None
+            if sq is None or item.get("rank") not in RANKS or not isinstance(item.get("seat"), int) or sq in board:
+                raise malformed("board items are {square, seat, rank} with distinct squares")
+            board[sq] = (item["seat"], RANKS[item["rank"]])
+    else:
+        raise malformed("'board' is a notation string or a list of pieces")
+    if any(not 0 <= c < n for c, _ in board.values()):
+        raise malformed("a board piece names an unknown seat")
+    return board
+
+
+def _cards(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or any(card_kind(c) is None for c in value if isinstance(c, str)) \
+            or not all(isinstance(c, str) for c in value):
+        raise malformed(f"'{what}' must be a list of card ids")
+    return list(value)
+
+
+def from_position(position: dict[str, Any]) -> list[Event]:
+    form, schools, seed = _validate(position)
+    n = len(schools)
+    board = _board(position.get("board"), n)
+    hands = [_cards(h, "hands") for h in _by_seat(position.get("hands"), n, list, "hands")]
+    decks = [_cards(d, "decks") for d in _by_seat(position.get("decks"), n, list, "decks")]
+    discards = [_cards(d, "discards") for d in _by_seat(position.get("discards"), n, list, "discards")]
+    capacity = []
+    supplies = _by_seat(position.get("supply"), n, dict, "supply")
+    for color in range(n):
+        on = [sum(1 for c, r in board.values() if c == color and (r == 3) == leg) for leg in (False, True)]
+        default = _capacity(form, n)
+        nonleg = supplies[color].get("non_legendary", default[0] - on[0])
+        leg = supplies[color].get("legendary", default[1] - on[1])
+        if not isinstance(nonleg, int) or not isinstance(leg, int) or nonleg < 0 or leg < 0:
+            raise malformed("supply counts must be whole numbers of at least 0")
+        capacity.append([nonleg + on[0], leg + on[1]])
+    turn = position.get("turn") or {}
+    seat = turn.get("seat", 0)
+    actions = turn.get("actions_left", 2)
+    if not isinstance(seat, int) or not 0 <= seat < n or not isinstance(actions, int) or actions < 0:
+        raise malformed("'turn' is {seat, actions_left}")
+    state = {
+        "form": form, "teams": False, "seats": [{"school": s, "color": i} for i, s in enumerate(schools)],
+        "capacity": capacity, "removed": [[0, 0] for _ in range(n)],
+        "board": {sq: [i + 1, c, r] for i, (sq, (c, r)) in enumerate(sorted(board.items()))},
+        "next_piece": len(board) + 1, "hands": hands, "decks": decks, "discards": discards,
+        "legends": _shared(position.get("legends"), "legends"), "flares": _shared(position.get("flares"), "flares"),
+        "tasks": _tasks(position.get("tasks"), form, n), "points": _points(position.get("scores"), form, n),
+        "impro": [[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
+        "phase": "play", "effect": None, "pending": None, "final": None, "result": None,
+        "rng": {"seed": seed, "draws": 0}, "options": {},
+        "turn": {"seat": seat, "number": turn.get("number", 2), "actions": actions, "extra": False,
+                 "discarded": False, "flared": False, "destroyed": [], "summons": [], "draws": [],
+                 "extra_turn": False, "modifiers": [], "triggered": False},
+    }
+    return [{"type": "PositionSet", "state": state}]
+
+
+def _shared(value: Any, what: str) -> dict:
+    value = value or {}
+    if not isinstance(value, dict):
+        raise malformed(f"'{what}' is {{deck, discard}}")
+    return {"deck": _cards(value.get("deck", []), what), "discard": _cards(value.get("discard", []), what)}
+
+
+def _tasks(value: Any, form: str, n: int) -> dict | None:
+    if form != "high_form":
+        return None
+    value = value or {}
+    current = value.get("current", [])
+    for t in current + value.get("deck", []) + ([value["next"]] if value.get("next") else []):
+        if t not in CARDS.tasks:
+            raise malformed(f"unknown task {t!r}")
+    claimed = _by_seat(value.get("claimed"), n, list, "tasks.claimed")
+    return {"current": list(current), "next": value.get("next"), "deck": list(value.get("deck", [])),
+            "claimed": claimed}
+
+
+def _points(value: Any, form: str, n: int) -> list:
+    scores = _by_seat(value, n, lambda: 0 if form != "melee" else {}, "scores")
+    if form != "melee":
+        if not all(isinstance(x, int) for x in scores):
+            raise malformed("scores must be whole numbers")
+        return scores
+    out = []
+    for seat, by_color in enumerate(scores):
+        row = [0] * n
+        for c, p in (by_color or {}).items():
+            row[int(c)] = p
+        out.append(row)
+    return out
+
+
+

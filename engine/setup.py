@@ -1,0 +1,121 @@
+"""Creating a game (RULES.md 4): seats and schools, shuffles, opening hands, High Form tasks and
+the Deathmatch start pieces, whose placement is the placer's pending decision.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import drawing, pieces, tasks, turns
+from .cards import BASE_SCHOOLS, CARDS, EXPANSION_SCHOOLS
+from .context import Context
+from .errors import RuleError, malformed
+from .geometry import DUEL_START, MELEE_START
+from .state import COMMON, State
+
+FORMS = ("high_form", "duel", "melee")
+SUPPORTED_SCHOOLS = BASE_SCHOOLS
+
+
+def _validate(options: dict[str, Any]) -> tuple[str, list[str], str]:
+    if not isinstance(options, dict):
+        raise malformed("game options must be an object")
+    form = options.get("form")
+    if form not in FORMS:
+        raise RuleError("unknown_form", f"form must be one of {', '.join(FORMS)}", "RULES 3 forms", malformed=True)
+    seats = options.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
+        raise malformed("seats must be a list of objects with a school")
+    schools = [x.get("school") for x in seats]
+    wanted = (3, 4) if form == "melee" else (2,)
+    if len(schools) not in wanted:
+        raise RuleError("wrong_player_count", f"{form} is played by {' or '.join(map(str, wanted))} players",
+                        "RULES 3 forms", malformed=True)
+    for school in schools:
+        if school not in SUPPORTED_SCHOOLS:
+            known = school in EXPANSION_SCHOOLS
+            raise RuleError("unknown_school" if not known else "school_not_available",
+                            f"school {school!r} is not playable here; choose from {', '.join(SUPPORTED_SCHOOLS)}",
+                            "RULES 2.2 school decks", malformed=True)
+    if len(set(schools)) != len(schools):
+        raise RuleError("duplicate_school", "no two players may use the same school", "RULES 2.2 school decks",
+                        malformed=True)
+    seed = options.get("seed", "")
+    if not isinstance(seed, (str, int)) or isinstance(seed, bool):
+        raise malformed("seed must be a string or an integer")
+    return form, schools, str(seed)
+
+
+def _capacity(form: str, players: int) -> list[int]:
+    return [17 if form == "high_form" else 18 - players, 3]
+
+
+def new_game(options: dict[str, Any]) -> list[dict]:
+    """The events that create a game: shuffles, hands, tasks, and the first decision or turn."""
+    form, schools, seed = _validate(options)
+    n = len(schools)
+    ctx = Context({})
+    ctx.emit("GameCreated", form=form, teams=False, seed=seed,
+             seats=[{"school": school, "color": i} for i, school in enumerate(schools)],
+             capacity=[_capacity(form, n) for _ in schools],
+             points=[[0] * n for _ in schools] if form == "melee" else [0] * n,
+             impro=[[c != i for c in range(n)] for i in range(n)] if form == "melee" else None)
+    for seat, school in enumerate(schools):
+        drawing.shuffle(ctx, "school", list(CARDS.decks[school]), seat=seat)
+    drawing.shuffle(ctx, "legends", list(CARDS.decks["legends"]))
+    drawing.shuffle(ctx, "flares", list(CARDS.decks["flares"]))
+    if form == "high_form":
+        tasks.deal_opening(ctx)
+    for seat in range(n):
+        drawing.draw(ctx, seat, "school", 3)
+        drawing.draw(ctx, seat, "legends", 2)
+        drawing.draw(ctx, seat, "flares", 1)
+    begin(ctx)
+    return ctx.events
+
+
+def start_piece_order(state: State) -> list[int]:
+    """Colours in the order the placer sets them: BGA's order (RULES 4.3-4.4)."""
+    n = len(state["seats"])
+    if state["form"] == "duel":
+        return [0, 1]
+    return [2, 0, 1] if n == 3 else [2, 3, 0]
+
+
+def begin(ctx: Context) -> None:
+    """After dealing: the start-piece decision in a Deathmatch, else the first turn."""
+    s = ctx.state
+    if s["form"] == "high_form":
+        turns.start_turn(ctx, 0)
+        return
+    placer = len(s["seats"]) - 1
+    ctx.emit("ResolutionAdvanced", effect={"kind": "start_pieces", "seat": placer, "colors": start_piece_order(s)},
+             pending={"seat": placer, "kind": "start_pieces", "ask": "square", "can_skip": False,
+                      "prompt": "Choose where the start pieces go"})
+
+
+def start_piece_squares(state: State) -> list[str]:
+    """Squares the next start piece may take."""
+    board = state["board"]
+    if state["form"] == "duel":
+        return list(DUEL_START)
+    return [sq for pair in MELEE_START if not any(p in board for p in pair) for sq in pair]
+
+
+def start_piece_chosen(ctx: Context, square: str) -> None:
+    s = ctx.state
+    frame = s["effect"]
+    placer = frame["seat"]
+    if s["form"] == "duel":
+        mine = s["seats"][placer]["color"]
+        other = 1 - mine
+        pieces.place(ctx, square, mine, COMMON, cause="start")
+        pieces.place(ctx, DUEL_START[1 - DUEL_START.index(square)], other, COMMON, cause="start")
+        remaining: list[int] = []
+    else:
+        color, *remaining = frame["colors"]
+        pieces.place(ctx, square, color, COMMON, cause="start")
+    if remaining:
+        ctx.emit("ResolutionAdvanced", effect={**frame, "colors": remaining}, pending=dict(s["pending"]))
+        return
+    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    turns.start_turn(ctx, 0)

@@ -1,0 +1,199 @@
+"""The summon action (RULES.md 5): check the pattern, handle piece shortage, put the being on the
+board, score a legend, let the player pick the orientation, then run the card's effect.
+
+The steps that need the player (which piece to pick up, which colour scores a melee legend,
+which orientation) are pending decisions kept in a `summon` frame until the effect starts.
+"""
+from __future__ import annotations
+
+from . import pieces, turns
+from .cards import CARDS, RANK_NAMES, Being
+from .context import Context
+from .effects.frame import new_frame
+from .effects.interpreter import advance
+from .errors import RuleError
+from .geometry import offset
+from .patterns import Fit, being_square_ok, fits_at
+from .state import LEGENDARY, color_of, enemy_colors, supply
+
+WAR_SUMMONING = "borrow-enemy-piece"
+
+
+def lend_colors(state: dict, seat: int, improvise: int | None) -> frozenset[int]:
+    """Enemy colours that may lend one pattern piece to this summoning."""
+    color = color_of(state, seat)
+    if any(m["modifier"] == WAR_SUMMONING for m in state["turn"]["modifiers"]):
+        return frozenset(enemy_colors(state, color))
+    return frozenset({improvise}) if improvise is not None else frozenset()
+
+
+def usable_fits(state: dict, seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
+    fits = fits_at(state["board"], being, target, color_of(state, seat), lend_colors(state, seat, improvise))
+    if improvise is not None:
+        fits = [f for f in fits if f.borrowed is not None]
+    return fits
+
+
+def shortage_pickups(state: dict, seat: int, being: Being, target: str, fits: list[Fit]) -> list[str] | None:
+    """None when no shortage applies; else the squares of own pieces that may be picked up (5.5)."""
+    color = color_of(state, seat)
+    legendary = being.rank == LEGENDARY
+    if supply(state, color)[legendary] > 0:
+        return None
+    there = state["board"].get(target)
+    if there and there[1] == color and (there[2] == LEGENDARY) == legendary:
+        return None                                  # the piece on the target becomes the being
+    locked = set.intersection(*(set(f.squares) for f in fits)) if fits else set()
+    return sorted(sq for sq, p in state["board"].items()
+                  if p[1] == color and (p[2] == LEGENDARY) == legendary and sq not in locked and sq != target)
+
+
+def check(state: dict, seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:
+    being = CARDS.beings[card]
+    if improvise is not None:
+        if state["form"] != "melee":
+            raise RuleError("improvisation_not_available", "Improvised summoning exists only in a melee.", "RULES 5.8")
+        if improvise not in enemy_colors(state, color_of(state, seat)) or not state["impro"][seat][improvise]:
+            raise RuleError("improvisation_used", "You have no improvised summoning left with that colour.", "RULES 5.8")
+    fits = usable_fits(state, seat, being, target, improvise)
+    if not fits:
+        raise RuleError("pattern_not_matched", f"The pattern of {being.name} does not fit with its being square on {target}.",
+                        "RULES 5.2 pattern")
+    if not being_square_ok(state["board"], being, target):
+        raise RuleError("being_square_blocked", f"{target} holds a piece of higher rank than {being.name}.",
+                        "RULES 5.3 being square")
+    pickups = shortage_pickups(state, seat, being, target, fits)
+    if pickups is not None and not pickups:
+        raise RuleError("piece_shortage", "No piece of the needed kind is in your supply and none can be picked up.",
+                        "RULES 5.5 piece shortage")
+    return being, fits, pickups
+
+
+def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None) -> None:
+    being, fits, pickups = check(ctx.state, seat, card, target, improvise)
+    ctx.emit("ActionTaken", seat=seat, action="summon", actions_left=ctx.state["turn"]["actions"] - 1)
+    if improvise is not None:
+        ctx.emit("ImprovisationUsed", seat=seat, color=improvise)
+    for m in ctx.state["turn"]["modifiers"]:
+        if m["modifier"] == WAR_SUMMONING:
+            ctx.emit("SummonModifierUsed", seat=seat, modifier=m)
+            break
+    frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=sorted(lend_colors(ctx.state, seat, improvise)),
+                      improvise=improvise)
+    if pickups:
+        _ask(ctx, frame, "pickup", "square", "Choose one of your pieces to pick up (piece shortage)")
+        return
+    _place(ctx, frame, being, None)
+
+
+def _ask(ctx: Context, frame: dict, stage: str, ask: str, prompt: str) -> None:
+    frame["stage"] = stage
+    ctx.emit("ResolutionAdvanced", effect=frame,
+             pending={"seat": frame["seat"], "kind": stage, "ask": ask, "can_skip": False, "prompt": prompt,
+                      "card": frame["card"]})
+
+
+def current_fits(state: dict, frame: dict) -> list[Fit]:
+    """The fits at the frame's target with the lenders fixed when the summoning began."""
+    being = CARDS.beings[frame["card"]]
+    fits = fits_at(state["board"], being, frame["target"], color_of(state, frame["seat"]), frozenset(frame["lend"]))
+    if frame.get("improvise") is not None:
+        fits = [f for f in fits if f.borrowed is not None]
+    return fits
+
+
+def picked_up(ctx: Context, square: str) -> None:
+    frame = dict(ctx.state["effect"])
+    pid, color, rank = ctx.state["board"][square]
+    ctx.emit("PiecePickedUp", square=square, piece=pid, color=color, rank=RANK_NAMES[rank],
+             cause="shortage")
+    _place(ctx, frame, CARDS.beings[frame["card"]], square)
+
+
+def _place(ctx: Context, frame: dict, being: Being, picked: str | None) -> None:
+    s, seat, target = ctx.state, frame["seat"], frame["target"]
+    color = color_of(s, seat)
+    fits = current_fits(s, frame)
+    frame["fits"] = [[f.orientation, list(f.squares)] for f in fits]
+    there = s["board"].get(target)
+    legendary = being.rank == LEGENDARY
+    reuse = there is not None and there[1] == color and supply(s, color)[legendary] == 0 and picked is None \
+        and (there[2] == LEGENDARY) == legendary
+    if there is not None and not reuse:
+        victim_color, _ = pieces.destroy(ctx, target, seat, cause="oversummon")
+        frame["flags"]["summon_killed"] = True
+        frame["flags"]["summon_killed_enemy"] = victim_color != color
+    pid = there[0] if reuse else ctx.new_piece_id()
+    ctx.emit("BeingSummoned", seat=seat, card=being.id, square=target, color=color,
+             rank=RANK_NAMES[being.rank], piece=pid, reused=reuse)
+    frame["being"] = pid
+    if legendary and s["form"] == "duel":
+        turns.score_points(ctx, seat, 1, "legend summoned", None)
+    if legendary and s["form"] == "melee":
+        _ask(ctx, frame, "legend_color", "color", "Choose the colour in which your legend scores")
+        return
+    orient(ctx, frame)
+
+
+def legend_scored(ctx: Context, color: int) -> None:
+    frame = dict(ctx.state["effect"])
+    turns.score_points(ctx, frame["seat"], 1, "legend summoned", color)
+    orient(ctx, frame)
+
+
+def orientation_groups(frame: dict) -> dict[int, list[int]]:
+    """Orientation index -> the fits sharing its marked squares and pattern pieces (5.6)."""
+    being = CARDS.beings[frame["card"]]
+    by_key: dict = {}
+    for index, squares in frame["fits"]:
+        o = next(o for o in being.orientations if o.index == index)
+        key = (tuple(sorted(_marked(frame["target"], o))), tuple(sorted(squares)) if o.marked else ())
+        by_key.setdefault(key, []).append(index)
+    return {group[0]: group for group in by_key.values()}
+
+
+def _marked(target: str, o) -> list[tuple[str, str]]:
+    out = []
+    for dx, dy, kind in o.marked:
+        sq = offset(target, dx, dy)
+        if sq:
+            out.append((sq, kind))
+    return out
+
+
+def orient(ctx: Context, frame: dict, chosen: int | None = None) -> None:
+    groups = orientation_groups(frame)
+    if chosen is None:
+        if len(groups) > 1:
+            _ask(ctx, frame, "orientation", "orientation", "Choose the orientation of the pattern")
+            return
+        chosen = next(iter(groups))
+    begin_effect(ctx, frame, chosen)
+
+
+def begin_effect(ctx: Context, frame: dict, index: int) -> None:
+    being = CARDS.beings[frame["card"]]
+    o = next(o for o in being.orientations if o.index == index)
+    squares = next(sq for i, sq in frame["fits"] if i == index)
+    board = ctx.state["board"]
+    frame.update(stage="steps", origin=frame["target"], orientation=index,
+                 marked=[list(m) for m in _marked(frame["target"], o)],
+                 pattern=[board[sq][0] for sq in squares if sq != frame["target"] and sq in board])
+    frame["flags"]["marked_empty"] = all(sq not in board for sq, k in frame["marked"] if k == "target")
+    run_effect(ctx, frame)
+
+
+def run_effect(ctx: Context, frame: dict, answer: dict | None = None) -> None:
+    """Advance a card's effect; when it ends, the card goes to its discard pile."""
+    ctx.state["effect"] = frame
+    if advance(ctx, answer):
+        finish_card(ctx, frame)
+
+
+def finish_card(ctx: Context, frame: dict) -> None:
+    card = frame["card"]
+    if card in CARDS.flares:
+        deck = "flares"
+    else:
+        deck = "legends" if CARDS.beings[card].is_legend else "school"
+    ctx.emit("CardDiscarded", seat=frame["seat"], card=card, deck=deck, from_hand=False)

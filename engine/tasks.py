@@ -1,0 +1,205 @@
+"""High Form tasks (RULES.md 12): dealing the face-up tasks and checking whether one is met."""
+from __future__ import annotations
+
+from collections import Counter, deque
+
+from .cards import CARDS
+from .context import Context
+from .geometry import ADJACENT, CENTRAL, COORD, GREEN, RED, SQUARES, distance
+from .state import HEROIC, LEGENDARY, State, enemy_colors
+
+DIAGONAL_A = frozenset(f"{'abcdefghi'[i - 1]}{i}" for i in range(2, 9))
+DIAGONAL_B = frozenset(f"{'abcdefghi'[i - 1]}{10 - i}" for i in range(2, 9))
+SQUARE_SETS = {
+    "red": RED, "green": GREEN, "red-or-green": RED | GREEN, "central-3x3": CENTRAL,
+    "central-plus": frozenset({"e4", "d5", "e5", "f5", "e6"}),
+    "central-x": frozenset({"d4", "f4", "e5", "d6", "f6"}),
+    "diagonal-a": DIAGONAL_A, "diagonal-b": DIAGONAL_B,
+}
+LINES = [frozenset(sq for sq in SQUARES if COORD[sq][axis] == k) for axis in (0, 1) for k in (4, 5, 6)]
+SIDES = {
+    "left": {sq for sq in SQUARES if COORD[sq][0] == 1}, "right": {sq for sq in SQUARES if COORD[sq][0] == 9},
+    "top": {sq for sq in SQUARES if COORD[sq][1] == 1}, "bottom": {sq for sq in SQUARES if COORD[sq][1] == 9},
+}
+CORNERS = {"nw": {"a3", "b2", "c1"}, "ne": {"g1", "h2", "i3"}, "sw": {"a7", "b8", "c9"}, "se": {"g9", "h8", "i7"}}
+OPPOSITE_SIDES = [("left", "right"), ("top", "bottom")]
+OPPOSITE_CORNERS = [("nw", "se"), ("ne", "sw")]
+
+
+# --- dealing ---------------------------------------------------------------------------------------
+
+def _three_alike(types: list[str]) -> bool:
+    return any(n >= 3 for n in Counter(types).values())
+
+
+def _settle_next(current: list[str], deck: list[str]) -> tuple[str | None, list[str]]:
+    """Turn up the next task, sending it under the deck while it would make three of a type."""
+    for _ in range(len(deck)):
+        if not _three_alike([CARDS.tasks[t].type for t in current + deck[:1]]):
+            break
+        deck = deck[1:] + deck[:1]
+    return (deck[0] if deck else None), deck[1:]
+
+
+def deal_opening(ctx: Context) -> None:
+    """RULES 4.2: shuffle, three non-advanced current tasks not all of one type, then the next task."""
+    rng = ctx.rng()
+    deck = list(CARDS.decks["tasks"])
+    rng.shuffle(deck)
+    current: list[str] = []
+    aside: list[str] = []
+    while len(current) < 3 and deck:
+        task = CARDS.tasks[deck.pop(0)]
+        types = [CARDS.tasks[t].type for t in current]
+        if task.advanced or (len(current) == 2 and types[0] == types[1] == task.type):
+            aside.append(task.id)
+        else:
+            current.append(task.id)
+    if aside:
+        deck = deck + aside
+        rng.shuffle(deck)
+    nxt, deck = _settle_next(current, deck)
+    ctx.emit("TasksDealt", current=current, next=nxt, deck=deck, shuffled=True)
+
+
+def replace_claimed(ctx: Context) -> None:
+    """RULES 12.1: the next task fills the gap; a new next task is turned up."""
+    tasks = ctx.state["tasks"]
+    current = list(tasks["current"])
+    deck = list(tasks["deck"])
+    if tasks["next"]:
+        current.append(tasks["next"])
+    nxt, deck = _settle_next(current, deck)
+    ctx.emit("TasksDealt", current=current, next=nxt, deck=deck)
+
+
+# --- checks ----------------------------------------------------------------------------------------
+
+def met(state: State, color: int, task_id: str) -> bool:
+    return all(_check(state, color, c) for c in CARDS.tasks[task_id].checks)
+
+
+def claimable(state: State, color: int) -> list[str]:
+    return [t for t in state["tasks"]["current"] if met(state, color, t)]
+
+
+def _own(state: State, color: int) -> dict[str, int]:
+    return {sq: p[2] for sq, p in state["board"].items() if p[1] == color}
+
+
+def _check(state: State, color: int, c: dict) -> bool:
+    kind = c["check"]
+    if kind == "any-of":
+        return any(_check(state, color, x) for x in c["of"])
+    if kind == "each-of":
+        return all(_check(state, color, x) for x in c["of"])
+    return CHECKS[kind](state, color, c)
+
+
+def _destroyed(state: State, color: int, c: dict) -> bool:
+    ranks = [r for _, r in state["turn"]["destroyed"]]
+    return (len(ranks) >= c.get("min_total", 0)
+            and sum(r >= HEROIC for r in ranks) >= c.get("min_upgraded", 0)
+            and ranks.count(HEROIC) >= c.get("min_heroic", 0)
+            and ranks.count(LEGENDARY) >= c.get("min_legendary", 0))
+
+
+def _pieces_on(state: State, color: int, c: dict) -> bool:
+    ranks = [r for sq, r in _own(state, color).items() if sq in SQUARE_SETS[c["squares"]]]
+    return (len(ranks) >= c.get("min_total", 0)
+            and sum(r >= HEROIC for r in ranks) >= c.get("min_upgraded", 0)
+            and ranks.count(LEGENDARY) >= c.get("min_legendary", 0))
+
+
+def _compare_upgraded(state: State, color: int, c: dict) -> bool:
+    squares = SQUARE_SETS[c["squares"]]
+
+    def upgraded(col: int) -> int:
+        return sum(1 for sq, r in _own(state, col).items() if sq in squares and r >= HEROIC)
+    mine = upgraded(color)
+    return all(mine > upgraded(e) for e in enemy_colors(state, color))
+
+
+def _summoned(state: State, color: int, c: dict) -> bool:
+    summons = state["turn"]["summons"]
+    squares = [sq for sq, _ in summons]
+    return (len(summons) >= c.get("min_beings", 0)
+            and sum(sq in RED for sq in squares) >= c.get("min_on_red", 0)
+            and sum(sq in GREEN for sq in squares) >= c.get("min_on_green", 0)
+            and sum(sq in RED or sq in GREEN for sq in squares) >= c.get("min_on_red_or_green", 0)
+            and sum(r == LEGENDARY for _, r in summons) >= c.get("min_legendary", 0))
+
+
+def _line_difference(state: State, color: int, c: dict) -> bool:
+    board = state["board"]
+    for line in LINES:
+        mine = sum(1 for sq in line if sq in board and board[sq][1] == color)
+        theirs = sum(1 for sq in line if sq in board and board[sq][1] != color)
+        if mine - theirs >= c["min_difference"]:
+            return True
+    return False
+
+
+def _connected(own: set[str], start: set[str], goal: set[str]) -> bool:
+    seen = own & start
+    queue = deque(seen)
+    while queue:
+        sq = queue.popleft()
+        if sq in goal:
+            return True
+        for n in ADJACENT[sq]:
+            if n in own and n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return False
+
+
+def _chain(state: State, color: int, c: dict) -> bool:
+    own = set(_own(state, color))
+    if c["between"] == "opposite-sides":
+        pairs = [(SIDES[a], SIDES[b]) for a, b in OPPOSITE_SIDES]
+    else:
+        pairs = [(CORNERS[a], CORNERS[b]) for a, b in OPPOSITE_CORNERS]
+    return any(_connected(own, a, b) for a, b in pairs)
+
+
+def _around_enemy(state: State, color: int, c: dict) -> bool:
+    own = set(_own(state, color))
+    return any(p[1] != color and len(own.intersection(ADJACENT[sq])) >= c["min_adjacent"]
+               for sq, p in state["board"].items())
+
+
+def _isolated(state: State, color: int, c: dict) -> bool:
+    """Some enemy piece has a fellow at distance 2 yet cannot reach one in 3 empty-square moves."""
+    board = state["board"]
+    for sq, p in board.items():
+        if p[1] == color:
+            continue
+        fellows = [o for o, q in board.items() if o != sq and q[1] == p[1]]
+        if not any(distance(sq, o) == c["partner_at_distance"] for o in fellows):
+            continue
+        if not _can_join(board, sq, set(fellows), c["max_moves"]):
+            return True
+    return False
+
+
+def _can_join(board: dict, start: str, fellows: set[str], moves: int) -> bool:
+    frontier, seen = [start], {start}
+    for _ in range(moves + 1):
+        nxt = []
+        for sq in frontier:
+            if fellows.intersection(ADJACENT[sq]) - {start}:
+                return True
+            for n in ADJACENT[sq]:
+                if n not in seen and n not in board:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    return False
+
+
+CHECKS = {
+    "destroyed-this-turn": _destroyed, "pieces-on": _pieces_on, "compare-upgraded-on": _compare_upgraded,
+    "summoned-this-turn": _summoned, "line-difference": _line_difference, "chain": _chain,
+    "around-enemy-piece": _around_enemy, "isolation": _isolated,
+}

@@ -1,0 +1,135 @@
+"""The turn's flow (RULES.md 8.3, 9, 10): end-of-turn scoring and drawing, end triggers, the final
+round, the next turn, and the result with its tie-breakers.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import drawing, tasks
+from .context import Context
+from .state import COMMON, LEGENDARY, State, color_of, colors, counts, melee_scores, score, threshold, two_sided
+
+ACTIONS_PER_TURN = 2
+
+
+def start_turn(ctx: Context, seat: int, extra: bool = False) -> None:
+    previous = ctx.state["turn"]
+    number = previous["number"] + 1 if previous else 1
+    actions = 1 if number == 1 else ACTIONS_PER_TURN
+    ctx.emit("TurnStarted", seat=seat, number=number, actions=actions, extra=extra)
+
+
+def destruction_points(destroyed: list[list[int]]) -> tuple[dict[int, int], list[int]]:
+    """Points per enemy colour for the pieces destroyed this turn, and colours with an odd common."""
+    points: Counter = Counter()
+    commons: Counter = Counter()
+    for color, rank in destroyed:
+        if rank == COMMON:
+            commons[color] += 1
+        else:
+            points[color] += 2 if rank == LEGENDARY else 1
+    for color, n in commons.items():
+        points[color] += n // 2
+    return dict(points), sorted(c for c, n in commons.items() if n % 2)
+
+
+def end_turn(ctx: Context, claim: str | None = None) -> None:
+    """Claim, score and, unless a melee leftover point needs a colour, finish the turn."""
+    s = ctx.state
+    seat = s["turn"]["seat"]
+    color = color_of(s, seat)
+    if claim:
+        ctx.emit("TaskClaimed", seat=seat, color=color, task=claim)
+        tasks.replace_claimed(ctx)
+    if s["form"] != "high_form":
+        points, odd = destruction_points(s["turn"]["destroyed"])
+        for victim, n in sorted(points.items()):
+            if n:
+                score_points(ctx, seat, n, "destruction", victim)
+        if s["form"] == "melee" and len(odd) >= 2:
+            ctx.emit("ResolutionAdvanced", effect={"kind": "leftover", "seat": seat, "colors": odd},
+                     pending={"seat": seat, "kind": "leftover_color", "ask": "color", "can_skip": False,
+                              "prompt": "Choose the colour in which to score your unpaired commons"})
+            return
+    finish_turn(ctx)
+
+
+def score_points(ctx: Context, seat: int, points: int, reason: str, track: int | None) -> None:
+    """Points for `seat`'s side; in a melee they go on the track of colour `track`."""
+    s = ctx.state
+    if s["form"] == "melee":
+        ctx.emit("PointsScored", side=seat, points=points, reason=reason, track=track)
+    else:
+        ctx.emit("PointsScored", side=color_of(s, seat), points=points, reason=reason, track=None)
+
+
+def leftover_chosen(ctx: Context, color: int) -> None:
+    seat = ctx.state["turn"]["seat"]
+    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    score_points(ctx, seat, 1, "unpaired commons", color)
+    finish_turn(ctx)
+
+
+def finish_turn(ctx: Context) -> None:
+    """Draw, close the turn, look at the end triggers, and start the next turn or end the game."""
+    s = ctx.state
+    turn = s["turn"]
+    seat = turn["seat"]
+    drawing.refill(ctx, seat)
+    ctx.emit("TurnEnded", seat=seat, number=turn["number"])
+    if s["final"] is None:
+        reason = trigger(s, seat)
+        if reason:
+            ctx.emit("FinalRoundStarted", seat=seat, turn=turn["number"], reason=reason)
+    final = s["final"]
+    if final and seat == final["seat"] and turn["number"] > final["turn"] and not turn["extra_turn"]:
+        end_game(ctx, "end_of_game")
+        return
+    if turn["extra_turn"]:
+        start_turn(ctx, seat, extra=True)
+    else:
+        start_turn(ctx, (seat + 1) % len(s["seats"]))
+
+
+def trigger(s: State, seat: int) -> str | None:
+    """RULES 10.1: why the end is triggered at the end of this turn, if it is."""
+    if not s["decks"][seat]:
+        return "deck_exhausted"
+    limit = threshold(s)
+    if s["form"] == "melee":
+        if any(max(melee_scores(s, p), default=0) >= limit for p in range(len(s["seats"]))):
+            return "threshold"
+    elif any(score(s, c) >= limit for c in colors(s)):
+        return "threshold"
+    return None
+
+
+def standings(s: State) -> list[dict]:
+    """Every seat with its score and tie-break keys, best first (RULES 10.3)."""
+    rows = []
+    for seat in range(len(s["seats"])):
+        color = color_of(s, seat)
+        total, upgraded = counts(s, color)
+        if two_sided(s):
+            key = [score(s, color), upgraded, total]
+        else:
+            key = [*melee_scores(s, seat), upgraded, total]
+        rows.append({"seat": seat, "score": key[0], "key": key})
+    rows.sort(key=lambda r: r["key"], reverse=True)
+    for r in rows:
+        r["place"] = 1 + sum(1 for o in rows if o["key"] > r["key"])
+    return rows
+
+
+def end_game(ctx: Context, reason: str, loser_color: int | None = None) -> None:
+    s = ctx.state
+    rows = standings(s)
+    if loser_color is not None:
+        winners = [i for i in range(len(s["seats"])) if color_of(s, i) != loser_color]
+        for r in rows:
+            r["place"] = 1 if r["seat"] in winners else 2
+        rows.sort(key=lambda r: r["place"])
+    else:
+        winners = [r["seat"] for r in rows if r["place"] == 1]
+    result = {"reason": reason, "winners": winners, "standings": rows}
+    ctx.emit("GameEnded", result=result, seed=s["rng"]["seed"])
