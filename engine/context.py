@@ -27,7 +27,7 @@ class Context:
         return ctx
 
     def emit(self, type_: str, **payload: Any) -> Event:
-        event = {"type": type_, **payload}
+        event = clone({"type": type_, **payload})     # no event shares a list with the scratch state
         apply(self.state, event)
         self.events.append(event)
         return event

@@ -49,10 +49,10 @@ def _game_created(s: State, e: Event) -> None:
         "hands": [[] for _ in e["seats"]], "decks": [[] for _ in e["seats"]],
         "discards": [[] for _ in e["seats"]],
         "legends": {"deck": [], "discard": []}, "flares": {"deck": [], "discard": []},
-        "tasks": None, "points": e["points"], "impro": e["impro"],
+        "tasks": None, "points": clone(e["points"]), "impro": clone(e["impro"]),
         "phase": "setup", "turn": None, "effect": None, "pending": None,
         "final": None, "result": None, "rng": {"seed": e["seed"], "draws": 0},
-        "options": e.get("options", {}),
+        "options": clone(e.get("options", {})),
     })
 
 
@@ -93,7 +93,7 @@ def _turn_started(s: State, e: Event) -> None:
     s["turn"] = {
         "seat": e["seat"], "number": e["number"], "actions": e["actions"], "extra": e.get("extra", False),
         "discarded": False, "flared": False, "destroyed": [], "summons": [], "draws": [],
-        "extra_turn": False, "modifiers": [], "triggered": False,
+        "extra_turn": False, "modifiers": [], "triggered": e.get("triggered", False),
     }
 
 
@@ -210,7 +210,7 @@ def _extra_turn(s: State, e: Event) -> None:
 
 @reducer("SummonModifierGranted")
 def _modifier_granted(s: State, e: Event) -> None:
-    s["turn"]["modifiers"].append(e["modifier"])
+    s["turn"]["modifiers"].append(dict(e["modifier"]))
 
 
 @reducer("SummonModifierUsed")
