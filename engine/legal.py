@@ -56,17 +56,19 @@ def summons(state: State, seat: int) -> list[dict]:
     modes: list[int | None] = [None]
     if state["form"] == "melee":
         modes += [c for c in enemy_colors(state, color) if state["impro"][seat][c]]
+    spare = supply(state, color)
     for card in dict.fromkeys(state["hands"][seat]):
         being = CARDS.beings.get(card)
         if being is None:
             continue
+        short = spare[being.rank == LEGENDARY] == 0
         for mode in modes:
             for target, fits in sorted(all_fits(state["board"], being, color, lend_colors(state, seat, mode)).items()):
                 if mode is not None:
                     fits = [f for f in fits if f.borrowed is not None]
                     if not fits:
                         continue
-                if shortage_pickups(state, seat, being, target, fits) == []:
+                if short and shortage_pickups(state, seat, being, target, fits) == []:
                     continue
                 cmd = {"type": "summon", "card": card, "square": target}
                 if mode is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import Being
-from .geometry import AT, COORD, SQUARES
+from .geometry import AT, COORD
 
 Board = dict[str, list]
 
@@ -58,31 +58,30 @@ def being_square_ok(board: Board, being: Being, target: str) -> bool:
     return piece is None or piece[2] <= being.rank
 
 
-def candidate_targets(board: Board, being: Being, color: int, lend: frozenset[int] = frozenset()) -> set[str]:
-    """Squares where some orientation might fit, found from the pieces that could fill a cell.
+def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = frozenset()) -> dict[str, list[Fit]]:
+    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3).
 
-    Anchoring the first cell of each orientation on a suitable piece avoids trying all 69 squares.
+    Each orientation is anchored on its most demanding cell: only squares whose piece could fill
+    that cell are tried, so a crowded board costs pieces x orientations, not 69 x 8.
     """
     owners = {color} | lend
     mine = [(COORD[sq], p[2]) for sq, p in board.items() if p[1] in owners]
-    out: set[str] = set()
+    out: dict[str, list[Fit]] = {}
     for o in being.orientations:
-        dx, dy, need = o.cells[0]
+        dx, dy, need = max(o.cells, key=lambda c: c[2])
         for (x, y), rank in mine:
-            if rank >= need:
-                t = AT.get((x - dx, y - dy))
-                if t:
-                    out.add(t)
-    return out
-
-
-def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = frozenset()) -> dict[str, list[Fit]]:
-    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3)."""
-    out = {}
-    targets = candidate_targets(board, being, color, lend) if being.orientations[0].cells else SQUARES
-    for t in targets:
-        if being_square_ok(board, being, t):
-            f = fits_at(board, being, t, color, lend)
-            if f:
-                out[t] = f
+            if rank < need:
+                continue
+            tx, ty = x - dx, y - dy
+            target = AT.get((tx, ty))
+            if target is None or not being_square_ok(board, being, target):
+                continue
+            m = _match(board, o.cells, tx, ty, color, lend)
+            if m:
+                fits = out.setdefault(target, [])
+                fit = Fit(o.index, m[0], m[1])
+                if fit not in fits:
+                    fits.append(fit)
+    for fits in out.values():
+        fits.sort()
     return out

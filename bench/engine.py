@@ -1,0 +1,81 @@
+"""Engine timings: legal commands on a crowded board, whole random games, replay speed.
+
+    python bench/engine.py [--games 20]
+
+Prints medians (and spreads) of wall-clock times measured in this process.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.selfplay import play_game  # noqa: E402
+from engine.state import active_seat  # noqa: E402
+
+
+def _timed(fn, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def crowded_position() -> tuple[dict, int]:
+    """A mid-game state from self-play: the most crowded board where the mover holds six cards."""
+    best = None
+    for i in range(20):
+        game = play_game("duel", ["northern", "highland"], f"crowd-{i}")
+        state = engine.replay(game.events[:1])
+        for event in game.events[1:]:
+            engine.apply(state, event)
+            seat = active_seat(state)
+            if state["phase"] == "play" and not state["pending"] and state["turn"]["actions"] > 0 \
+                    and len(state["hands"][seat]) == 6 and (best is None or len(state["board"]) > len(best[0]["board"])):
+                best = (engine.replay([], state), seat)
+    return best
+
+
+def report(name: str, samples: list[float], unit: float = 1e3, label: str = "ms") -> None:
+    samples = sorted(samples)
+    p90 = samples[int(0.9 * (len(samples) - 1))]
+    print(f"{name:<44} median {statistics.median(samples) * unit:8.3f} {label}   "
+          f"min {samples[0] * unit:8.3f}   p90 {p90 * unit:8.3f}   (n={len(samples)})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=20)
+    args = parser.parse_args()
+
+    state, seat = crowded_position()
+    n = len(engine.legal_commands(state, seat))
+    report(f"legal_commands ({len(state['board'])} pieces, 6 cards, {n} cmds)",
+           _timed(lambda: engine.legal_commands(state, seat), 300))
+
+    events_total = 0
+    replay_samples = []
+    for form, schools in (("high_form", ["northern", "sylvan"]), ("duel", ["highland", "sylvan"]),
+                          ("melee", ["northern", "sylvan", "highland"]),
+                          ("melee", ["northern", "sylvan", "highland", "southern"])):
+        games = []
+        for i in range(args.games):
+            start = time.perf_counter()
+            game = play_game(form, schools, f"bench-{i}")
+            games.append(time.perf_counter() - start)
+            events = game.events
+            events_total += len(events)
+            replay_samples.extend(t * 100 / len(events) for t in _timed(lambda: engine.replay(events), 3))
+        report(f"one random game, {form} {len(schools)}p", games)
+    report("replay per 100 events", replay_samples)
+
+
+if __name__ == "__main__":
+    main()
