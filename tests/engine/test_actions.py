@@ -220,3 +220,24 @@ def test_notation_round_trips_and_describes_the_board():
     assert board(state) == text
     assert at(state, "c2") == (0, "common") and at(state, "e2") == (1, "legendary")
     assert at(state, "b8") == (2, "common")
+
+
+def test_board_notation_round_trips_for_any_board():
+    from hypothesis import given, strategies as st
+    from engine.geometry import SQUARES
+
+    pieces = st.dictionaries(st.sampled_from(SQUARES), st.tuples(st.integers(0, 3), st.integers(1, 3)), max_size=40)
+
+    @given(pieces)
+    def check(board):
+        state_board = {sq: [i, c, r] for i, (sq, (c, r)) in enumerate(board.items())}
+        text = engine.to_text(state_board)
+        assert engine.from_text(text) == board
+        assert engine.to_text({sq: [0, c, r] for sq, (c, r) in engine.from_text(text).items()}) == text
+    check()
+
+
+@pytest.mark.parametrize("text", ["5/7/9/9/9/9/9/7", "6/7/9/9/9/9/9/7/5", "5/7/9/9/9/9/9/7/x4", "4a1/7/9/9/9/9/9/7/5"])
+def test_bad_board_notation_names_the_problem(text):
+    with pytest.raises(ValueError):
+        engine.from_text(text)

@@ -1,0 +1,132 @@
+"""The game log in words: one English sentence per event worth telling, from redacted events.
+
+Works on what a seat may see (the output of `redact`), so the log never says more than the
+events it reads. `names` maps seat numbers to player names.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .cards import CARDS
+
+Names = dict[int, str]
+
+
+def _card(card_id: str) -> str:
+    for table in (CARDS.beings, CARDS.flares, CARDS.tasks):
+        if card_id in table:
+            return table[card_id].name
+    return card_id
+
+
+def _who(names: Names, seat: int | None) -> str:
+    if seat is None:
+        return "Nobody"
+    return names.get(seat, f"Seat {seat + 1}")
+
+
+def _piece(e: dict, names: Names, color_key: str = "color", rank_key: str = "rank") -> str:
+    return f"{_who(names, e[color_key])}'s {e[rank_key]} piece"
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _drawn(e: dict, names: Names) -> str:
+    what = {"school": "card", "legends": "legend", "flares": "flare"}[e["deck"]]
+    if "cards" in e:
+        return f"{_who(names, e['seat'])} draws {', '.join(_card(c) for c in e['cards'])}."
+    return f"{_who(names, e['seat'])} draws {_count(e['count'], what)}."
+
+
+def _destroyed(e: dict, names: Names) -> str:
+    how = {"oversummon": "is summoned over", "move": "is captured", "leap": "is captured"}.get(e.get("cause"), "is destroyed")
+    return f"{_piece(e, names).capitalize()} on {e['square']} {how}."
+
+
+def _scored(e: dict, names: Names) -> str:
+    track = "" if e.get("track") is None else f" in {_who(names, e['track'])}'s colour"
+    return f"{_who(names, e['side'])} scores {_count(e['points'], 'point')}{track} ({e['reason']})."
+
+
+def _ended(e: dict, names: Names) -> str:
+    result = e["result"]
+    winners = " and ".join(_who(names, s) for s in result["winners"])
+    how = "by resignation" if result["reason"] == "resignation" else "at the end of the final round"
+    verb = "win" if len(result["winners"]) > 1 else "wins"
+    return f"The game is over {how}: {winners} {verb}."
+
+
+def _returned(e: dict, names: Names) -> str:
+    if "cards" in e:
+        return f"{_who(names, e['seat'])} puts {', '.join(_card(c) for _, c in e['cards'])} under their decks."
+    return f"{_who(names, e['seat'])} puts {_count(e['count'], 'card')} under their decks."
+
+
+def _flare(e: dict, names: Names) -> str:
+    halves = " and ".join(h for h in ("upper", "lower") if e.get(h))
+    return f"{_who(names, e['seat'])} invokes {_card(e['card'])} against {_who(names, e['against'])} ({halves} half)."
+
+
+def _rank_changed(e: dict, names: Names) -> str:
+    verb = "upgraded" if e["cause"] == "upgrade" else "downgraded" if e["cause"] == "downgrade" else "changed"
+    return f"{_who(names, e['color'])}'s piece on {e['square']} is {verb} to {e['to_rank']}."
+
+
+SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
+    "TurnStarted": lambda e, n: f"Turn {e['number']}: {_who(n, e['seat'])} plays"
+                                f"{' an extra turn' if e.get('extra') else ''} with {_count(e['actions'], 'action')}.",
+    "PiecePlaced": lambda e, n: f"{_who(n, e['color'])} places a {e['rank']} piece on {e['square']}.",
+    "PiecePickedUp": lambda e, n: f"{_who(n, e['color'])} picks up the piece on {e['square']} (piece shortage).",
+    "BeingSummoned": lambda e, n: f"{_who(n, e['seat'])} summons {_card(e['card'])} on {e['square']}.",
+    "PieceMoved": lambda e, n: f"The piece on {e['from']} {'leaps' if e.get('leap') else 'moves'} to {e['to']}.",
+    "PieceDestroyed": _destroyed,
+    "PieceConverted": lambda e, n: f"{_who(n, e['from_color'])}'s piece on {e['square']} is converted "
+                                   f"to {_who(n, e['to_color'])}'s {e['to_rank']} piece.",
+    "PieceRankChanged": _rank_changed,
+    "PiecesSwapped": lambda e, n: f"The pieces on {e['first']} and {e['second']} swap places.",
+    "CardDiscarded": lambda e, n: f"{_who(n, e['seat'])} discards {_card(e['card'])}." if e.get("from_hand") else None,
+    "CardsReturned": _returned,
+    "CardsDrawn": _drawn,
+    "CardMovedToDeckTop": lambda e, n: f"{_who(n, e['seat'])} puts {_card(e['card'])} on top of their deck.",
+    "FlareInvoked": _flare,
+    "ActionsGained": lambda e, n: f"{_who(n, e['seat'])} gains {_count(e['count'], 'action')}.",
+    "ExtraTurnGranted": lambda e, n: f"{_who(n, e['seat'])} will play an extra turn.",
+    "ExtraDrawGranted": lambda e, n: f"{_who(n, e['seat'])} will draw an extra card at the end of the turn.",
+    "ImprovisationUsed": lambda e, n: f"{_who(n, e['seat'])} improvises with a piece of {_who(n, e['color'])}.",
+    "PointsScored": _scored,
+    "TaskClaimed": lambda e, n: f"{_who(n, e['seat'])} claims the task {_card(e['task'])}.",
+    "FinalRoundStarted": lambda e, n: f"The end is triggered ({e['reason'].replace('_', ' ')}): everyone plays one more turn.",
+    "PlayerResigned": lambda e, n: f"{_who(n, e['seat'])} resigns.",
+    "GameEnded": _ended,
+}
+
+
+def describe(event: dict, names: Names | None = None) -> str | None:
+    """One sentence for `event`, or None for bookkeeping events players do not read."""
+    sentence = SENTENCES.get(event["type"])
+    return sentence(event, names or {}) if sentence else None
+
+
+def describe_command(command: dict, names: Names | None = None) -> str:
+    """A player's command as a short line of a move list."""
+    who = _who(names or {}, command.get("seat"))
+    kind = command["type"]
+    if kind == "place":
+        return f"{who} places on {command['square']}"
+    if kind == "summon":
+        return f"{who} summons {_card(command['card'])} on {command['square']}"
+    if kind == "discard":
+        returned = f", returning {len(command.get('returns', []))}" if command.get("returns") else ""
+        return f"{who} discards {_card(command['card'])}{returned}"
+    if kind == "flare":
+        return f"{who} invokes {_card(command['card'])}"
+    if kind == "claim_task":
+        return f"{who} claims {_card(command['task'])}"
+    if kind == "move":
+        return f"{who} moves {command['from']}-{command['to']}"
+    if kind == "choose":
+        picked = next((f"{k} {v}" for k, v in command.items() if k not in ("type", "seat")), "")
+        return f"{who} chooses {picked}".rstrip()
+    return f"{who}: {kind.replace('_', ' ')}"
