@@ -31,13 +31,16 @@ def _ref_squares(res: Resolution, ref: str) -> list[str]:
 
 
 def where_squares(res: Resolution, where: str | None) -> set[str]:
-    """The set of squares a `where` value names, measured from the being's current square."""
+    """The set of squares a `where` value names, measured from the being's current square.
+
+    A being its own effect destroyed (Bomb) is measured from the square it was destroyed on.
+    """
     if where is None or where == "anywhere":
         return set(SQUARES)
     if "&" in where:
         parts = [where_squares(res, w) for w in where.split("&")]
         return set.intersection(*parts)
-    being = res.being_square()
+    being = res.being_square() or res.frame["flags"].get("self_destroyed_at")
     name, _, arg = where.partition(":")
     board = res.state["board"]
     if name == "that-square":
@@ -65,6 +68,10 @@ def where_squares(res: Resolution, where: str | None) -> set[str]:
         return set(res.result(arg).get("vacated", []))
     if name == "on-marked-ray":
         return _marked_rays(res)
+    if name == "connected-group-anywhere":
+        return set(SQUARES)          # the group's connectivity is checked piece by piece (ops_targets)
+    if name == "adjacent" and res.marked("area"):
+        return set(res.marked("area"))   # Naiad: the neighbours of its summoning square, even once it is gone
     if being is None:
         return set()
     if name == "adjacent":
