@@ -33,6 +33,7 @@ def decide(state: State, command: dict) -> list[Event]:
     if kind not in ANSWERS and kind not in actions.HANDLERS:
         raise malformed(f"unknown command type {kind!r}")
     ctx = Context(state)
+    ctx.emit("CommandAccepted", seat=seat, command={k: v for k, v in command.items() if k != "seat"})
     if kind == "resign":
         actions.resign(ctx, seat, command)
         return ctx.events

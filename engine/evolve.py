@@ -97,6 +97,11 @@ def _turn_started(s: State, e: Event) -> None:
     }
 
 
+@reducer("CommandAccepted")
+def _command_accepted(s: State, e: Event) -> None:
+    """The command itself, first of its batch: the audit trail and the boundary of a move."""
+
+
 # --- actions and pieces --------------------------------------------------------------------------
 
 @reducer("ActionTaken")

@@ -71,6 +71,7 @@ def check(state: dict, seat: int, card: str, target: str, improvise: int | None)
 
 def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None) -> None:
     being, fits, pickups = check(ctx.state, seat, card, target, improvise)
+    lend = sorted(lend_colors(ctx.state, seat, improvise))     # before the War Summoner bonus is used up
     ctx.emit("ActionTaken", seat=seat, action="summon", actions_left=ctx.state["turn"]["actions"] - 1)
     if improvise is not None:
         ctx.emit("ImprovisationUsed", seat=seat, color=improvise)
@@ -78,8 +79,7 @@ def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None
         if m["modifier"] == WAR_SUMMONING:
             ctx.emit("SummonModifierUsed", seat=seat, modifier=m)
             break
-    frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=sorted(lend_colors(ctx.state, seat, improvise)),
-                      improvise=improvise)
+    frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=lend, improvise=improvise)
     if pickups:
         _ask(ctx, frame, "pickup", "square", "Choose one of your pieces to pick up (piece shortage)")
         return
@@ -142,14 +142,22 @@ def legend_scored(ctx: Context, color: int) -> None:
 
 
 def orientation_groups(frame: dict) -> dict[int, list[int]]:
-    """Orientation index -> the fits sharing its marked squares and pattern pieces (5.6)."""
+    """Orientation index -> the fits sharing its marked squares and, when the effect acts on the
+    pattern pieces, those pieces (5.6): fits the effect cannot tell apart are not asked about."""
     being = CARDS.beings[frame["card"]]
+    pieces_matter = uses_pattern_pieces(being)
     by_key: dict = {}
     for index, squares in frame["fits"]:
         o = next(o for o in being.orientations if o.index == index)
-        key = (tuple(sorted(_marked(frame["target"], o))), tuple(sorted(squares)) if o.marked else ())
+        key = (tuple(sorted(_marked(frame["target"], o))), tuple(sorted(squares)) if pieces_matter else ())
         by_key.setdefault(key, []).append(index)
     return {group[0]: group for group in by_key.values()}
+
+
+def uses_pattern_pieces(being: Being) -> bool:
+    """Whether the effect refers to the pieces the summoning was built from ('pattern-piece')."""
+    return any(kind == "pattern-piece" for o in being.orientations for *_, kind in o.marked) \
+        or "pattern-piece" in repr(being.steps)
 
 
 def _marked(target: str, o) -> list[tuple[str, str]]:

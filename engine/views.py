@@ -110,6 +110,9 @@ def redact(event: dict, seat: Seat) -> dict:
         if kind == "CardsReturned":
             hidden["decks"] = [d for d, _ in event["cards"]]
         return hidden
+    if kind == "CommandAccepted" and event["seat"] != seat and event["command"].get("returns"):
+        command = dict(event["command"], returns=len(event["command"]["returns"]))
+        return {**event, "command": command}
     if kind == "PositionSet":
         return {"type": kind, "state": player_view(event["state"], seat)}
     if kind == "ResolutionAdvanced":
