@@ -12,11 +12,13 @@ from .state import COMMON, LEGENDARY, State, color_of, colors, counts, melee_sco
 ACTIONS_PER_TURN = 2
 
 
-def start_turn(ctx: Context, seat: int, extra: bool = False) -> None:
+def start_turn(ctx: Context, seat: int, extra: bool = False, triggered: str | None = None) -> None:
+    """`triggered`: an end trigger met before this extra turn, checked again when it ends."""
     previous = ctx.state["turn"]
     number = previous["number"] + 1 if previous else 1
     actions = 1 if number == 1 else ACTIONS_PER_TURN
-    ctx.emit("TurnStarted", seat=seat, number=number, actions=actions, extra=extra)
+    more = {"triggered": triggered} if triggered else {}
+    ctx.emit("TurnStarted", seat=seat, number=number, actions=actions, extra=extra, **more)
 
 
 def destruction_points(destroyed: list[list[int]]) -> tuple[dict[int, int], list[int]]:
@@ -77,16 +79,19 @@ def finish_turn(ctx: Context) -> None:
     seat = turn["seat"]
     drawing.refill(ctx, seat)
     ctx.emit("TurnEnded", seat=seat, number=turn["number"])
+    reason = None
     if s["final"] is None:
-        reason = trigger(s, seat)
-        if reason:
+        reason = trigger(s, seat) or turn["triggered"] or None
+        if reason and not turn["extra_turn"]:
             ctx.emit("FinalRoundStarted", seat=seat, turn=turn["number"], reason=reason)
     final = s["final"]
     if final and seat == final["seat"] and turn["number"] > final["turn"] and not turn["extra_turn"]:
         end_game(ctx, "end_of_game")
         return
     if turn["extra_turn"]:
-        start_turn(ctx, seat, extra=True)
+        # BGA 15.5: a trigger met in a turn granting an extra turn counts from the extra turn,
+        # so every other player still plays once more afterwards (Time Elemental)
+        start_turn(ctx, seat, extra=True, triggered=reason)
     else:
         start_turn(ctx, (seat + 1) % len(s["seats"]))
 

@@ -4,6 +4,8 @@ summon_modifier, card_to_deck_top, nothing.
 from __future__ import annotations
 
 from ..cards import RANK_NAMES
+from ..context import Context
+from ..state import clone
 from .frame import Resolution
 from .outcomes import Ask, Done, Outcome, Push, is_skip
 from .select import where_squares
@@ -16,13 +18,30 @@ def choose_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
     if step.get("by") == "rank-of-chosen-own-piece":
         return _choose_by_piece(res, step, prog, answer)
     if answer is None:
-        return Ask("option", [{"type": "choose", "option": o["label"]} for o in options],
-                   bool(step.get("optional")), "Choose one", {"labels": [o["label"] for o in options]})
+        open_ = [o["label"] for o in options if _feasible(res, o["steps"][0])]
+        if not open_:
+            return Done(False)
+        return Ask("option", [{"type": "choose", "option": label} for label in open_],
+                   bool(step.get("optional")), "Choose one", {"labels": open_})
     if is_skip(answer):
         return Done(False)
     k = [o["label"] for o in options].index(answer["option"])
     prog["chosen"] = k
     return Push(["options", k, "steps"], {})
+
+
+def _feasible(res: Resolution, step: dict) -> bool:
+    """Whether a branch's first step can do anything now (tried on a throwaway copy).
+
+    Only branches that can act are offered, so a mandatory "either ... or" cannot be dodged by
+    picking a branch with nothing to act on (RULES 6.3-6.4)."""
+    from .interpreter import OPS as ALL_OPS          # the interpreter imports this module
+    trial = Context(res.state)
+    frame = clone(res.frame)
+    trial.state["effect"] = frame
+    outcome = ALL_OPS[step["op"]](Resolution(trial, frame), step, {}, None)
+    return (isinstance(outcome, Ask) and bool(outcome.options)) or (isinstance(outcome, Done) and outcome.did) \
+        or isinstance(outcome, Push)
 
 
 def _choose_by_piece(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:

@@ -7,10 +7,11 @@ is fixed and whether the one combat move of a mixed step was used.
 from __future__ import annotations
 
 from .. import pieces
-from ..geometry import (ADJACENT, COLOURED, DIRECTIONS, SQUARES, at_distance, direction_between, distance, ray,
-                        turned)
+from ..cards import CARDS
+from ..geometry import (ADJACENT, COLOURED, DIRECTION_OF, DIRECTIONS, SQUARES, at_distance, direction_between,
+                        distance, ray, turned)
 from ..state import HEROIC, LEGENDARY
-from .frame import Resolution
+from .frame import Resolution, root_steps
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import RANK_FILTERS, owner_ok, piece_squares, where_squares
 
@@ -178,7 +179,25 @@ def _shot_directions(res: Resolution, step: dict) -> list[str]:
         return [turned(base, -1), turned(base, 1)] if base else []
     origin = res.frame["origin"]
     out = [direction_between(origin, sq) for sq in res.marked("direction")]
+    if _fans_out(res, step):
+        out += _arrows(res)
     return sorted({d for d in out if d}, key=list(DIRECTIONS).index)
+
+
+def _fans_out(res: Resolution, step: dict) -> bool:
+    """Whether a later step also shoots at 45 degrees from this one (Fire Dragon)."""
+    spread = f"both-45-degrees-from:{step.get('id')}"
+    return "id" in step and any(s.get("direction") == spread for s in root_steps(res.frame))
+
+
+def _arrows(res: Resolution) -> list[str]:
+    """Every arrow of the card in the orientation used, off-board ones included: an arrow past the
+    edge still fans out at 45 degrees onto the board."""
+    being = CARDS.beings.get(res.frame["card"])
+    if being is None or res.frame.get("orientation") is None:
+        return []
+    o = next(o for o in being.orientations if o.index == res.frame["orientation"])
+    return [DIRECTION_OF[(dx, dy)] for dx, dy, kind in o.marked if kind == "direction" and (dx, dy) in DIRECTION_OF]
 
 
 def _fire(res: Resolution, step: dict, prog: dict, direction: str) -> None:

@@ -115,6 +115,8 @@ def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
     _note(prog, pieces=pid, squares=sq, colors=color, ranks=rank)
     if op == "destroy":
         credited = step.get("credited", True)
+        if pid == res.frame["being"] and step.get("who") == "self":
+            res.frame["flags"]["self_destroyed_at"] = sq     # Bomb: 'around it' still means this square
         pieces.destroy(ctx, sq, res.seat, credited=credited, removed=bool(step.get("removed")))
         _note(prog, destroyed=[color, rank])
         res.frame["destroyed"] += 1

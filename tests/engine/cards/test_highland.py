@@ -539,11 +539,12 @@ def test_highland_legend_slayer_partial_and_declined():
     assert len(state["board"]) == len(SLAYER) + 1
 
 
-def test_highland_legend_slayer_legend_branch_without_legend_does_nothing():
+def test_highland_legend_slayer_legend_branch_is_not_offered_without_a_legend():
     board = own("e5", "f5", "e6", "g6") + foe("f3", rank="heroic")
-    state = play(start("highland-legend-slayer", board), summon("highland-legend-slayer", "e4"),
-                 option("one legendary piece"))
-    assert state["pending"] is None and at(state, "f3") == (1, "heroic")
+    state = play(start("highland-legend-slayer", board), summon("highland-legend-slayer", "e4"))
+    assert legal(state) == [option("up to two non-legendary pieces"), SKIP]
+    state = play(state, option("up to two non-legendary pieces"), choose("f3"), SKIP)
+    assert state["pending"] is None and at(state, "f3") is None
 
 
 # --- Mountain Troll (heroic): destroys adjacent enemy commons; two or more give an action ------------
