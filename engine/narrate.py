@@ -118,7 +118,9 @@ def describe_command(command: dict, names: Names | None = None) -> str:
     if kind == "summon":
         return f"{who} summons {_card(command['card'])} on {command['square']}"
     if kind == "discard":
-        returned = f", returning {len(command.get('returns', []))}" if command.get("returns") else ""
+        returns = command.get("returns") or []
+        count = returns if isinstance(returns, int) else len(returns)      # redacted: only a count
+        returned = f", returning {_count(count, 'card')}" if count else ""
         return f"{who} discards {_card(command['card'])}{returned}"
     if kind == "flare":
         return f"{who} invokes {_card(command['card'])}"

@@ -9,6 +9,7 @@ from typing import Any
 
 from . import decisions, tasks
 from .cards import RANK_NAMES
+from .notation import to_text
 from .state import State, active_seat, color_of, melee_scores, score, supply, two_sided
 
 Seat = int | None
@@ -73,7 +74,7 @@ def player_view(state: State, seat: Seat) -> dict:
         seats.append(entry)
     view: dict[str, Any] = {
         "form": state["form"], "status": "finished" if over else ("setup" if state["phase"] == "setup" else "playing"),
-        "board": board_list(state), "seats": seats, "scores": _scores(state),
+        "board": board_list(state), "notation": to_text(state["board"]), "seats": seats, "scores": _scores(state),
         "legends": {"deck_size": len(state["legends"]["deck"]), "discard": list(state["legends"]["discard"])},
         "flares": {"deck_size": len(state["flares"]["deck"]), "discard": list(state["flares"]["discard"])},
         "turn": _turn(state), "active_seat": active_seat(state), "pending": _pending(state, seat),

@@ -197,7 +197,8 @@ def _arrows(res: Resolution) -> list[str]:
     if being is None or res.frame.get("orientation") is None:
         return []
     o = next(o for o in being.orientations if o.index == res.frame["orientation"])
-    return [DIRECTION_OF[(dx, dy)] for dx, dy, kind in o.marked if kind == "direction" and (dx, dy) in DIRECTION_OF]
+    return [DIRECTION_OF[(dx, dy)] for dx, dy, kind in o.marked
+            if kind == "direction" and (dx, dy) in DIRECTION_OF]
 
 
 def _fire(res: Resolution, step: dict, prog: dict, direction: str) -> None:
