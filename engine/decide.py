@@ -6,13 +6,15 @@ automatic consequences: a turn with no action and no free option left ends by it
 """
 from __future__ import annotations
 
-from . import actions, decisions, flares, tasks, turns
+from . import actions, decisions, flares, tasks, timeouts, turns
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
 from .state import State, color_of
 
 ANSWERS = ("choose", "move", "skip")
+SYSTEM_COMMANDS = ("timeout", "claim_win")
+ANY_TIME = {"resign": actions.resign, "claim_win": lambda ctx, seat, command: timeouts.claim_win(ctx, seat)}
 
 
 def _seat(state: State, command: dict) -> int:
@@ -30,13 +32,27 @@ def decide(state: State, command: dict) -> list[Event]:
         raise RuleError("game_over", "The game has ended.", "RULES 10")
     seat = _seat(state, command)
     kind = command["type"]
-    if kind not in ANSWERS and kind not in actions.HANDLERS:
+    if kind not in ANSWERS and kind not in actions.HANDLERS and kind not in SYSTEM_COMMANDS:
         raise malformed(f"unknown command type {kind!r}")
     ctx = Context(state)
     ctx.emit("CommandAccepted", seat=seat, command={k: v for k, v in command.items() if k != "seat"})
-    if kind == "resign":
-        actions.resign(ctx, seat, command)
-        return ctx.events
+    if kind == "timeout":
+        timeouts.timeout(ctx, seat)
+    else:
+        if kind not in ANY_TIME:
+            timeouts.note_own_command(ctx, seat)
+        dispatch(ctx, seat, command)
+    settle(ctx)
+    return ctx.events
+
+
+def dispatch(ctx: Context, seat: int, command: dict) -> None:
+    """Apply one command's rules to the scratch state (also used by autoplay)."""
+    state = ctx.state
+    kind = command["type"]
+    if kind in ANY_TIME:
+        ANY_TIME[kind](ctx, seat, command)
+        return
     pending = state["pending"]
     if pending:
         if pending["seat"] != seat:
@@ -52,8 +68,6 @@ def decide(state: State, command: dict) -> list[Event]:
         if kind in ANSWERS:
             raise RuleError("no_decision_pending", "There is no decision to answer.", "RULES 6")
         actions.HANDLERS[kind](ctx, seat, command)
-    settle(ctx)
-    return ctx.events
 
 
 def free_options(state: State, seat: int) -> bool:
@@ -64,7 +78,9 @@ def free_options(state: State, seat: int) -> bool:
 
 
 def settle(ctx: Context) -> None:
+    """Automatic consequences: an exhausted turn ends; abandoned seats are played at once."""
     s = ctx.state
     while s["phase"] == "play" and not s["pending"] and s["turn"]["actions"] <= 0 \
             and not free_options(s, s["turn"]["seat"]):
         turns.end_turn(ctx)
+    timeouts.play_abandoned(ctx)

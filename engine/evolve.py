@@ -260,6 +260,21 @@ def _final_round(s: State, e: Event) -> None:
     s["final"] = {"seat": e["seat"], "turn": e["turn"], "reason": e["reason"]}
 
 
+@reducer("TurnTimedOut")
+def _turn_timed_out(s: State, e: Event) -> None:
+    s.setdefault("timeouts", [0] * len(s["seats"]))[e["seat"]] = e["streak"]
+
+
+@reducer("TimeoutStreakEnded")
+def _timeout_streak_ended(s: State, e: Event) -> None:
+    s["timeouts"][e["seat"]] = 0
+
+
+@reducer("SeatAbandoned")
+def _seat_abandoned(s: State, e: Event) -> None:
+    s.setdefault("zombies", []).append(e["seat"])
+
+
 @reducer("PlayerResigned")
 def _resigned(s: State, e: Event) -> None:
     s["seats"][e["seat"]]["resigned"] = True

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import decisions, flares, tasks
+from . import decisions, flares, tasks, timeouts
 from .cards import CARDS, card_kind
 from .geometry import SQUARES
 from .patterns import all_fits
@@ -26,6 +26,8 @@ def legal_commands(state: State, seat: int) -> list[dict]:
         out.extend(_turn_commands(state, seat))
     if two_sided(state):
         out.append({"type": "resign"})
+    if timeouts.can_claim_win(state, seat):
+        out.append({"type": "claim_win"})
     return [{**c, "seat": seat} for c in out]
 
 

@@ -53,7 +53,8 @@ def _scored(e: dict, names: Names) -> str:
 def _ended(e: dict, names: Names) -> str:
     result = e["result"]
     winners = " and ".join(_who(names, s) for s in result["winners"])
-    how = "by resignation" if result["reason"] == "resignation" else "at the end of the final round"
+    how = {"resignation": "by resignation", "abandonment": "by abandonment"}.get(result["reason"],
+                                                                                 "at the end of the final round")
     verb = "win" if len(result["winners"]) > 1 else "wins"
     return f"The game is over {how}: {winners} {verb}."
 
@@ -99,6 +100,9 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "TaskClaimed": lambda e, n: f"{_who(n, e['seat'])} claims the task {_card(e['task'])}.",
     "FinalRoundStarted": lambda e, n: f"The end is triggered ({e['reason'].replace('_', ' ')}): everyone plays one more turn.",
     "PlayerResigned": lambda e, n: f"{_who(n, e['seat'])} resigns.",
+    "TurnTimedOut": lambda e, n: f"{_who(n, e['seat'])} ran out of time; the turn is played automatically.",
+    "SeatAbandoned": lambda e, n: f"{_who(n, e['seat'])} has timed out {e['timeouts']} times in a row and is "
+                                  f"now played automatically.",
     "GameEnded": _ended,
 }
 

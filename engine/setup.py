@@ -45,6 +45,14 @@ def _validate(options: dict[str, Any]) -> tuple[str, list[str], str]:
     return form, schools, str(seed)
 
 
+def _rules_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Per-game rule settings kept in the state: how many timeouts in a row abandon a seat."""
+    zombie_after = options.get("zombie_after", 3)
+    if not isinstance(zombie_after, int) or isinstance(zombie_after, bool) or zombie_after < 1:
+        raise malformed("'zombie_after' must be a whole number of at least 1")
+    return {"zombie_after": zombie_after}
+
+
 def _capacity(form: str, players: int) -> list[int]:
     return [17 if form == "high_form" else 18 - players, 3]
 
@@ -58,7 +66,8 @@ def new_game(options: dict[str, Any]) -> list[dict]:
              seats=[{"school": school, "color": i} for i, school in enumerate(schools)],
              capacity=[_capacity(form, n) for _ in schools],
              points=[[0] * n for _ in schools] if form == "melee" else [0] * n,
-             impro=[[c != i for c in range(n)] for i in range(n)] if form == "melee" else None)
+             impro=[[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
+             options=_rules_options(options))
     for seat, school in enumerate(schools):
         drawing.shuffle(ctx, "school", list(CARDS.decks[school]), seat=seat)
     drawing.shuffle(ctx, "legends", list(CARDS.decks["legends"]))
