@@ -1,0 +1,33 @@
+"""The event store on Redis: append-only game logs, snapshots, idempotency, redaction, records.
+
+    from events import GameService, connect
+    service = GameService(connect())          # REDIS_URL, or the embedded server under ./var
+
+Modules, one job each: keys (every Redis key), envelope (the stored form and canonical JSON),
+schemas (payload schemas and upcasters), hashchain (hashes and the seed commitment), store (the
+log, lua/append.lua and lua/load.lua), idempotency, snapshots, redaction, service (load, decide,
+append), record, export and verify (exported records), embedded and redis_process (redis-server).
+Command lines: `python -m events.verify RECORD.json`, `python -m events.export GAME_ID`,
+`python -m events.embedded start|stop|status`.
+"""
+from __future__ import annotations
+
+from .envelope import SYSTEM, Envelope
+from .errors import (ChainBroken, ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused,
+                     StoreError, VersionNotFound)
+from .service import CommandResult, Created, GameService, GameView, Loaded
+from .store import EventStore
+
+__all__ = [
+    "SYSTEM", "ChainBroken", "CommandResult", "ConflictError", "Created", "Envelope", "EventStore", "GameExists",
+    "GameNotFound", "GameNotOver", "GameService", "GameView", "IdempotencyKeyReused", "Loaded", "StoreError",
+    "VersionNotFound", "connect",
+]
+
+
+def __getattr__(name: str):
+    """`connect` is imported on first use, so `python -m events.embedded` runs the module once."""
+    if name == "connect":
+        from .embedded import connect
+        return connect
+    raise AttributeError(f"module 'events' has no attribute {name!r}")

@@ -1,0 +1,99 @@
+"""Every Redis key the project uses, built in one place.
+
+Each game's keys share the hash tag `{<game id>}`, so Redis Cluster puts all of them in one slot:
+the Lua scripts that touch several of a game's keys at once need that. Ids are restricted to
+letters, digits, `_` and `-` (as RQ job ids are), so an id can never contain a brace or a colon
+and change which part of the key is hashed.
+
+    arena:{g1}:log          stream of envelopes, entry id "<version>-0"
+    arena:{g1}:head         hash: version, hash (the last event's)
+    arena:{g1}:snapshots    hash: version -> snapshot JSON (a disposable cache)
+    arena:{g1}:idem:<key>   an idempotency record, expires after a day
+    arena:{g1}:meta:<name>  small per-game data owned by other layers (seats, tokens, deadlines)
+"""
+from __future__ import annotations
+
+import re
+
+PREFIX = "arena"
+_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_-]{1,128}")
+_META_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+
+class InvalidKeyPart(ValueError):
+    """A game id, idempotency key or meta name with characters a key may not hold."""
+
+
+def valid_game_id(game_id: str) -> bool:
+    return isinstance(game_id, str) and _ID.fullmatch(game_id) is not None
+
+
+def valid_idempotency_key(key: str) -> bool:
+    return isinstance(key, str) and _IDEMPOTENCY_KEY.fullmatch(key) is not None
+
+
+def _game(game_id: str) -> str:
+    if not valid_game_id(game_id):
+        raise InvalidKeyPart(f"game id must be 1-64 letters, digits, '_' or '-': {game_id!r}")
+    return f"{PREFIX}:{{{game_id}}}"
+
+
+def log(game_id: str) -> str:
+    return f"{_game(game_id)}:log"
+
+
+def head(game_id: str) -> str:
+    return f"{_game(game_id)}:head"
+
+
+def snapshots(game_id: str) -> str:
+    return f"{_game(game_id)}:snapshots"
+
+
+def idempotency(game_id: str, key: str) -> str:
+    if not valid_idempotency_key(key):
+        raise InvalidKeyPart(f"idempotency key must be 1-128 letters, digits, '_' or '-': {key!r}")
+    return f"{_game(game_id)}:idem:{key}"
+
+
+def no_idempotency(game_id: str) -> str:
+    """A placeholder key in the game's slot, passed to scripts when a command has no key.
+
+    Its empty suffix is not a valid idempotency key, so it never names a real record."""
+    return f"{_game(game_id)}:idem:"
+
+
+def meta(game_id: str, name: str) -> str:
+    """A key for another layer's small per-game data (e.g. the HTTP layer's seat tokens hash)."""
+    if not isinstance(name, str) or _META_NAME.fullmatch(name) is None:
+        raise InvalidKeyPart(f"meta name must be lower-case letters, digits and '_': {name!r}")
+    return f"{_game(game_id)}:meta:{name}"
+
+
+def game_keys(game_id: str) -> list[str]:
+    """The fixed keys of a game (idempotency and meta keys are found with SCAN on the tag)."""
+    return [log(game_id), head(game_id), snapshots(game_id)]
+
+
+# --- keys of other layers that are not a game's: registered players --------------------------------
+
+def _player(player_id: str) -> str:
+    if not valid_game_id(player_id):
+        raise InvalidKeyPart(f"player id must be 1-64 letters, digits, '_' or '-': {player_id!r}")
+    return f"{PREFIX}:player:{{{player_id}}}"
+
+
+def player(player_id: str) -> str:
+    """hash: name, webhook_url, webhook_secret."""
+    return _player(player_id)
+
+
+def player_games(player_id: str) -> str:
+    """set: ids of the games the player has a seat in."""
+    return f"{_player(player_id)}:games"
+
+
+def player_token(token_hash: str) -> str:
+    """string: the player id a (hashed) player token belongs to."""
+    return f"{PREFIX}:ptoken:{token_hash}"

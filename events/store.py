@@ -1,0 +1,156 @@
+"""The Redis event store: one append-only log per game, appended to atomically by a Lua script.
+
+The connection is passed in (a `redis.Redis` or a `redis.cluster.RedisCluster`, RESP2 or RESP3,
+with or without `decode_responses`: replies are decoded here), and every key comes from keys.py,
+so one game's keys share a Cluster slot. The store knows envelopes and bytes, not game rules.
+A log is never trimmed: its length (XLEN) is the game's version.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Sequence
+
+from . import keys
+from .envelope import Envelope
+from .errors import ChainBroken, ConflictError, GameNotFound, VersionNotFound
+from .hashchain import GENESIS
+from .idempotency import TTL_SECONDS, IdempotencyRecord
+
+APPEND_LUA = resources.files(__package__).joinpath("lua/append.lua").read_text()
+LOAD_LUA = resources.files(__package__).joinpath("lua/load.lua").read_text()
+
+
+class DuplicateCommand(Exception):
+    """The append was refused because its idempotency key already holds a record."""
+
+    def __init__(self, record: IdempotencyRecord) -> None:
+        super().__init__(f"idempotency key {record.key!r} already used")
+        self.record = record
+
+
+@dataclass(frozen=True)
+class Head:
+    version: int
+    hash: str
+
+
+@dataclass(frozen=True)
+class StoredParts:
+    """What rebuilding a state at `version` needs: a snapshot (maybe none) and the events after it."""
+    latest: int
+    version: int
+    snapshot_version: int
+    snapshot: str | None
+    envelopes: list[Envelope]
+
+
+def text(value: Any) -> str:
+    """A reply as str, whatever the client's decode_responses setting."""
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+class EventStore:
+    def __init__(self, redis: Any, idempotency_ttl: int = TTL_SECONDS) -> None:
+        self.redis = redis
+        self.idempotency_ttl = idempotency_ttl
+        self._append = redis.register_script(APPEND_LUA)
+        self._load = redis.register_script(LOAD_LUA)
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def append(self, game_id: str, expected_version: int, envelopes: Sequence[Envelope],
+               idempotency: IdempotencyRecord | None = None) -> int:
+        """Append the batch if the game is at `expected_version`; return the new version.
+
+        Raises ConflictError when it is not, DuplicateCommand when the idempotency key was used.
+        """
+        if not envelopes:
+            raise ValueError("an append needs at least one event")
+        prev_hash = envelopes[0].prev_hash
+        for offset, env in enumerate(envelopes):
+            if env.game_id != game_id or env.version != expected_version + 1 + offset:
+                raise ValueError("envelopes must belong to the game and follow the expected version")
+        idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else keys.no_idempotency(game_id)
+        reply = self._append(
+            keys=[keys.log(game_id), keys.head(game_id), idem_key],
+            args=[expected_version, prev_hash, envelopes[-1].hash,
+                  idempotency.to_json() if idempotency else "", self.idempotency_ttl,
+                  *(env.to_json() for env in envelopes)])
+        status, detail = text(reply[0]), reply[1]
+        if status == "ok":
+            return int(detail)
+        if status == "duplicate":
+            raise DuplicateCommand(IdempotencyRecord.from_json(text(detail)))
+        if status == "conflict":
+            raise ConflictError(game_id, expected_version, int(text(detail)))
+        raise ChainBroken(f"game {game_id!r}: batch starts from hash {prev_hash}, head is {text(detail)}")
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def version(self, game_id: str) -> int:
+        return int(self.redis.xlen(keys.log(game_id)))
+
+    def head(self, game_id: str) -> Head:
+        stored = self.redis.hgetall(keys.head(game_id))
+        if not stored:
+            return Head(0, GENESIS)
+        fields = {text(k): text(v) for k, v in stored.items()}
+        return Head(int(fields["version"]), fields["hash"])
+
+    def exists(self, game_id: str) -> bool:
+        return self.version(game_id) > 0
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[Envelope]:
+        """Envelopes with after < version <= upto (all after `after` when upto is None)."""
+        end = f"{upto}-0" if upto is not None else "+"
+        if upto is not None and upto <= after:
+            return []
+        entries = self.redis.xrange(keys.log(game_id), f"{after + 1}-0", end)
+        return Envelope.many_from_stored([_entry_value(fields) for _, fields in entries])
+
+    def parts(self, game_id: str, at: int | None, every: int, fingerprint: str) -> StoredParts:
+        """The snapshot nearest below `at` (None: the latest version) and the events after it."""
+        if at is not None and at < 1:
+            raise VersionNotFound(game_id, at, self.version(game_id))
+        reply = self._load(keys=[keys.log(game_id), keys.snapshots(game_id)], args=[at or 0, every, fingerprint])
+        latest, version, snap_version = int(reply[0]), int(reply[1]), int(reply[2])
+        if latest == 0:
+            raise GameNotFound(game_id)
+        if version < 0:
+            raise VersionNotFound(game_id, at or 0, latest)
+        snapshot = text(reply[3]) or None
+        return StoredParts(latest, version, snap_version, snapshot, Envelope.many_from_stored(reply[4:]))
+
+    # --- snapshots (a cache: losing them costs time, never correctness) --------------------------
+
+    def put_snapshots(self, game_id: str, fingerprint: str, snapshots: dict[int, str]) -> None:
+        if snapshots:
+            self.redis.hset(keys.snapshots(game_id),
+                            mapping={f"{fingerprint}:{v}": data for v, data in snapshots.items()})
+
+    def drop_snapshots(self, game_id: str) -> None:
+        self.redis.delete(keys.snapshots(game_id))
+
+    def snapshot_versions(self, game_id: str, fingerprint: str) -> list[int]:
+        names = [text(k) for k in self.redis.hkeys(keys.snapshots(game_id))]
+        return sorted(int(n.rsplit(":", 1)[1]) for n in names if n.startswith(fingerprint + ":"))
+
+    # --- idempotency -----------------------------------------------------------------------------
+
+    def idempotency_record(self, game_id: str, key: str) -> IdempotencyRecord | None:
+        stored = self.redis.get(keys.idempotency(game_id, key))
+        return IdempotencyRecord.from_json(text(stored)) if stored else None
+
+    # --- housekeeping ----------------------------------------------------------------------------
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game's log, head and snapshots (tests and administrators only)."""
+        self.redis.delete(*keys.game_keys(game_id))
+
+
+def _entry_value(fields: Any) -> str | bytes:
+    """The envelope JSON of one stream entry (RESP2 gives a dict, RESP3 may give a list)."""
+    if isinstance(fields, dict):
+        return fields.get("e", fields.get(b"e"))
+    return fields[1]

@@ -1,0 +1,174 @@
+"""Check an exported game record offline: `python -m events.verify RECORD.json`.
+
+In order: every event is a well-formed envelope; the seed in the first event matches the
+commitment published with it; the hash chain is intact (each hash keyed with that seed, see
+hashchain.py); every payload fits its schema; the seed revealed at the end is the committed one;
+the creation events and every later reshuffle are what the seed gives; replaying the events
+through the engine gives the recorded final state. The first failure is reported with the
+version of the first bad event. Exit status: 0 valid, 1 invalid, 2 unreadable.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from typing import Sequence
+
+import engine
+from engine.context import Context
+
+from .envelope import Envelope, EnvelopeError
+from .hashchain import commitment_matches, first_bad_version
+from .record import FORMAT, RecordError, loads_record
+from .schemas import REGISTRY, SchemaError, SchemaRegistry
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reason: str
+    version: int | None = None      # the first bad event, when the fault lies in one
+    events: int = 0
+
+
+class _Bad(Exception):
+    def __init__(self, reason: str, version: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.version = version
+
+
+def verify_text(data: str | bytes, registry: SchemaRegistry = REGISTRY) -> Verdict:
+    try:
+        record = loads_record(data)
+    except RecordError as exc:
+        return Verdict(False, str(exc), exc.version)
+    return verify_record(record, registry)
+
+
+def verify_record(record: dict, registry: SchemaRegistry = REGISTRY) -> Verdict:
+    try:
+        count = _verify(record, registry)
+    except _Bad as bad:
+        return Verdict(False, bad.reason, bad.version, len(record.get("events") or []))
+    return Verdict(True, "chain intact, seed commitment kept, creation and shuffles re-derived, "
+                         "replay matches the final state", None, count)
+
+
+def _verify(record: dict, registry: SchemaRegistry) -> int:
+    if record.get("format") != FORMAT or not isinstance(record.get("events"), list) or not record["events"]:
+        raise _Bad("not a game record (format, events)")
+    envelopes = _envelopes(record["events"])
+    game_id = record.get("game_id")
+    seed = _committed_seed(envelopes[0])
+    bad = first_bad_version(envelopes, seed, game_id)
+    if bad is not None:
+        raise _Bad("event does not match its hash or its place in the chain", bad)
+    events = _payloads(envelopes, registry)
+    _revealed(envelopes, events, seed, record)
+    _creation(events, seed)
+    final = _replay_checking_shuffles(events)
+    if record.get("version") != len(envelopes) or record.get("head_hash") != envelopes[-1].hash:
+        raise _Bad("record header does not name the last event's version and hash")
+    if final != record.get("final_state"):
+        raise _Bad("replaying the events does not give the recorded final state")
+    return len(envelopes)
+
+
+def _envelopes(raw: list) -> list[Envelope]:
+    out = []
+    for version, item in enumerate(raw, start=1):
+        try:
+            out.append(Envelope.from_dict(item))
+        except (EnvelopeError, TypeError) as exc:
+            raise _Bad(f"malformed envelope: {exc}", version) from None
+    return out
+
+
+def _committed_seed(first: Envelope) -> str:
+    """The seed the first event holds, checked against the commitment published with it."""
+    payload = first.payload
+    if first.type == "GameCreated":
+        seed = payload.get("seed")
+    elif first.type == "PositionSet":
+        seed = (payload.get("state") or {}).get("rng", {}).get("seed")
+    else:
+        raise _Bad("a game starts with GameCreated or PositionSet", 1)
+    if not isinstance(seed, str) or not isinstance(first.commitment, str) \
+            or not commitment_matches(first.commitment, seed):
+        raise _Bad("the first event's seed does not match its commitment", 1)
+    return seed
+
+
+def _payloads(envelopes: Sequence[Envelope], registry: SchemaRegistry) -> list[dict]:
+    events = []
+    for env in envelopes:
+        try:
+            events.append({"type": env.type, **registry.load(env.type, env.schema_version, env.payload)})
+        except SchemaError as exc:
+            raise _Bad(f"payload does not fit its schema: {exc}", env.version) from None
+    return events
+
+
+def _revealed(envelopes: Sequence[Envelope], events: list[dict], seed: str, record: dict) -> None:
+    last = events[-1]
+    if last["type"] == "GameEnded":
+        if last["seed"] != seed:
+            raise _Bad("the seed revealed at the end is not the committed one", len(events))
+    elif record.get("seed") != seed:
+        raise _Bad("an unfinished game's record must carry its committed seed")
+
+
+def _creation(events: list[dict], seed: str) -> None:
+    """A game created from options: its opening events are exactly what the seed gives."""
+    first = events[0]
+    if first["type"] != "GameCreated":
+        return
+    options = {"form": first["form"], "seats": [{"school": s["school"]} for s in first["seats"]], "seed": seed}
+    try:
+        expected = engine.new_game(options)
+    except engine.RuleError as exc:
+        raise _Bad(f"the game's options are refused by the engine: {exc.message}", 1) from None
+    for version, (want, got) in enumerate(zip(expected, events), start=1):
+        if want != got:
+            raise _Bad("the creation events are not what the seed gives", version)
+
+
+def _replay_checking_shuffles(events: list[dict]) -> dict:
+    """Replay; every reshuffle of a discard pile must be the one the seed gives at that point."""
+    state: dict = {}
+    for version, event in enumerate(events, start=1):
+        if event["type"] == "DeckShuffled" and event.get("from_discard"):
+            pile = state[event["deck"]]["discard"] if event["deck"] != "school" else state["discards"][event["seat"]]
+            order = list(pile)
+            Context.view(state).rng().shuffle(order)        # the engine's own generator for this point
+            if order != event["cards"]:
+                raise _Bad("a reshuffle is not the one the seed gives", version)
+        try:
+            state = engine.evolve(state, event)
+        except (KeyError, ValueError, IndexError, TypeError) as exc:
+            raise _Bad(f"the engine cannot replay this event: {exc!r}", version) from None
+    return state
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m events.verify", description=__doc__.splitlines()[0])
+    parser.add_argument("record", help="a record written by GameService.export_record / events.record")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.record, "rb") as source:
+            data = source.read()
+    except OSError as exc:
+        print(f"cannot read {args.record}: {exc}", file=sys.stderr)
+        return 2
+    verdict = verify_text(data)
+    if verdict.ok:
+        print(f"OK: {verdict.events} events; {verdict.reason}")
+        return 0
+    where = f" at version {verdict.version}" if verdict.version is not None else ""
+    print(f"FAILED{where}: {verdict.reason}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

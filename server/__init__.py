@@ -1,0 +1,37 @@
+"""The HTTP API: a thin Flask layer over the engine and the event store.
+
+    from server import create_app
+    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # no REDIS_URL: embedded Redis
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from . import docs, errors, games, health, history, players
+from .context import Arena
+
+API_SPEC = {
+    "API_TITLE": "Tash-Kalar Arena", "API_VERSION": "1", "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/", "OPENAPI_JSON_PATH": "openapi.json",
+}
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(API_SPEC)
+    app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
+    app.config.update(config or {})
+    app.json.sort_keys = False
+    Arena(app)
+    api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."}})
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    app.extensions["openapi"] = api
+    for blueprint in (games.blp, history.blp, players.blp, health.blp):
+        api.register_blueprint(blueprint)
+    docs.register(app)
+    errors.register(app)
+    return app

@@ -1,0 +1,80 @@
+"""Bearer tokens: who is calling, and for which seat of a game they may act.
+
+Tokens carry 256 random bits and are stored only as SHA-256 hashes: a seat token maps to one seat
+of one game; a player token maps to a registered player, who acts for every seat they hold.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from flask import request
+
+from events import keys
+
+from .errors import ApiError
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer() -> str | None:
+    """The token of the Authorization header, None when there is none; a malformed header is a 401."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "Send the token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+@dataclass(frozen=True)
+class Caller:
+    seat: int | None            # None: a spectator
+    player: str | None
+
+
+def seat_tokens(redis, game_id: str, seats: int) -> list[str]:
+    """New tokens for every seat of a new game, their hashes stored in the game's meta hash."""
+    tokens = [new_token() for _ in range(seats)]
+    redis.hset(keys.meta(game_id, "tokens"), mapping={token_hash(t): i for i, t in enumerate(tokens)})
+    return tokens
+
+
+def player_of(redis, token: str) -> str | None:
+    pid = redis.get(keys.player_token(token_hash(token)))
+    return pid.decode() if isinstance(pid, bytes) else pid
+
+
+def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
+    """The seat the request's token acts for in `game_id`; a spectator without a token."""
+    token = bearer()
+    if token is None:
+        if required:
+            raise ApiError(401, "token_required", "This request needs a seat or player token.")
+        return Caller(None, None)
+    seat = redis.hget(keys.meta(game_id, "tokens"), token_hash(token))
+    if seat is not None:
+        return Caller(int(seat), None)
+    pid = player_of(redis, token)
+    if pid is not None:
+        seat = redis.hget(keys.meta(game_id, "players"), pid)
+        return Caller(int(seat) if seat is not None else None, pid)
+    raise ApiError(401, "bad_token", "This token belongs to no seat of this game and to no player.")
+
+
+def require_player(redis) -> str:
+    token = bearer()
+    if token is None:
+        raise ApiError(401, "token_required", "Send your player token as 'Authorization: Bearer <token>'.")
+    pid = player_of(redis, token)
+    if pid is None:
+        raise ApiError(401, "bad_token", "This token belongs to no registered player.")
+    return pid

@@ -1,0 +1,75 @@
+"""Every refusal as application/problem+json, mapped from exceptions in one place.
+
+Views raise; they never catch. Status codes: 400 malformed, 401 no or bad token, 403 not your seat
+or not your turn, 404 unknown, 409 stale expected_version, 422 illegal by the rules.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
+
+import engine
+from events.errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordRejected,
+                           VersionNotFound)
+from events.keys import InvalidKeyPart
+
+PROBLEM = "application/problem+json"
+# Engine codes that mean "not you, not now" rather than "against the rules".
+FORBIDDEN_CODES = {"not_your_turn", "not_your_decision"}
+
+
+class ApiError(Exception):
+    """A refusal raised by the HTTP layer itself (auth, unknown resources)."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.extra = status, code, detail, extra
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
+    body = {"type": f"https://tash-kalar-arena.invalid/problems/{code}", "title": code.replace("_", " "),
+            "status": status, "code": code, "detail": detail, **extra}
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+def _rule_error(err: engine.RuleError) -> Response:
+    status = 400 if err.malformed else 403 if err.code in FORBIDDEN_CODES else 422
+    return problem(status, err.code, err.message, rule=err.rule)
+
+
+def _http_error(err: HTTPException) -> Response:
+    data = getattr(err, "data", None) or {}
+    if err.code == 422 and "messages" in data:          # webargs validation: the request is malformed
+        messages = data["messages"]
+        return problem(400, "malformed_request", _flatten(messages), errors=messages)
+    return problem(err.code or 500, (err.name or "error").lower().replace(" ", "_"), err.description or "")
+
+
+def _flatten(messages: Any, path: tuple[str, ...] = ()) -> str:
+    """Validation messages as one readable line naming each field ('square: Not a valid string.')."""
+    if isinstance(messages, dict):
+        return "; ".join(_flatten(v, path + (str(k),)) for k, v in messages.items())
+    text = " ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
+    where = ".".join(p for p in path if p not in ("json", "query", "headers", "view_args"))
+    return f"{where}: {text}" if where else text
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(ApiError, lambda e: problem(e.status, e.code, e.detail, **e.extra))
+    app.register_error_handler(engine.RuleError, _rule_error)
+    app.register_error_handler(ConflictError, lambda e: problem(
+        409, "stale_version", f"The game is at version {e.actual}, not {e.expected}.", current_version=e.actual))
+    app.register_error_handler(GameNotFound, lambda e: problem(404, "game_not_found", f"No game {e.game_id!r}."))
+    app.register_error_handler(VersionNotFound, lambda e: problem(
+        404, "version_not_found", f"The game has no version {e.version}; the latest is {e.latest}.", latest=e.latest))
+    app.register_error_handler(GameNotOver, lambda e: problem(
+        403, "game_not_over", "The full record is available once the game has ended."))
+    app.register_error_handler(IdempotencyKeyReused, lambda e: problem(
+        422, "idempotency_key_reused", "This Idempotency-Key was already used with a different command."))
+    app.register_error_handler(RecordRejected, lambda e: problem(
+        422, "record_rejected", str(e), first_bad_version=e.version))
+    app.register_error_handler(GameExists, lambda e: problem(409, "game_exists", f"A game {e.game_id!r} exists already."))
+    app.register_error_handler(InvalidKeyPart, lambda e: problem(400, "malformed_request", str(e)))
+    app.register_error_handler(HTTPException, _http_error)

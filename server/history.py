@@ -1,0 +1,167 @@
+"""A game's history: its events, moves, log in words, rewind, record, picture and live stream."""
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+from flask import Response, request, stream_with_context
+from flask_smorest import Blueprint
+
+from engine.narrate import describe, describe_command
+from events import keys
+
+from . import auth, roster, svg
+from .context import Arena
+from .errors import ApiError
+from .games import game_view, problems
+from .schemas import MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, StreamQuery
+
+blp = Blueprint("history", __name__, url_prefix="/games", description="Watch, rewind and audit a game")
+HEARTBEAT_SECONDS = 15
+
+
+def _events(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
+    return Arena.of().service.events(game_id, seat, after=after)
+
+
+def move_versions(events: list[dict]) -> list[tuple[int, dict]]:
+    """(version after the move, its CommandAccepted envelope) for each move, in order.
+
+    Move 0 is the game's creation; move n ends just before the (n+1)th command."""
+    starts = [e for e in events if e["type"] == "CommandAccepted"]
+    ends = [s["version"] - 1 for s in starts] + [events[-1]["version"] if events else 0]
+    return [(ends[0], {})] + [(ends[i + 1], s) for i, s in enumerate(starts)]
+
+
+@blp.route("/<game_id>/events")
+@blp.arguments(EventsQuery, location="query")
+@blp.response(200, EventsOut)
+@problems(401, 404)
+def events(query: dict, game_id: str):
+    """Stored events after version `after`, redacted for the caller."""
+    caller = auth.caller_for_game(Arena.of().redis, game_id)
+    out = _events(game_id, caller.seat, query["after"])
+    return {"version": Arena.of().service.store.version(game_id), "events": out}
+
+
+@blp.route("/<game_id>/moves")
+@blp.response(200, MovesOut)
+@problems(401, 404)
+def moves(game_id: str):
+    """One line per move, in English; move 0 is the setup."""
+    arena = Arena.of()
+    caller = auth.caller_for_game(arena.redis, game_id)
+    names = roster.names(arena.redis, game_id)
+    out = []
+    for n, (version, start) in enumerate(move_versions(_events(game_id, caller.seat))):
+        if n == 0:
+            out.append({"move": 0, "version": version, "seat": None, "text": "Setup"})
+            continue
+        command = {**start["payload"]["command"], "seat": start["payload"]["seat"]}
+        out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names)})
+    return {"moves": out}
+
+
+@blp.route("/<game_id>/moves/<int:n>")
+@blp.response(200, GameOut)
+@problems(401, 404)
+def position_after(game_id: str, n: int):
+    """The caller's view of the position after move n (read-only rewind)."""
+    caller = auth.caller_for_game(Arena.of().redis, game_id)
+    versions = move_versions(_events(game_id, caller.seat))
+    if n >= len(versions):
+        raise ApiError(404, "move_not_found", f"The game has {len(versions) - 1} moves.")
+    return game_view(game_id, caller.seat, at=versions[n][0])
+
+
+@blp.route("/<game_id>/log")
+@blp.response(200, LogOut)
+@problems(401, 404)
+def log(game_id: str):
+    """The game log in words, as the caller may read it."""
+    arena = Arena.of()
+    caller = auth.caller_for_game(arena.redis, game_id)
+    names = roster.names(arena.redis, game_id)
+    lines = []
+    for env in _events(game_id, caller.seat):
+        text = describe({"type": env["type"], **env["payload"]}, names)
+        if text:
+            lines.append({"version": env["version"], "time": env["time"], "text": text})
+    return {"lines": lines}
+
+
+@blp.route("/<game_id>/record")
+@blp.response(200)
+@problems(401, 404)
+def record(game_id: str):
+    """The exportable record: complete once the game has ended, redacted for the caller before."""
+    arena = Arena.of()
+    caller = auth.caller_for_game(arena.redis, game_id)
+    loaded = arena.service.load(game_id)
+    if loaded.state["phase"] == "over":
+        return arena.service.export_record(game_id)
+    return {"game_id": game_id, "complete": False, "seat": caller.seat, "events": _events(game_id, caller.seat)}
+
+
+@blp.route("/import", methods=["POST"])
+@blp.response(201, GameOut)
+@problems(400, 409, 422)
+def import_record():
+    """Load a finished game's record after verifying its hash chain, seed and replay."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ApiError(400, "malformed_request", "Send the record as a JSON object.")
+    created = Arena.of().service.import_record(body)
+    return game_view(created.game_id, None)
+
+
+@blp.route("/<game_id>/board.svg")
+@blp.arguments(BoardQuery, location="query")
+@blp.response(200, content_type="image/svg+xml")
+@problems(401, 404)
+def board_svg(query: dict, game_id: str):
+    """A picture of the position (after move `move`, else now)."""
+    caller = auth.caller_for_game(Arena.of().redis, game_id)
+    at = None
+    if "move" in query:
+        versions = move_versions(_events(game_id, caller.seat))
+        if query["move"] >= len(versions):
+            raise ApiError(404, "move_not_found", f"The game has {len(versions) - 1} moves.")
+        at = versions[query["move"]][0]
+    view = game_view(game_id, caller.seat, at)
+    return Response(svg.render(view), mimetype="image/svg+xml")
+
+
+@blp.route("/<game_id>/stream")
+@blp.arguments(StreamQuery, location="query")
+@blp.response(200, content_type="text/event-stream")
+@problems(401, 404)
+def stream(query: dict, game_id: str):
+    """Server-Sent Events, one per stored event (id = version); resume with Last-Event-ID."""
+    arena = Arena.of()
+    caller = auth.caller_for_game(arena.redis, game_id)
+    last = request.headers.get("Last-Event-ID", query.get("after", 0))
+    try:
+        after = int(last)
+        if not 0 <= after <= MAX_VERSION:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ApiError(400, "malformed_request", "Last-Event-ID must be an event version.") from None
+    _events(game_id, caller.seat, after)          # 404 before the stream starts
+    return Response(stream_with_context(_sse(game_id, caller.seat, after, query["follow"])),
+                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _sse(game_id: str, seat: int | None, after: int, follow: bool) -> Iterator[str]:
+    arena = Arena.of()
+    while True:
+        batch = _events(game_id, seat, after)
+        for env in batch:
+            after = env["version"]
+            yield f"id: {after}\nevent: {env['type']}\ndata: {json.dumps(env)}\n\n"
+            if env["type"] == "GameEnded":
+                return
+        if not follow:
+            return
+        if not arena.redis.xread({keys.log(game_id): f"{after}-0"}, count=1, block=HEARTBEAT_SECONDS * 1000):
+            yield ": keep-alive\n\n"

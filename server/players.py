@@ -1,0 +1,59 @@
+"""Players: register, then list your games (those waiting for you first, or only those)."""
+from __future__ import annotations
+
+import secrets
+
+from flask_smorest import Blueprint
+
+from engine.state import active_seat
+from events import GameNotFound, keys
+
+from . import auth
+from .context import Arena
+from .games import problems
+from .schemas import MyGamesOut, MyGamesQuery, PlayerIn, PlayerOut
+
+blp = Blueprint("players", __name__, url_prefix="/players", description="Registered players")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(PlayerIn)
+@blp.response(201, PlayerOut)
+@problems(400)
+def register(data: dict):
+    """Register a player; keep the token (it is shown once) and the webhook secret."""
+    redis = Arena.of().redis
+    pid = "p" + secrets.token_hex(8)
+    token = auth.new_token()
+    secret = secrets.token_hex(32)
+    redis.hset(keys.player(pid), mapping={"name": data["name"], "webhook_url": data.get("webhook_url", ""),
+                                          "webhook_secret": secret})
+    redis.set(keys.player_token(auth.token_hash(token)), pid)
+    return {"id": pid, "name": data["name"], "token": token, "webhook_secret": secret}
+
+
+@blp.route("/me/games")
+@blp.arguments(MyGamesQuery, location="query")
+@blp.response(200, MyGamesOut)
+@problems(401)
+def my_games(query: dict):
+    """Your games, those where it is your turn first; `waiting=1` lists only those."""
+    arena = Arena.of()
+    pid = auth.require_player(arena.redis)
+    out = []
+    for raw in arena.redis.smembers(keys.player_games(pid)):
+        game_id = raw.decode() if isinstance(raw, bytes) else raw
+        seat = arena.redis.hget(keys.meta(game_id, "players"), pid)
+        try:
+            loaded = arena.service.load(game_id)
+        except GameNotFound:
+            continue
+        seat = int(seat)
+        state = loaded.state
+        mine = active_seat(state) == seat
+        if query["waiting"] and not mine:
+            continue
+        out.append({"id": game_id, "seat": seat, "form": state["form"], "version": loaded.version,
+                    "status": "finished" if state["phase"] == "over" else "playing", "your_turn": mine})
+    out.sort(key=lambda g: (not g["your_turn"], g["status"] == "finished", g["id"]))
+    return {"games": out}

@@ -1,0 +1,247 @@
+"""Marshmallow schemas for every request and response of the HTTP API.
+
+Requests are loaded strictly (unknown fields are refused as malformed); what the rules say about a
+well-formed request is the engine's business, not the schema's.
+"""
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+FORMS = ("high_form", "duel", "melee")
+COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
+                 "skip")
+RANKS = ("common", "heroic", "legendary")
+DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+MAX_VERSION = 10 ** 9
+Square = fields.String(validate=validate.Length(min=2, max=3))
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class PlayerSeatIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    school = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    player = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
+                           metadata={"description": "id of a registered player to seat here"})
+    bot = fields.Boolean(load_default=False, metadata={"description": "the computer plays this seat"})
+
+
+class TimeControlIn(Strict):
+    kind = fields.String(required=True, validate=validate.OneOf(("none", "move", "bank")))
+    seconds = fields.Integer(validate=validate.Range(min=1, max=60 * 60 * 24 * 30),
+                             metadata={"description": "per-move limit (kind=move) or initial bank (kind=bank)"})
+    increment = fields.Integer(validate=validate.Range(min=0, max=60 * 60 * 24 * 7),
+                               metadata={"description": "seconds added to the bank at each turn (kind=bank)"})
+    policy = fields.String(load_default="autoplay", validate=validate.OneOf(("autoplay",)))
+    zombie_after = fields.Integer(load_default=3, validate=validate.Range(min=1, max=100))
+
+    @validates_schema
+    def _needs_seconds(self, data: dict, **_: object) -> None:
+        if data["kind"] != "none" and "seconds" not in data:
+            raise ValidationError("a time control of kind 'move' or 'bank' needs 'seconds'", "seconds")
+
+
+class BoardPieceIn(Strict):
+    square = Square
+    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=3))
+    rank = fields.String(required=True, validate=validate.OneOf(RANKS))
+
+
+class TurnIn(Strict):
+    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=3))
+    actions_left = fields.Integer(load_default=2, validate=validate.Range(min=0, max=20))
+
+
+class SetupIn(Strict):
+    """A starting position (engine.position): board, hands, supplies, decks, scores, tasks, turn."""
+    board = fields.Raw(metadata={"description": "board notation string or a list of {square, seat, rank}"})
+    hands = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    decks = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    discards = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    supply = fields.Dict(keys=fields.String(), values=fields.Dict(keys=fields.String(), values=fields.Integer()))
+    scores = fields.Dict(keys=fields.String(), values=fields.Raw())
+    legends = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    flares = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    tasks = fields.Dict(keys=fields.String(), values=fields.Raw())
+    turn = fields.Nested(TurnIn)
+
+
+class CreateGameIn(Strict):
+    form = fields.String(required=True, validate=validate.OneOf(FORMS))
+    players = fields.List(fields.Nested(PlayerSeatIn), required=True, validate=validate.Length(min=2, max=4))
+    seed = fields.String(validate=validate.Length(min=1, max=128))
+    time_control = fields.Nested(TimeControlIn)
+    setup = fields.Nested(SetupIn)
+
+
+class SeatOut(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    token = fields.String()
+    player = fields.String(allow_none=True)
+
+
+class CreatedOut(Schema):
+    id = fields.String()
+    version = fields.Integer()
+    seats = fields.List(fields.Nested(SeatOut))
+
+
+class CommandIn(Strict):
+    """A command: what legal commands list, optionally with expected_version."""
+    type = fields.String(required=True, validate=validate.OneOf(COMMAND_TYPES))
+    seat = fields.Integer(validate=validate.Range(min=0, max=3))
+    square = Square
+    card = fields.String(validate=validate.Length(min=1, max=64))
+    returns = fields.List(fields.String(validate=validate.Length(min=1, max=64)), validate=validate.Length(max=20))
+    against = fields.Integer(validate=validate.Range(min=0, max=3))
+    improvise = fields.Integer(validate=validate.Range(min=0, max=3))
+    task = fields.String(validate=validate.Length(min=1, max=64))
+    option = fields.String(validate=validate.Length(min=1, max=64))
+    orientation = fields.Integer(validate=validate.Range(min=0, max=7))
+    color = fields.Integer(validate=validate.Range(min=0, max=3))
+    direction = fields.String(validate=validate.OneOf(DIRECTIONS))
+    rank = fields.String(validate=validate.OneOf(RANKS))
+    from_ = fields.String(data_key="from", attribute="from", validate=validate.Length(min=2, max=3))
+    to = fields.String(validate=validate.Length(min=2, max=3))
+    expected_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class CommandOut(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Dict())
+    replayed = fields.Boolean()
+
+
+class LegalOut(Schema):
+    version = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    commands = fields.List(fields.Dict())
+
+
+class EventsQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class EventsOut(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Dict())
+
+
+class PieceOut(Schema):
+    square = fields.String()
+    seat = fields.Integer()
+    color = fields.Integer()
+    rank = fields.String()
+
+
+class GameOut(Schema):
+    """A game as one seat (or a spectator) sees it."""
+    id = fields.String()
+    version = fields.Integer()
+    latest = fields.Integer()
+    seat = fields.Integer(allow_none=True)
+    status = fields.String()
+    form = fields.String()
+    turn = fields.Dict(allow_none=True)
+    active_seat = fields.Integer(allow_none=True)
+    board = fields.List(fields.Nested(PieceOut))
+    notation = fields.String()
+    gateway = fields.String(allow_none=True)
+    seats = fields.List(fields.Dict())
+    scores = fields.List(fields.Dict())
+    legends = fields.Dict()
+    flares = fields.Dict()
+    tasks = fields.Dict()
+    pending = fields.Dict(allow_none=True)
+    effect = fields.Dict(allow_none=True)
+    final_round = fields.Dict(allow_none=True)
+    result = fields.Dict(allow_none=True)
+    players = fields.List(fields.Dict())
+    time_control = fields.Dict(allow_none=True)
+    clocks = fields.Dict(allow_none=True)
+
+
+class MoveOut(Schema):
+    move = fields.Integer()
+    version = fields.Integer()
+    seat = fields.Raw(allow_none=True)
+    text = fields.String()
+
+
+class MovesOut(Schema):
+    moves = fields.List(fields.Nested(MoveOut))
+
+
+class LogLineOut(Schema):
+    version = fields.Integer()
+    time = fields.String()
+    text = fields.String()
+
+
+class LogOut(Schema):
+    lines = fields.List(fields.Nested(LogLineOut))
+
+
+class BoardQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    move = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class PlayerIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    webhook_url = fields.Url(require_tld=False, schemes={"http", "https"})
+
+
+class PlayerOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    token = fields.String()
+    webhook_secret = fields.String()
+
+
+class MyGamesQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    waiting = fields.Boolean(load_default=False)
+
+
+class MyGameOut(Schema):
+    id = fields.String()
+    seat = fields.Integer()
+    form = fields.String()
+    status = fields.String()
+    your_turn = fields.Boolean()
+    version = fields.Integer()
+
+
+class MyGamesOut(Schema):
+    games = fields.List(fields.Nested(MyGameOut))
+
+
+class HealthOut(Schema):
+    status = fields.String()
+    redis = fields.Boolean()
+
+
+class ProblemOut(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    code = fields.String()
+    detail = fields.String()
+    rule = fields.String()
+    current_version = fields.Integer()
+
+
+class StreamQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+    follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new events"})

