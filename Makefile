@@ -22,6 +22,8 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/store.py
+	$(BIN)/python bench/api.py
 
 clean:
 	rm -rf $(VENV) var
