@@ -1,9 +1,10 @@
 """The player's commands outside pending decisions: place, summon, discard, flare, claim_task,
-end_turn, resign. Each checks its rules in a fixed order and raises a RuleError naming the rule.
+end_turn, resign (and pass_control, engine/teams.py; thaw, engine/frost.py; warp, engine/warp.py).
+Each checks its rules in a fixed order and raises a RuleError naming the rule.
 """
 from __future__ import annotations
 
-from . import flares, pieces, summon, tasks, turns
+from . import etherweave, flares, frost, pieces, summon, tasks, teams, turns, warp
 from .cards import CARDS, card_kind
 from .context import Context
 from .errors import RuleError, malformed
@@ -77,6 +78,7 @@ def discard(ctx: Context, seat: int, command: dict) -> None:
         raise RuleError("discard_used", "You have already used the discard action this turn.", "RULES 8.1 C discard")
     if card_kind(card) != "being":
         raise RuleError("not_a_school_being", "Only a being from your school deck can be discarded.", "RULES 8.1 C discard")
+    etherweave.check_discard(s, seat, card, returns)
     others = list(s["hands"][seat])
     others.remove(card)
     for c in returns:
@@ -147,5 +149,6 @@ def resign(ctx: Context, seat: int, command: dict) -> None:
 
 HANDLERS = {
     "place": place, "summon": summon_being, "discard": discard, "flare": flare,
-    "claim_task": claim_task, "end_turn": end_turn, "resign": resign,
+    "claim_task": claim_task, "end_turn": end_turn, "resign": resign, "pass_control": teams.pass_control,
+    "thaw": frost.thaw, "warp": warp.warp,
 }

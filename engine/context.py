@@ -2,13 +2,14 @@
 
 Every fact is emitted through `emit`, which applies it to the copy at once, so later rule checks
 in the same call see the board as it now is, and replaying the emitted events reproduces the copy
-exactly.
+exactly. After each fact, `gateway.follow` takes the Nethervoid mark off a piece that lost it.
 """
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from . import gateway
 from .evolve import Event, apply
 from .state import State, clone
 
@@ -30,6 +31,7 @@ class Context:
         event = clone({"type": type_, **payload})     # no event shares a list with the scratch state
         apply(self.state, event)
         self.events.append(event)
+        gateway.follow(self, event)
         return event
 
     def rng(self) -> random.Random:

@@ -6,11 +6,11 @@ automatic consequences: a turn with no action and no free option left ends by it
 """
 from __future__ import annotations
 
-from . import actions, decisions, flares, tasks, timeouts, turns
+from . import actions, decisions, flares, frost, tasks, teams, timeouts, turns, warp
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
-from .state import State, color_of
+from .state import State, color_of, turn_actor
 
 ANSWERS = ("choose", "move", "skip")
 SYSTEM_COMMANDS = ("timeout", "claim_win")
@@ -54,7 +54,7 @@ def dispatch(ctx: Context, seat: int, command: dict) -> None:
         ANY_TIME[kind](ctx, seat, command)
         return
     pending = state["pending"]
-    if pending:
+    if pending and kind != "pass_control":           # control may be passed midway through an effect
         if pending["seat"] != seat:
             raise RuleError("not_your_decision", "Another player must answer the pending decision first.",
                             "RULES 6.1 effects resolve completely")
@@ -63,16 +63,17 @@ def dispatch(ctx: Context, seat: int, command: dict) -> None:
                             "RULES 6.1 effects resolve completely")
         decisions.answer(ctx, command)
     else:
-        if state["turn"] is None or state["turn"]["seat"] != seat:
+        if state["turn"] is None or turn_actor(state) != seat:
             raise RuleError("not_your_turn", "It is not your turn.", "RULES 8 turn structure")
         if kind in ANSWERS:
             raise RuleError("no_decision_pending", "There is no decision to answer.", "RULES 6")
+        teams.check_turn_command(state, seat, kind)
         actions.HANDLERS[kind](ctx, seat, command)
 
 
 def free_options(state: State, seat: int) -> bool:
     """Whether the seat, out of actions, may still do something before its turn ends."""
-    if flares.invocations(state, seat):
+    if flares.invocations(state, seat) or frost.thaw_commands(state, seat) or warp.warp_commands(state, seat):
         return True
     return state["form"] == "high_form" and bool(tasks.claimable(state, color_of(state, seat)))
 

@@ -5,7 +5,7 @@ accepted commands come from the same function.
 """
 from __future__ import annotations
 
-from . import pieces, setup, summon, turns
+from . import frost, pieces, schools, setup, summon, turns
 from .cards import CARDS, RANK_NAMES
 from .context import Context
 from .effects.frame import Resolution
@@ -40,6 +40,10 @@ def options(state: State) -> tuple[list[dict], bool]:
         return [{"type": "choose", "color": c} for c in frame["colors"]], False
     if kind == "start_pieces":
         return [{"type": "choose", "square": sq} for sq in setup.start_piece_squares(state)], False
+    if kind == "school":
+        return schools.options(state), False
+    if kind == frost.CHOICE:
+        return frost.choice_options(state), False
     raise ValueError(f"unknown decision {kind}")
 
 
@@ -71,6 +75,10 @@ def answer(ctx: Context, command: dict) -> None:
         turns.leftover_chosen(ctx, cmd["color"])
     elif kind == "start_pieces":
         setup.start_piece_chosen(ctx, cmd["square"])
+    elif kind == "school":
+        setup.school_chosen(ctx, cmd["school"])
+    elif kind == frost.CHOICE:
+        frost.choice_made(ctx, cmd["card"])
 
 
 def _place_after_pickup(ctx: Context, frame: dict, square: str) -> None:

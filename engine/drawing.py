@@ -54,13 +54,14 @@ def held(state: dict, seat: int, deck: str) -> int:
     return sum(1 for c in hand if c in CARDS.beings and not CARDS.beings[c].is_legend)
 
 
-def refill(ctx: Context, seat: int, legends: bool = True) -> None:
-    """End-of-turn drawing: back up to 3 beings, 2 legends, 1 flare, then the extra draws."""
+def refill(ctx: Context, seat: int, legend_seat: int | None = None) -> None:
+    """End-of-turn drawing: back up to 3 beings, 2 legends, 1 flare, then the extra draws. The
+    legends, extra ones included, are drawn by `legend_seat` (team play: the teammate)."""
+    def drawer(deck: str) -> int:
+        return legend_seat if deck == "legends" and legend_seat is not None else seat
     for deck in ("school", "legends", "flares"):
-        if deck == "legends" and not legends:
-            continue
-        missing = HAND_LIMITS[deck] - held(ctx.state, seat, deck)
+        missing = HAND_LIMITS[deck] - held(ctx.state, drawer(deck), deck)
         if missing > 0:
-            draw(ctx, seat, deck, missing)
+            draw(ctx, drawer(deck), deck, missing)
     for deck in list(ctx.state["turn"]["draws"]):
-        draw(ctx, seat, deck, 1)
+        draw(ctx, drawer(deck), deck, 1)

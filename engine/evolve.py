@@ -116,6 +116,11 @@ def _actions_gained(s: State, e: Event) -> None:
     s["turn"]["actions"] = e["actions_left"]
 
 
+@reducer("ActionForfeited")
+def _action_forfeited(s: State, e: Event) -> None:
+    s["turn"]["actions"] = e["actions_left"]
+
+
 @reducer("PiecePlaced")
 def _piece_placed(s: State, e: Event) -> None:
     s["board"][e["square"]] = [e["piece"], e["color"], RANKS[e["rank"]]]
@@ -158,7 +163,8 @@ def _piece_converted(s: State, e: Event) -> None:
     piece = s["board"][e["square"]]
     piece[1], piece[2] = e["to_color"], RANKS[e["to_rank"]]
     if e.get("credited") and s["turn"]:
-        s["turn"]["destroyed"].append([e["from_color"], RANKS[e["from_rank"]]])
+        for _ in range(e.get("weight", 1)):
+            s["turn"]["destroyed"].append([e["from_color"], RANKS[e["from_rank"]]])
 
 
 @reducer("PieceRankChanged")
@@ -188,6 +194,21 @@ def _cards_returned(s: State, e: Event) -> None:
     for deck, card in e["cards"]:
         s["hands"][seat].remove(card)
         _pile(s, deck, seat)[0].append(card)
+
+
+@reducer("CardPutUnderDeck")
+def _card_under_deck(s: State, e: Event) -> None:
+    """The card being resolved goes under its owner's school deck (Hell Hound)."""
+    s["decks"][e["seat"]].append(e["card"])
+
+
+@reducer("SummoningCountedAsLegend")
+def _counted_as_legend(s: State, e: Event) -> None:
+    """The turn's summoning on `square` counts as a legendary one (Gate Master, Iris of Eternity)."""
+    for summoned in reversed(s["turn"]["summons"]):
+        if summoned[0] == e["square"]:
+            summoned[1] = 3
+            break
 
 
 @reducer("CardMovedToDeckTop")
@@ -226,6 +247,31 @@ def _modifier_used(s: State, e: Event) -> None:
 @reducer("ImprovisationUsed")
 def _impro_used(s: State, e: Event) -> None:
     s["impro"][e["seat"]][e["color"]] = False
+
+
+# --- school choice and team play --------------------------------------------------------------
+
+@reducer("SchoolDrawn")
+def _school_drawn(s: State, e: Event) -> None:
+    s["seats"][e["seat"]]["school"] = e["school"]
+    s["rng"]["draws"] += 1
+
+
+@reducer("SchoolChosen")
+def _school_chosen(s: State, e: Event) -> None:
+    s["seats"][e["seat"]]["school"] = e["school"]
+
+
+@reducer("LegendsPassed")
+def _legends_passed(s: State, e: Event) -> None:
+    for card in e["cards"]:
+        s["hands"][e["seat"]].remove(card)
+        s["hands"][e["to"]].append(card)
+
+
+@reducer("ControlPassed")
+def _control_passed(s: State, e: Event) -> None:
+    s["turn"]["control"] = e["to"]
 
 
 # --- effects, scores, end -------------------------------------------------------------------------

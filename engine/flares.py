@@ -1,7 +1,7 @@
 """Flares (RULES.md 8.5-8.6): which halves a flare would resolve, and invoking one."""
 from __future__ import annotations
 
-from . import summon, turns
+from . import summon, teams, turns
 from .cards import CARDS
 from .context import Context
 from .effects.frame import new_frame
@@ -22,8 +22,11 @@ def halves(state: State, seat: int, card: str, against: int) -> list[str]:
 
 
 def invocations(state: State, seat: int) -> list[dict]:
-    """Every flare command open to `seat` now (melee: one per opponent compared with)."""
-    out = []
+    """Every flare command open to `seat` now (melee: one per opponent compared with); none once
+    the turn has been handed to a teammate."""
+    out: list[dict] = []
+    if teams.control_passed(state):
+        return out
     color = color_of(state, seat)
     for card in state["hands"][seat]:
         if card not in CARDS.flares:

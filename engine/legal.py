@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import decisions, flares, tasks, timeouts
+from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, warp
 from .cards import CARDS, card_kind
 from .geometry import SQUARES
 from .patterns import all_fits
-from .state import LEGENDARY, State, color_of, enemy_colors, supply, two_sided
-from .summon import lend_colors, shortage_pickups
+from .state import LEGENDARY, State, color_of, enemy_colors, supply, turn_actor, two_sided
+from .summon import lend_colors, pattern_color, shortage_pickups
 
 
 def legal_commands(state: State, seat: int) -> list[dict]:
@@ -22,8 +22,10 @@ def legal_commands(state: State, seat: int) -> list[dict]:
             out.extend(options)
             if can_skip:
                 out.append({"type": "skip"})
-    elif state["turn"] and state["turn"]["seat"] == seat:
+    elif state["turn"] and turn_actor(state) == seat:
         out.extend(_turn_commands(state, seat))
+    if teams.can_pass(state, seat):
+        out.append({"type": "pass_control"})
     if two_sided(state):
         out.append({"type": "resign"})
     if timeouts.can_claim_win(state, seat):
@@ -32,7 +34,9 @@ def legal_commands(state: State, seat: int) -> list[dict]:
 
 
 def _turn_commands(state: State, seat: int) -> list[dict]:
-    out = flares.invocations(state, seat)
+    if teams.places_only(state, seat):
+        return _places(state, seat)
+    out = flares.invocations(state, seat) + frost.thaw_commands(state, seat) + warp.warp_commands(state, seat)
     if state["turn"]["actions"] > 0:
         out.extend(_places(state, seat))
         out.extend(summons(state, seat))
@@ -65,7 +69,9 @@ def summons(state: State, seat: int) -> list[dict]:
             continue
         short = spare[being.rank == LEGENDARY] == 0
         for mode in modes:
-            for target, fits in sorted(all_fits(state["board"], being, color, lend_colors(state, seat, mode)).items()):
+            built = all_fits(state["board"], being, pattern_color(state, seat), lend_colors(state, seat, mode),
+                             etherweave.empty_allowance(state))
+            for target, fits in sorted(built.items()):
                 if mode is not None:
                     fits = [f for f in fits if f.borrowed is not None]
                     if not fits:
@@ -82,7 +88,8 @@ def summons(state: State, seat: int) -> list[dict]:
 def _discards(state: State, seat: int) -> list[dict]:
     if state["turn"]["discarded"]:
         return []
-    hand = state["hands"][seat]
+    pending = etherweave.pending_being(state, seat)           # neither discarded nor returned (13.3)
+    hand = [c for c in state["hands"][seat] if c != pending]
     out = []
     for card in dict.fromkeys(hand):
         if card_kind(card) != "being":

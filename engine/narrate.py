@@ -59,6 +59,11 @@ def _ended(e: dict, names: Names) -> str:
     return f"The game is over {how}: {winners} {verb}."
 
 
+def _legends_passed(e: dict, names: Names) -> str:
+    what = ", ".join(_card(c) for c in e["cards"]) if "cards" in e else _count(e["count"], "legend")
+    return f"{_who(names, e['seat'])} passes {what} to {_who(names, e['to'])}."
+
+
 def _returned(e: dict, names: Names) -> str:
     if "cards" in e:
         return f"{_who(names, e['seat'])} puts {', '.join(_card(c) for _, c in e['cards'])} under their decks."
@@ -73,6 +78,52 @@ def _flare(e: dict, names: Names) -> str:
 def _rank_changed(e: dict, names: Names) -> str:
     verb = "upgraded" if e["cause"] == "upgrade" else "downgraded" if e["cause"] == "downgrade" else "changed"
     return f"{_who(names, e['color'])}'s piece on {e['square']} is {verb} to {e['to_rank']}."
+
+
+GATEWAY_MARKED = {"no_gateway": "a Nethervoid being summoned while there was none",
+                  "summoned_on_gateway": "summoned onto the old Gateway",
+                  "higher_rank": "a heroic being outranks the common Gateway", "effect": "by a card effect",
+                  "released": "back from stasis on the Merchant of Time"}
+GATEWAY_LOST = {"destroyed": "destroyed", "converted": "converted", "became_legendary": "it became legendary",
+                "picked_up": "picked up for lack of pieces", "removed": "taken off the board"}
+
+
+def _gateway_marked(e: dict, names: Names) -> str:
+    moved = f"; the mark leaves {e['previous']}" if e.get("previous") else ""
+    why = GATEWAY_MARKED.get(e["reason"], e["reason"])
+    return f"The piece on {e['square']} becomes {_who(names, e['color'])}'s Gateway ({why}{moved})."
+
+
+def _gateway_lost(e: dict, names: Names) -> str:
+    where = f" on {e['square']}" if e.get("square") else ""
+    return f"{_who(names, e['color'])} loses the Gateway{where} ({GATEWAY_LOST.get(e['reason'], e['reason'])})."
+
+
+def _frozen(e: dict, names: Names) -> str:
+    where = "from their discard pile into play" if e["source"] == "discard" else "in play"
+    return f"{_who(names, e['seat'])} keeps {_card(e['card'])} {where} as their frozen effect."
+
+
+def _unfrozen(e: dict, names: Names) -> str:
+    if e["reason"] == "thawed":
+        return f"{_who(names, e['seat'])} thaws {_card(e['card'])}."
+    return f"{_who(names, e['seat'])} discards the frozen {_card(e['card'])}."
+
+
+def _pending_cleared(e: dict, names: Names) -> str:
+    if e["reason"] == "returned":
+        return f"{_who(names, e['seat'])} takes their pending being, {_card(e['card'])}, back into their hand."
+    return f"{_card(e['card'])} is no longer {_who(names, e['seat'])}'s pending being ({e['reason']})."
+
+
+def _warp_copied(e: dict, names: Names) -> str:
+    whose = "its own warp effect" if e["card"] == e["by"] else f"the warp effect of {_card(e['card'])}"
+    return f"{_who(names, e['seat'])}'s {_card(e['by'])} resolves {whose}."
+
+
+def _released(e: dict, names: Names) -> str:
+    where = f"leaps to {e['square']}" if e["square"] else "goes back to its supply"
+    return f"{_piece(e, names).capitalize()} leaves stasis and {where}."
 
 
 SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
@@ -91,8 +142,27 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "CardsReturned": _returned,
     "CardsDrawn": _drawn,
     "CardMovedToDeckTop": lambda e, n: f"{_who(n, e['seat'])} puts {_card(e['card'])} on top of their deck.",
+    "CardPutUnderDeck": lambda e, n: f"{_who(n, e['seat'])} slides {_card(e['card'])} under their deck.",
+    "SummoningCountedAsLegend": lambda e, n: f"The summoning on {e['square']} counts as a legend summoned.",
+    "GatewayMarked": _gateway_marked,
+    "GatewayLost": _gateway_lost,
+    "WarpPlayed": lambda e, n: f"{_who(n, e['seat'])} plays the warp effect of {_card(e['card'])}, "
+                               f"which becomes their pending being.",
+    "PendingBeingCleared": _pending_cleared,
+    "WarpCopied": _warp_copied,
+    "DestructionBonusGranted": lambda e, n: f"For the rest of the turn, each piece {_who(n, e['seat'])} "
+                                            f"destroys counts once more.",
+    "PieceStored": lambda e, n: f"{_piece(e, n).capitalize()} on {e['square']} is put in stasis on "
+                                f"{_who(n, e['seat'])}'s Merchant of Time.",
+    "PieceReleased": _released,
     "FlareInvoked": _flare,
     "ActionsGained": lambda e, n: f"{_who(n, e['seat'])} gains {_count(e['count'], 'action')}.",
+    "ActionForfeited": lambda e, n: f"{_who(n, e['seat'])} gives up an action.",
+    "CardFrozen": _frozen,
+    "CardUnfrozen": _unfrozen,
+    "ActionLossImposed": lambda e, n: f"{_who(n, e['seat'])}'s opponents will have {_count(e['count'], 'action')} "
+                                      f"fewer on their next turn.",
+    "ActionsLost": lambda e, n: f"{_who(n, e['seat'])} has {_count(e['count'], 'action')} fewer this turn.",
     "ExtraTurnGranted": lambda e, n: f"{_who(n, e['seat'])} will play an extra turn.",
     "ExtraDrawGranted": lambda e, n: f"{_who(n, e['seat'])} will draw an extra card at the end of the turn.",
     "ImprovisationUsed": lambda e, n: f"{_who(n, e['seat'])} improvises with a piece of {_who(n, e['color'])}.",
@@ -100,6 +170,10 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "TaskClaimed": lambda e, n: f"{_who(n, e['seat'])} claims the task {_card(e['task'])}.",
     "FinalRoundStarted": lambda e, n: f"The end is triggered ({e['reason'].replace('_', ' ')}): everyone plays one more turn.",
     "PlayerResigned": lambda e, n: f"{_who(n, e['seat'])} resigns.",
+    "SchoolDrawn": lambda e, n: f"{_who(n, e['seat'])} plays {e['school'].capitalize()}, drawn at random.",
+    "SchoolChosen": lambda e, n: f"{_who(n, e['seat'])} chooses to play {e['school'].capitalize()}.",
+    "LegendsPassed": _legends_passed,
+    "ControlPassed": lambda e, n: f"{_who(n, e['seat'])} hands the turn over to {_who(n, e['to'])}.",
     "TurnTimedOut": lambda e, n: f"{_who(n, e['seat'])} ran out of time; the turn is played automatically.",
     "SeatAbandoned": lambda e, n: f"{_who(n, e['seat'])} has timed out {e['timeouts']} times in a row and is "
                                   f"now played automatically.",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .cards import RANK_NAMES
 from .context import Context
+from .etherweave import destruction_bonus
 from .state import LEGENDARY, color_of
 
 
@@ -21,6 +22,7 @@ def destroy(ctx: Context, square: str, by_seat: int | None, credited: bool = Tru
     """Remove the piece on `square`; it counts for `by_seat` when it is an enemy piece and credited."""
     pid, color, rank = ctx.state["board"][square]
     counts = credited and by_seat is not None and color != color_of(ctx.state, by_seat)
+    weight += destruction_bonus(ctx.state, by_seat)                # Gate of Oblivion's warp
     payload = dict(square=square, piece=pid, color=color, rank=RANK_NAMES[rank], by=by_seat,
                    credited=counts, cause=cause)
     if removed:
@@ -48,8 +50,10 @@ def set_rank(ctx: Context, square: str, rank: int, cause: str) -> None:
 
 def convert(ctx: Context, square: str, by_seat: int, to_rank: int) -> None:
     pid, color, rank = ctx.state["board"][square]
+    bonus = destruction_bonus(ctx.state, by_seat)                  # a conversion counts as a destruction
     ctx.emit("PieceConverted", square=square, piece=pid, from_color=color, from_rank=RANK_NAMES[rank],
-             to_color=color_of(ctx.state, by_seat), to_rank=RANK_NAMES[to_rank], by=by_seat, credited=True)
+             to_color=color_of(ctx.state, by_seat), to_rank=RANK_NAMES[to_rank], by=by_seat, credited=True,
+             **({"weight": 1 + bonus} if bonus else {}))
 
 
 def needs_legendary(rank: int) -> bool:

@@ -7,18 +7,25 @@ whole state, built from a description of the board, hands, decks, supplies, scor
      "legends": {"deck": [...], "discard": [...]}, "flares": {...},
      "supply": {"0": {"non_legendary": 10, "legendary": 3}}, "scores": {"0": 4},
      "tasks": {"current": [...], "next": "...", "deck": [...], "claimed": {"0": [...]}},
-     "turn": {"seat": 0, "actions_left": 2}, "seed": "..."}
+     "turn": {"seat": 0, "actions_left": 2}, "seed": "...", "gateways": {"0": "e5"},
+     "frozen": {"0": "everfrost-ice-queen"}}
+
+With "teams": true (four seats, engine/teams.py) the board, supplies, scores and claimed tasks are
+keyed by team colour (0 or 1), hands, decks and discards by seat.
 """
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from . import frost, gateway, teams
 from .cards import CARDS, RANKS, card_kind
 from .errors import malformed
 from .evolve import Event
 from .geometry import parse_square
 from .notation import from_text
 from .setup import _capacity, _validate
+from .tasks import opening_layout
 
 
 def _by_seat(value: Any, n: int, default: Any, what: str) -> list:
@@ -64,17 +71,22 @@ def _cards(value: Any, what: str) -> list[str]:
 
 
 def from_position(position: dict[str, Any]) -> list[Event]:
-    form, schools, seed = _validate(position)
+    form, schools, seed = _validate(position, choosing=False)
     n = len(schools)
-    board = _board(position.get("board"), n)
+    team_play = teams.requested(position, form)
+    colors = teams.seat_colors(n, team_play)
+    k = len(set(colors))
+    board = _board(position.get("board"), k)
     hands = [_cards(h, "hands") for h in _by_seat(position.get("hands"), n, list, "hands")]
-    decks = [_cards(d, "decks") for d in _by_seat(position.get("decks"), n, list, "decks")]
     discards = [_cards(d, "discards") for d in _by_seat(position.get("discards"), n, list, "discards")]
+    given = _by_seat(position.get("decks"), n, lambda: None, "decks")
+    decks = [_cards(d, "decks") if d is not None else
+             _rest(CARDS.decks[schools[i]], hands[i] + discards[i], f"{seed}:deck:{i}") for i, d in enumerate(given)]
     capacity = []
-    supplies = _by_seat(position.get("supply"), n, dict, "supply")
-    for color in range(n):
+    supplies = _by_seat(position.get("supply"), k, dict, "supply")
+    for color in range(k):
         on = [sum(1 for c, r in board.values() if c == color and (r == 3) == leg) for leg in (False, True)]
-        default = _capacity(form, n)
+        default = _capacity(form, k)
         nonleg = supplies[color].get("non_legendary", default[0] - on[0])
         leg = supplies[color].get("legendary", default[1] - on[1])
         if not isinstance(nonleg, int) or not isinstance(leg, int) or nonleg < 0 or leg < 0:
@@ -86,12 +98,13 @@ def from_position(position: dict[str, Any]) -> list[Event]:
     if not isinstance(seat, int) or not 0 <= seat < n or not isinstance(actions, int) or actions < 0:
         raise malformed("'turn' is {seat, actions_left}")
     state = {
-        "form": form, "teams": False, "seats": [{"school": s, "color": i} for i, s in enumerate(schools)],
-        "capacity": capacity, "removed": [[0, 0] for _ in range(n)],
+        "form": form, "teams": team_play, "seats": [{"school": s, "color": c} for s, c in zip(schools, colors)],
+        "capacity": capacity, "removed": [[0, 0] for _ in range(k)],
         "board": {sq: [i + 1, c, r] for i, (sq, (c, r)) in enumerate(sorted(board.items()))},
         "next_piece": len(board) + 1, "hands": hands, "decks": decks, "discards": discards,
-        "legends": _shared(position.get("legends"), "legends"), "flares": _shared(position.get("flares"), "flares"),
-        "tasks": _tasks(position.get("tasks"), form, n), "points": _points(position.get("scores"), form, n),
+        "legends": _shared(position.get("legends"), "legends", hands, seed),
+        "flares": _shared(position.get("flares"), "flares", hands, seed),
+        "tasks": _tasks(position.get("tasks"), form, k, seed), "points": _points(position.get("scores"), form, k),
         "impro": [[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
         "phase": "play", "effect": None, "pending": None, "final": None, "result": None,
         "rng": {"seed": seed, "draws": 0}, "options": {},
@@ -99,20 +112,40 @@ def from_position(position: dict[str, Any]) -> list[Event]:
                  "discarded": False, "flared": False, "destroyed": [], "summons": [], "draws": [],
                  "extra_turn": False, "modifiers": [], "triggered": False},
     }
+    gateways = gateway.from_description(position.get("gateways"), state)
+    if gateways:
+        state["gateways"] = gateways
+    frozen = frost.from_description(position.get("frozen"), state)
+    if frozen:
+        state["frozen"] = frozen
     return [{"type": "PositionSet", "state": state}]
 
 
-def _shared(value: Any, what: str) -> dict:
-    value = value or {}
+def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:
+    """A deck left unstated: the cards nobody holds, shuffled from the seed (the order is then
+    part of the PositionSet event, so replay never shuffles)."""
+    rest = [c for c in cards if c not in used]
+    random.Random(seed).shuffle(rest)
+    return rest
+
+
+def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict:
+    if value is None:
+        return {"deck": _rest(CARDS.decks[what], [c for h in hands for c in h], f"{seed}:{what}"), "discard": []}
     if not isinstance(value, dict):
         raise malformed(f"'{what}' is {{deck, discard}}")
     return {"deck": _cards(value.get("deck", []), what), "discard": _cards(value.get("discard", []), what)}
 
 
-def _tasks(value: Any, form: str, n: int) -> dict | None:
+def _tasks(value: Any, form: str, n: int, seed: str) -> dict | None:
     if form != "high_form":
         return None
-    value = value or {}
+    if value is None:
+        rng = random.Random(f"{seed}:tasks")
+        deck = list(CARDS.decks["tasks"])
+        rng.shuffle(deck)
+        current, nxt, deck = opening_layout(rng, deck)
+        return {"current": current, "next": nxt, "deck": deck, "claimed": [[] for _ in range(n)]}
     current = value.get("current", [])
     for t in current + value.get("deck", []) + ([value["next"]] if value.get("next") else []):
         if t not in CARDS.tasks:

@@ -2,6 +2,7 @@
 
     python -m engine.selfplay --games 200 --form duel --seed 1
     python -m engine.selfplay --games 50 --form melee --players 4
+    python -m engine.selfplay --games 50 --form high_form --teams
 
 Each turn the random player picks a kind of command first (place, summon, discard, flare, an
 answer...) and then one command of that kind, so summons and flares happen as often as places.
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from . import decide, legal_commands, new_game, replay
 from .cards import BASE_SCHOOLS
-from .state import State, active_seat
+from .state import State, active_seat, color_of
 
 MAX_COMMANDS = 5000
 
@@ -44,9 +45,9 @@ def schools_for(rng: random.Random, players: int) -> list[str]:
     return rng.sample(list(BASE_SCHOOLS), players)
 
 
-def play_game(form: str, schools: list[str], seed: str) -> GameOutcome:
+def play_game(form: str, schools: list[str], seed: str, teams: bool = False) -> GameOutcome:
     rng = random.Random(f"policy:{seed}")
-    events = new_game({"form": form, "seats": [{"school": s} for s in schools], "seed": seed})
+    events = new_game({"form": form, "seats": [{"school": s} for s in schools], "seed": seed, "teams": teams})
     state = replay(events)
     commands = 0
     try:
@@ -67,21 +68,25 @@ def _turns(state: State) -> int:
     return state["turn"]["number"] if state.get("turn") else 0
 
 
-def run(games: int, form: str, players: int, seed: int) -> dict:
+def winning_side(outcome: GameOutcome) -> int | None:
+    """The first seat of the one side (a player, or a team) that won; None when shared or unfinished."""
+    sides = {color_of(outcome.state, w) for w in outcome.winners}
+    return min(outcome.winners) if len(sides) == 1 else None
+
+
+def run(games: int, form: str, players: int, seed: int, teams: bool = False) -> dict:
     rng = random.Random(seed)
     outcomes = []
     for i in range(games):
-        outcomes.append(play_game(form, schools_for(rng, players), f"{seed}-{i}"))
-    wins: Counter = Counter()
-    for o in outcomes:
-        if len(o.winners) == 1:
-            wins[o.winners[0]] += 1
+        outcomes.append(play_game(form, schools_for(rng, players), f"{seed}-{i}", teams))
+    wins: Counter = Counter(side for o in outcomes if (side := winning_side(o)) is not None)
     done = [o for o in outcomes if o.finished]
+    label = form if form != "melee" else f"melee-{players}"
     return {
-        "form": form if form != "melee" else f"melee-{players}", "games": games, "finished": len(done),
+        "form": f"{label}-teams" if teams else label, "games": games, "finished": len(done),
         "mean_turns": sum(o.turns for o in done) / max(1, len(done)),
         "mean_commands": sum(o.commands for o in done) / max(1, len(done)),
-        "wins_per_seat": dict(sorted(wins.items())), "ties": sum(1 for o in done if len(o.winners) > 1),
+        "wins_per_seat": dict(sorted(wins.items())), "ties": sum(1 for o in done if winning_side(o) is None),
         "errors": [o.error for o in outcomes if o.error],
     }
 
@@ -92,9 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--form", choices=("high_form", "duel", "melee"), default="duel")
     parser.add_argument("--players", type=int, default=None, help="3 or 4 for a melee")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--teams", action="store_true", help="2 vs 2 team play (High Form or duel)")
     args = parser.parse_args(argv)
-    players = args.players or (3 if args.form == "melee" else 2)
-    report = run(args.games, args.form, players, args.seed)
+    players = args.players or (3 if args.form == "melee" else 4 if args.teams else 2)
+    report = run(args.games, args.form, players, args.seed, args.teams)
     print(f"{report['form']}: {report['finished']}/{report['games']} games finished, "
           f"mean turns {report['mean_turns']:.1f}, mean commands {report['mean_commands']:.1f}, "
           f"wins per seat {report['wins_per_seat']}, ties {report['ties']}, errors {len(report['errors'])}")

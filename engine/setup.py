@@ -1,22 +1,34 @@
 """Creating a game (RULES.md 4): seats and schools, shuffles, opening hands, High Form tasks and
 the Deathmatch start pieces, whose placement is the placer's pending decision.
+
+Options: {"form", "seats": [{"school"}], "seed", "teams"}. With "teams": true (High Form or duel)
+four seats play in two teams of two, seat i in team i % 2 (engine/teams.py).
+
+School choice: each seat's "school" is a school id of SUPPORTED_SCHOOLS, "random" or "draft".
+GameCreated records the asks as given. At creation every "random" seat, in seat order, draws its
+school from the schools no seat named and none drew before it (SchoolDrawn, a recorded outcome:
+replay never re-rolls). Then every "draft" seat, in seat order (the turn order), picks one of the
+schools still left as a pending decision {"type": "choose", "school": ...} (SchoolChosen). The
+decks are shuffled and the opening hands dealt only once every seat has its school (`deal`);
+until then the game is in its setup phase with no turn.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from . import drawing, pieces, tasks, turns
-from .cards import BASE_SCHOOLS, CARDS, EXPANSION_SCHOOLS
+from . import drawing, pieces, schools as choice, tasks, teams, turns
+from .cards import BASE_SCHOOLS, CARDS
 from .context import Context
 from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
 from .state import COMMON, State
 
 FORMS = ("high_form", "duel", "melee")
-SUPPORTED_SCHOOLS = BASE_SCHOOLS
+SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
 
 
-def _validate(options: dict[str, Any]) -> tuple[str, list[str], str]:
+def _validate(options: dict[str, Any], choosing: bool = True) -> tuple[str, list[str], str]:
+    """(form, the seats' schools, seed); `choosing` allows "random" and "draft" for a school."""
     if not isinstance(options, dict):
         raise malformed("game options must be an object")
     form = options.get("form")
@@ -26,19 +38,11 @@ def _validate(options: dict[str, Any]) -> tuple[str, list[str], str]:
     if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
         raise malformed("seats must be a list of objects with a school")
     schools = [x.get("school") for x in seats]
-    wanted = (3, 4) if form == "melee" else (2,)
+    wanted = (3, 4) if form == "melee" else (4,) if teams.requested(options, form) else (2,)
     if len(schools) not in wanted:
         raise RuleError("wrong_player_count", f"{form} is played by {' or '.join(map(str, wanted))} players",
                         "RULES 3 forms", malformed=True)
-    for school in schools:
-        if school not in SUPPORTED_SCHOOLS:
-            known = school in EXPANSION_SCHOOLS
-            raise RuleError("unknown_school" if not known else "school_not_available",
-                            f"school {school!r} is not playable here; choose from {', '.join(SUPPORTED_SCHOOLS)}",
-                            "RULES 2.2 school decks", malformed=True)
-    if len(set(schools)) != len(schools):
-        raise RuleError("duplicate_school", "no two players may use the same school", "RULES 2.2 school decks",
-                        malformed=True)
+    choice.check(schools, SUPPORTED_SCHOOLS, choosing)
     seed = options.get("seed", "")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
         raise malformed("seed must be a string or an integer")
@@ -61,25 +65,41 @@ def new_game(options: dict[str, Any]) -> list[dict]:
     """The events that create a game: shuffles, hands, tasks, and the first decision or turn."""
     form, schools, seed = _validate(options)
     n = len(schools)
+    team_play = teams.requested(options, form)
+    colors = teams.seat_colors(n, team_play)
+    k = len(set(colors))
     ctx = Context({})
-    ctx.emit("GameCreated", form=form, teams=False, seed=seed,
-             seats=[{"school": school, "color": i} for i, school in enumerate(schools)],
-             capacity=[_capacity(form, n) for _ in schools],
-             points=[[0] * n for _ in schools] if form == "melee" else [0] * n,
+    ctx.emit("GameCreated", form=form, teams=team_play, seed=seed,
+             seats=[{"school": school, "color": c} for school, c in zip(schools, colors)],
+             capacity=[_capacity(form, k) for _ in range(k)],
+             points=[[0] * n for _ in schools] if form == "melee" else [0] * k,
              impro=[[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
              options=_rules_options(options))
-    for seat, school in enumerate(schools):
-        drawing.shuffle(ctx, "school", list(CARDS.decks[school]), seat=seat)
+    if not choice.open_choice(ctx, SUPPORTED_SCHOOLS):
+        deal(ctx)
+    return ctx.events
+
+
+def school_chosen(ctx: Context, school: str) -> None:
+    """A drafting seat's pick; the cards are dealt once the last seat has picked."""
+    if not choice.chosen(ctx, school):
+        deal(ctx)
+
+
+def deal(ctx: Context) -> None:
+    """Every seat has its school: shuffle, deal tasks and opening hands, then the first decision or turn."""
+    s = ctx.state
+    for seat, entry in enumerate(s["seats"]):
+        drawing.shuffle(ctx, "school", list(CARDS.decks[entry["school"]]), seat=seat)
     drawing.shuffle(ctx, "legends", list(CARDS.decks["legends"]))
     drawing.shuffle(ctx, "flares", list(CARDS.decks["flares"]))
-    if form == "high_form":
+    if s["form"] == "high_form":
         tasks.deal_opening(ctx)
-    for seat in range(n):
+    for seat in range(len(s["seats"])):
         drawing.draw(ctx, seat, "school", 3)
-        drawing.draw(ctx, seat, "legends", 2)
+        drawing.draw(ctx, seat, "legends", teams.opening_legends(s, seat))
         drawing.draw(ctx, seat, "flares", 1)
     begin(ctx)
-    return ctx.events
 
 
 def start_piece_order(state: State) -> list[int]:

@@ -4,12 +4,18 @@ Why a plain dict: it snapshots to JSON and back unchanged (the store keeps snaps
 with `==` (replay equals live state), and copies fast with `marshal`. Only reducers in evolve.py
 write to it. Layout (lists are indexed by seat, or by colour where noted):
 
-    form, teams, seats [{school, color}], capacity [[non-legendary, legendary]] by colour,
+    form, teams, seats [{school, color}] (school "draft" until drafted),
+    capacity [[non-legendary, legendary]] by colour,
     removed [[non-legendary, legendary]] by colour, board {square: [piece id, colour, rank]},
     next_piece, hands, decks (index 0 = top), discards, legends {deck, discard},
     flares {deck, discard}, tasks {current, next, deck, claimed by colour} or None,
     points (by colour; melee: by seat then colour), impro (melee: by seat then colour),
-    phase (setup | play | over), turn, effect, pending, final, result, rng {seed, draws}
+    phase (setup | play | over), turn (with "control": the teammate it was handed to, team play),
+    effect, pending, final, result, rng {seed, draws},
+    gateways (by colour: the Nethervoid Gateway's piece id or None; only once a Gateway event
+    happened, engine/gateway.py),
+    frozen (by seat: the Everfrost frozen card {card, turn} or None) and lost_actions (by colour),
+    each only once its first event happened (engine/frost.py)
 """
 from __future__ import annotations
 
@@ -63,7 +69,12 @@ def square_of(state: State, pid: int) -> str | None:
 
 
 def supply(state: State, color: int) -> tuple[int, int]:
-    """(non-legendary, legendary) pieces of `color` off the board and still in the game."""
+    """(non-legendary, legendary) pieces of `color` off the board and still in the game.
+
+    UNCERTAIN (RULES 7.12, 15.4, 16.3): an enemy piece destroyed this turn is back in its owner's
+    supply at once, as BGA has it, though the printed Deathmatch tally keeps it aside until the end
+    of the turn; it matters only to effects that place enemy pieces (Possessed Summoner).
+    """
     on_board = [0, 0]
     for _, _, col, rank in pieces(state, color):
         on_board[rank == LEGENDARY] += 1
@@ -92,14 +103,16 @@ def threshold(state: State) -> int:
 
 def task_points(state: State, color: int) -> int:
     from .cards import CARDS
-    return sum(CARDS.tasks[t].points for t in state["tasks"]["claimed"][color])
+    claimed = state["tasks"]["claimed"][color] if state["tasks"] else []     # none dealt while schools are drafted
+    return sum(CARDS.tasks[t].points for t in claimed)
 
 
 def score(state: State, color: int) -> int:
-    """A side's score now (two-sided forms): High Form tasks + legends on board, duel points."""
+    """A side's score now (two-sided forms): High Form tasks + legends on board (+ points, which
+    only the Etherweave causality penalty writes there), duel points."""
     if state["form"] == "high_form":
         legends = sum(1 for _, _, _, r in pieces(state, color) if r == LEGENDARY)
-        return task_points(state, color) + legends
+        return task_points(state, color) + legends + state["points"][color]
     return state["points"][color]
 
 
@@ -109,10 +122,18 @@ def melee_scores(state: State, seat: int) -> list[int]:
     return sorted(p for c, p in enumerate(state["points"][seat]) if c != own)
 
 
+def turn_actor(state: State) -> int:
+    """Who acts on the turn: the teammate it was handed to while actions remain (RULES 11), else
+    the turn's own seat."""
+    turn = state["turn"]
+    control = turn.get("control")
+    return control if control is not None and turn["actions"] > 0 else turn["seat"]
+
+
 def active_seat(state: State) -> int | None:
-    """Whose input the game waits for: the pending decision's seat, else the turn's seat."""
+    """Whose input the game waits for: the pending decision's seat, else whoever acts on the turn."""
     if state["phase"] == "over":
         return None
     if state["pending"]:
         return state["pending"]["seat"]
-    return state["turn"]["seat"] if state["turn"] else None
+    return turn_actor(state) if state["turn"] else None

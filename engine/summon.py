@@ -6,17 +6,28 @@ which orientation) are pending decisions kept in a `summon` frame until the effe
 """
 from __future__ import annotations
 
-from . import pieces, turns
+from . import etherweave, frost, gateway, pieces, teams, turns
 from .cards import CARDS, RANK_NAMES, Being
 from .context import Context
 from .effects.frame import new_frame
 from .effects.interpreter import advance
+from .effects.ops_turn import UNDER_DECK
 from .errors import RuleError
 from .geometry import offset
 from .patterns import Fit, being_square_ok, fits_at
 from .state import LEGENDARY, color_of, enemy_colors, supply
 
 WAR_SUMMONING = "borrow-enemy-piece"
+POSSESSION = "use-color-of"          # Possessed Summoner: the pattern is built from another colour
+# Marked kinds the effect itself lets the player swap (Crystal Mirror picks its source side), so
+# orientations differing only by them are one choice
+SAME_MARK = {"mirror-target": "mirror-source"}
+
+
+def pattern_color(state: dict, seat: int) -> int:
+    """The colour whose pieces must form the next pattern: the seat's own, unless possessed."""
+    return next((m["color"] for m in state["turn"]["modifiers"] if m["modifier"] == POSSESSION),
+                color_of(state, seat))
 
 
 def lend_colors(state: dict, seat: int, improvise: int | None) -> frozenset[int]:
@@ -28,7 +39,8 @@ def lend_colors(state: dict, seat: int, improvise: int | None) -> frozenset[int]
 
 
 def usable_fits(state: dict, seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
-    fits = fits_at(state["board"], being, target, color_of(state, seat), lend_colors(state, seat, improvise))
+    fits = fits_at(state["board"], being, target, pattern_color(state, seat), lend_colors(state, seat, improvise),
+                   etherweave.empty_allowance(state))
     if improvise is not None:
         fits = [f for f in fits if f.borrowed is not None]
     return fits
@@ -72,14 +84,17 @@ def check(state: dict, seat: int, card: str, target: str, improvise: int | None)
 def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None) -> None:
     being, fits, pickups = check(ctx.state, seat, card, target, improvise)
     lend = sorted(lend_colors(ctx.state, seat, improvise))     # before the War Summoner bonus is used up
+    possessed = pattern_color(ctx.state, seat)
+    empties = etherweave.empty_allowance(ctx.state)
     ctx.emit("ActionTaken", seat=seat, action="summon", actions_left=ctx.state["turn"]["actions"] - 1)
     if improvise is not None:
         ctx.emit("ImprovisationUsed", seat=seat, color=improvise)
-    for m in ctx.state["turn"]["modifiers"]:
-        if m["modifier"] == WAR_SUMMONING:
-            ctx.emit("SummonModifierUsed", seat=seat, modifier=m)
-            break
-    frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=lend, improvise=improvise)
+    for kind in (WAR_SUMMONING, POSSESSION, etherweave.VOID_SUMMONING):
+        used = next((m for m in ctx.state["turn"]["modifiers"] if m["modifier"] == kind), None)
+        if used:
+            ctx.emit("SummonModifierUsed", seat=seat, modifier=used)
+    frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=lend, improvise=improvise,
+                      pattern_color=possessed, empties=empties)
     if pickups:
         _ask(ctx, frame, "pickup", "square", "Choose one of your pieces to pick up (piece shortage)")
         return
@@ -89,14 +104,15 @@ def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None
 def _ask(ctx: Context, frame: dict, stage: str, ask: str, prompt: str) -> None:
     frame["stage"] = stage
     ctx.emit("ResolutionAdvanced", effect=frame,
-             pending={"seat": frame["seat"], "kind": stage, "ask": ask, "can_skip": False, "prompt": prompt,
-                      "card": frame["card"]})
+             pending={"seat": teams.decider(ctx.state, frame["seat"]), "kind": stage, "ask": ask, "can_skip": False,
+                      "prompt": prompt, "card": frame["card"]})
 
 
 def current_fits(state: dict, frame: dict) -> list[Fit]:
     """The fits at the frame's target with the lenders fixed when the summoning began."""
     being = CARDS.beings[frame["card"]]
-    fits = fits_at(state["board"], being, frame["target"], color_of(state, frame["seat"]), frozenset(frame["lend"]))
+    color = frame.get("pattern_color", color_of(state, frame["seat"]))
+    fits = fits_at(state["board"], being, frame["target"], color, frozenset(frame["lend"]), frame.get("empties", 0))
     if frame.get("improvise") is not None:
         fits = [f for f in fits if f.borrowed is not None]
     return fits
@@ -127,6 +143,8 @@ def _place(ctx: Context, frame: dict, being: Being, picked: str | None) -> None:
     ctx.emit("BeingSummoned", seat=seat, card=being.id, square=target, color=color,
              rank=RANK_NAMES[being.rank], piece=pid, reused=reuse)
     frame["being"] = pid
+    gateway.summoned(ctx, frame, there)
+    etherweave.summoned(ctx, seat, being.id)
     if legendary and s["form"] == "duel":
         turns.score_points(ctx, seat, 1, "legend summoned", None)
     if legendary and s["form"] == "melee":
@@ -149,7 +167,8 @@ def orientation_groups(frame: dict) -> dict[int, list[int]]:
     by_key: dict = {}
     for index, squares in frame["fits"]:
         o = next(o for o in being.orientations if o.index == index)
-        key = (tuple(sorted(_marked(frame["target"], o))), tuple(sorted(squares)) if pieces_matter else ())
+        marks = tuple(sorted((sq, SAME_MARK.get(kind, kind)) for sq, kind in _marked(frame["target"], o)))
+        key = (marks, tuple(sorted(squares)) if pieces_matter else ())
         by_key.setdefault(key, []).append(index)
     return {group[0]: group for group in by_key.values()}
 
@@ -200,6 +219,14 @@ def run_effect(ctx: Context, frame: dict, answer: dict | None = None) -> None:
 
 def finish_card(ctx: Context, frame: dict) -> None:
     card = frame["card"]
+    if frame.get("kind") == etherweave.WARP_FRAME:
+        return                                   # a played warp: the card stays in hand, pending
+    if frame["flags"].get(UNDER_DECK):
+        ctx.emit("CardPutUnderDeck", seat=frame["seat"], card=card)
+        return
+    if frame.get("kind") == "summon" and frost.freezes(card):
+        frost.keep(ctx, frame["seat"], card)
+        return
     if card in CARDS.flares:
         deck = "flares"
     else:

@@ -1,6 +1,7 @@
 """High Form tasks (RULES.md 12): dealing the face-up tasks and checking whether one is met."""
 from __future__ import annotations
 
+import random
 from collections import Counter, deque
 
 from .cards import CARDS
@@ -41,11 +42,10 @@ def _settle_next(current: list[str], deck: list[str]) -> tuple[str | None, list[
     return (deck[0] if deck else None), deck[1:]
 
 
-def deal_opening(ctx: Context) -> None:
-    """RULES 4.2: shuffle, three non-advanced current tasks not all of one type, then the next task."""
-    rng = ctx.rng()
-    deck = list(CARDS.decks["tasks"])
-    rng.shuffle(deck)
+def opening_layout(rng: random.Random, deck: list[str]) -> tuple[list[str], str | None, list[str]]:
+    """RULES 4.2 on a shuffled `deck`: three non-advanced current tasks not all of one type, the
+    tasks put aside shuffled back, then the next task."""
+    deck = list(deck)
     current: list[str] = []
     aside: list[str] = []
     while len(current) < 3 and deck:
@@ -59,6 +59,14 @@ def deal_opening(ctx: Context) -> None:
         deck = deck + aside
         rng.shuffle(deck)
     nxt, deck = _settle_next(current, deck)
+    return current, nxt, deck
+
+
+def deal_opening(ctx: Context) -> None:
+    rng = ctx.rng()
+    deck = list(CARDS.decks["tasks"])
+    rng.shuffle(deck)
+    current, nxt, deck = opening_layout(rng, deck)
     ctx.emit("TasksDealt", current=current, next=nxt, deck=deck, shuffled=True)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import drawing, tasks
+from . import drawing, etherweave, frost, tasks, teams
 from .context import Context
 from .state import COMMON, LEGENDARY, State, color_of, colors, counts, melee_scores, score, threshold, two_sided
 
@@ -13,12 +13,14 @@ ACTIONS_PER_TURN = 2
 
 
 def start_turn(ctx: Context, seat: int, extra: bool = False, triggered: str | None = None) -> None:
-    """`triggered`: an end trigger met before this extra turn, checked again when it ends."""
+    """`triggered`: an end trigger met before this extra turn, checked again when it ends. Actions an
+    effect took from this colour's next turn (Everfrost Sentinel) are taken at once."""
     previous = ctx.state["turn"]
     number = previous["number"] + 1 if previous else 1
     actions = 1 if number == 1 else ACTIONS_PER_TURN
     more = {"triggered": triggered} if triggered else {}
     ctx.emit("TurnStarted", seat=seat, number=number, actions=actions, extra=extra, **more)
+    frost.charge_lost_actions(ctx, seat)
 
 
 def destruction_points(destroyed: list[list[int]]) -> tuple[dict[int, int], list[int]]:
@@ -73,11 +75,13 @@ def leftover_chosen(ctx: Context, color: int) -> None:
 
 
 def finish_turn(ctx: Context) -> None:
-    """Draw, close the turn, look at the end triggers, and start the next turn or end the game."""
+    """Pass the legends (team play), draw, close the turn, look at the end triggers, and start the
+    next turn or end the game."""
     s = ctx.state
     turn = s["turn"]
     seat = turn["seat"]
-    drawing.refill(ctx, seat)
+    teams.pass_legends(ctx, seat)
+    drawing.refill(ctx, seat, teams.legend_drawer(s, seat))
     ctx.emit("TurnEnded", seat=seat, number=turn["number"])
     reason = None
     if s["final"] is None:
@@ -98,13 +102,14 @@ def finish_turn(ctx: Context) -> None:
 
 def trigger(s: State, seat: int) -> str | None:
     """RULES 10.1: why the end is triggered at the end of this turn, if it is."""
-    if not s["decks"][seat]:
+    if teams.deck_exhausted(s, seat):
         return "deck_exhausted"
     limit = threshold(s)
     if s["form"] == "melee":
-        if any(max(melee_scores(s, p), default=0) >= limit for p in range(len(s["seats"]))):
+        if any(max(melee_scores(s, p), default=0) - etherweave.trigger_penalty(s, color_of(s, p)) >= limit
+               for p in range(len(s["seats"]))):
             return "threshold"
-    elif any(score(s, c) >= limit for c in colors(s)):
+    elif any(score(s, c) - etherweave.trigger_penalty(s, c) >= limit for c in colors(s)):
         return "threshold"
     return None
 
@@ -128,6 +133,9 @@ def standings(s: State) -> list[dict]:
 
 def end_game(ctx: Context, reason: str, loser_color: int | None = None) -> None:
     s = ctx.state
+    if loser_color is None:                      # Etherweave: a pending being costs its causality penalty
+        for seat, track in etherweave.penalties(s):
+            score_points(ctx, seat, -etherweave.CAUSALITY_PENALTY, "causality penalty", track)
     rows = standings(s)
     if loser_color is not None:
         winners = [i for i in range(len(s["seats"])) if color_of(s, i) != loser_color]

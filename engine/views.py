@@ -1,13 +1,14 @@
 """What each seat may see: `player_view` of a state and `redact` of an event.
 
 Secret: the cards in another seat's hand, the order of every deck (its owner's too), the game
-seed until the game ends. Spectators (seat None) see only public facts.
+seed until the game ends; the legends teammates pass each other are shown to the two of them only.
+Spectators (seat None) see only public facts.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from . import decisions, tasks
+from . import decisions, etherweave, frost, gateway, tasks, teams
 from .cards import RANK_NAMES
 from .notation import to_text
 from .state import State, active_seat, color_of, melee_scores, score, supply, two_sided
@@ -28,7 +29,7 @@ def _scores(state: State) -> list[dict]:
         color = color_of(state, seat)
         if two_sided(state):
             entry: dict[str, Any] = {"seat": seat, "score": score(state, color)}
-            if state["form"] == "high_form":
+            if state["tasks"]:
                 entry["tasks"] = list(state["tasks"]["claimed"][color])
         else:
             by_color = {str(c): p for c, p in enumerate(state["points"][seat]) if c != color}
@@ -68,17 +69,22 @@ def player_view(state: State, seat: Seat) -> dict:
         nonleg, leg = supply(state, color)
         entry = {"seat": i, "school": s["school"], "color": color, "hand_size": len(state["hands"][i]),
                  "deck_size": len(state["decks"][i]), "discard": list(state["discards"][i]),
-                 "supply": {"non_legendary": nonleg, "legendary": leg}}
+                 "supply": {"non_legendary": nonleg, "legendary": leg}, "frozen": frost.frozen_card(state, i),
+                 **etherweave.view_fields(state, i)}
+        if teams.team_play(state):
+            entry["sideways"] = teams.sideways(state, i)
         if i == seat or over:
             entry["hand"] = list(state["hands"][i])
         seats.append(entry)
     view: dict[str, Any] = {
-        "form": state["form"], "status": "finished" if over else ("setup" if state["phase"] == "setup" else "playing"),
+        "form": state["form"], "teams": teams.team_play(state),
+        "status": "finished" if over else ("setup" if state["phase"] == "setup" else "playing"),
         "board": board_list(state), "notation": to_text(state["board"]), "seats": seats, "scores": _scores(state),
         "legends": {"deck_size": len(state["legends"]["deck"]), "discard": list(state["legends"]["discard"])},
         "flares": {"deck_size": len(state["flares"]["deck"]), "discard": list(state["flares"]["discard"])},
         "turn": _turn(state), "active_seat": active_seat(state), "pending": _pending(state, seat),
         "effect": _effect(state), "final_round": state["final"], "result": state["result"],
+        **gateway.view_fields(state),
     }
     if state["tasks"]:
         t = state["tasks"]
@@ -93,7 +99,7 @@ def _turn(state: State) -> dict | None:
     if not turn:
         return None
     return {"seat": turn["seat"], "number": turn["number"], "actions_left": turn["actions"],
-            "discarded": turn["discarded"], "extra": turn["extra"]}
+            "discarded": turn["discarded"], "extra": turn["extra"], "control": turn.get("control")}
 
 
 def redact(event: dict, seat: Seat) -> dict:
@@ -105,6 +111,8 @@ def redact(event: dict, seat: Seat) -> dict:
         return {**{k: v for k, v in event.items() if k != "cards"}, "count": len(event["cards"])}
     if kind == "TasksDealt":
         return {**{k: v for k, v in event.items() if k != "deck"}, "deck_size": len(event["deck"])}
+    if kind == "LegendsPassed" and seat not in (event["seat"], event["to"]):
+        return {**{k: v for k, v in event.items() if k != "cards"}, "count": len(event["cards"])}
     if kind in ("CardsDrawn", "CardsReturned") and event["seat"] != seat:
         hidden = {k: v for k, v in event.items() if k != "cards"}
         hidden["count"] = len(event["cards"])
@@ -129,10 +137,11 @@ def _pending_public(pending: dict | None) -> dict | None:
 
 
 def hidden_cards(state: State, seat: Seat) -> set[str]:
-    """Card ids `seat` must not learn from a view: other hands and every deck (for tests)."""
+    """Card ids `seat` must not learn from a view: other hands but their face-up pending beings,
+    and every deck (for tests)."""
     out: set[str] = set()
     for i, hand in enumerate(state["hands"]):
         if i != seat:
-            out.update(hand)
+            out.update(c for c in hand if c != etherweave.pending_being(state, i))
     return out
 

@@ -97,3 +97,42 @@ def player_games(player_id: str) -> str:
 def player_token(token_hash: str) -> str:
     """string: the player id a (hashed) player token belongs to."""
     return f"{PREFIX}:ptoken:{token_hash}"
+
+
+# --- keys of the workers: deadlines, notifications, ratings -----------------------------------------
+
+def deadlines() -> str:
+    """sorted set: game id -> when (epoch seconds) its current wait must have been dealt with.
+
+    The sweeper reads it to find games whose timeout (or bot move) job was lost."""
+    return f"{PREFIX}:deadlines"
+
+
+def sweeper() -> str:
+    """string, expiring: the id of the next scheduled sweep; gone when sweeps stopped happening."""
+    return f"{PREFIX}:sweeper"
+
+
+def inbox(player_id: str) -> str:
+    """stream: the player's notifications (the entry id is the SSE event id), capped."""
+    return f"{_player(player_id)}:inbox"
+
+
+def notified(player_id: str) -> str:
+    """sorted set: notification id -> time sent, so a notification is delivered once."""
+    return f"{_player(player_id)}:notified"
+
+
+def webhook_failures(player_id: str) -> str:
+    """stream: failed webhook deliveries (delivery id, attempt, error), capped."""
+    return f"{_player(player_id)}:webhook_failures"
+
+
+def ratings() -> str:
+    """hash: player id -> rating JSON {mu, sigma, games}. Shares a slot with rated_games()."""
+    return f"{PREFIX}:{{ratings}}:players"
+
+
+def rated_games() -> str:
+    """hash: game id -> JSON of the rating change it made, so a game is rated once."""
+    return f"{PREFIX}:{{ratings}}:games"

@@ -108,6 +108,7 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
                     "triggered": _optional(fields.Str)},
     "ActionTaken": {"seat": _seat, "action": fields.Str, "actions_left": lambda: fields.Int(strict=True)},
     "ActionsGained": {"seat": _seat, "count": _count, "actions_left": lambda: fields.Int(strict=True)},
+    "ActionForfeited": {"seat": _seat, "actions_left": _count},
     "PiecePlaced": {"square": _square, "color": _color, "rank": _rank, "piece": _piece, "cause": fields.Str},
     "PiecePickedUp": {"square": _square, "piece": _piece, "color": _color, "rank": _rank, "cause": fields.Str},
     "BeingSummoned": {
@@ -123,6 +124,7 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
     "PieceConverted": {
         "square": _square, "piece": _piece, "from_color": _color, "from_rank": _rank,
         "to_color": _color, "to_rank": _rank, "by": _seat, "credited": fields.Bool,
+        "weight": _optional(_count),
     },
     "PieceRankChanged": {
         "square": _square, "piece": _piece, "color": _color, "from_rank": _rank, "to_rank": _rank,
@@ -132,6 +134,21 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
     "CardDiscarded": {"seat": _seat, "card": fields.Str, "deck": _deck, "from_hand": fields.Bool},
     "CardsReturned": {"seat": _seat, "cards": lambda: fields.List(fields.List(fields.Str()))},
     "CardMovedToDeckTop": {"seat": _seat, "card": fields.Str},
+    "CardPutUnderDeck": {"seat": _seat, "card": fields.Str},
+    "SummoningCountedAsLegend": {"seat": _seat, "square": _square},
+    "GatewayMarked": {
+        "color": _color, "piece": _piece, "square": _square, "reason": fields.Str,
+        "previous": lambda: _square(allow_none=True),
+    },
+    "GatewayLost": {"color": _color, "piece": _piece, "square": lambda: _square(allow_none=True), "reason": fields.Str},
+    "CardFrozen": {
+        "seat": _seat, "card": fields.Str, "source": lambda: fields.Str(validate=OneOf(("summon", "discard"))),
+    },
+    "CardUnfrozen": {
+        "seat": _seat, "card": fields.Str, "reason": lambda: fields.Str(validate=OneOf(("thawed", "replaced"))),
+    },
+    "ActionLossImposed": {"seat": _seat, "colors": lambda: fields.List(_color()), "count": _count},
+    "ActionsLost": {"seat": _seat, "count": _count, "actions_left": _count},
     "FlareInvoked": {
         "seat": _seat, "card": fields.Str, "against": _color, "upper": fields.Bool, "lower": fields.Bool,
     },
@@ -151,9 +168,26 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
     "TurnEnded": {"seat": _seat, "number": _count},
     "FinalRoundStarted": {"seat": _seat, "turn": _count, "reason": fields.Str},
     "PlayerResigned": {"seat": _seat},
+    "SchoolDrawn": {"seat": _seat, "school": fields.Str},
+    "SchoolChosen": {"seat": _seat, "school": fields.Str},
+    "LegendsPassed": {"seat": _seat, "to": _seat, "cards": _cards},
+    "ControlPassed": {"seat": _seat, "to": _seat},
     "TurnTimedOut": {"seat": _seat, "streak": _count},
     "TimeoutStreakEnded": {"seat": _seat},
     "SeatAbandoned": {"seat": _seat, "timeouts": _count},
+    "WarpPlayed": {"seat": _seat, "card": fields.Str},
+    "PendingBeingCleared": {
+        "seat": _seat, "card": fields.Str,
+        "reason": lambda: fields.Str(validate=OneOf(("summoned", "discarded", "returned"))),
+    },
+    "WarpCopied": {"seat": _seat, "card": fields.Str, "by": fields.Str},
+    "DestructionBonusGranted": {"seat": _seat},
+    "PieceStored": {
+        "seat": _seat, "square": _square, "piece": _piece, "color": _color, "rank": _rank, "gateway": fields.Bool,
+    },
+    "PieceReleased": {
+        "seat": _seat, "square": lambda: _square(allow_none=True), "piece": _piece, "color": _color, "rank": _rank,
+    },
     "GameEnded": {"result": fields.Dict, "seed": fields.Str},
 }
 

@@ -124,7 +124,8 @@ def _creation(events: list[dict], seed: str) -> None:
     first = events[0]
     if first["type"] != "GameCreated":
         return
-    options = {"form": first["form"], "seats": [{"school": s["school"]} for s in first["seats"]], "seed": seed}
+    options = {"form": first["form"], "seats": [{"school": s["school"]} for s in first["seats"]], "seed": seed,
+               "teams": first["teams"]}
     try:
         expected = engine.new_game(options)
     except engine.RuleError as exc:

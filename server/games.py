@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 import engine
 from events import keys
 
-from . import auth, roster
+from . import auth, clocks, roster
 from .context import Arena
 from .errors import ApiError
 from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, LegalOut, ProblemOut
@@ -29,9 +29,11 @@ def problems(*codes: int):
 
 def _options(data: dict) -> dict:
     seats = [{"school": p["school"]} for p in data["players"]]
-    options: dict[str, Any] = {"form": data["form"], "seats": seats}
+    options: dict[str, Any] = {"form": data["form"], "seats": seats, "teams": data["teams"]}
     if "seed" in data:
         options["seed"] = data["seed"]
+    if data.get("time_control", {}).get("kind", "none") != "none":
+        options["zombie_after"] = data["time_control"]["zombie_after"]
     return options
 
 
@@ -46,10 +48,11 @@ def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
     arena = Arena.of()
     view = arena.service.view(game_id, seat, at)
     info = roster.info(arena.redis, game_id)
-    return {"id": game_id, "version": view.version, "latest": view.latest, "seat": seat, **view.view, "gateway": None,
+    return {"id": game_id, "version": view.version, "latest": view.latest, "seat": seat, **view.view,
             "players": [{"seat": i, "name": s["name"], "player": s.get("player"), "bot": s.get("bot", False)}
                         for i, s in enumerate(roster.seats(arena.redis, game_id))],
-            "time_control": info.get("time_control")}
+            "time_control": info.get("time_control"),
+            "clocks": clocks.clocks_view(game_id, info.get("time_control")) if at is None else None}
 
 
 @blp.route("", methods=["POST"])
@@ -68,6 +71,7 @@ def create_game(data: dict):
     tokens = auth.seat_tokens(arena.redis, created.game_id, len(data["players"]))
     seats = [{"name": p["name"], "player": p.get("player"), "bot": p.get("bot", False)} for p in data["players"]]
     roster.save(arena.redis, created.game_id, seats, {"form": data["form"], "time_control": data.get("time_control")})
+    clocks.changed(created.game_id)
     return {"id": created.game_id, "version": created.version,
             "seats": [{"seat": i, "name": s["name"], "token": t, "player": s["player"]}
                       for i, (s, t) in enumerate(zip(seats, tokens))]}
@@ -105,6 +109,7 @@ def execute(game_id: str, command: dict) -> dict:
     expected = command.pop("expected_version", None)
     key = request.headers.get(IDEMPOTENCY_HEADER)
     result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)
+    clocks.changed(game_id, result)
     return {"version": result.version, "events": result.events, "replayed": result.replayed}
 
 

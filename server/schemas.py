@@ -9,7 +9,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 FORMS = ("high_form", "duel", "melee")
 COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
-                 "skip")
+                 "skip", "pass_control")
 RANKS = ("common", "heroic", "legendary")
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 MAX_VERSION = 10 ** 9
@@ -23,7 +23,8 @@ class Strict(Schema):
 
 class PlayerSeatIn(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    school = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    school = fields.String(required=True, validate=validate.Length(min=1, max=32),
+                           metadata={"description": "a school id, or 'random' or 'draft' (engine/setup.py)"})
     player = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
                            metadata={"description": "id of a registered player to seat here"})
     bot = fields.Boolean(load_default=False, metadata={"description": "the computer plays this seat"})
@@ -73,6 +74,8 @@ class CreateGameIn(Strict):
     form = fields.String(required=True, validate=validate.OneOf(FORMS))
     players = fields.List(fields.Nested(PlayerSeatIn), required=True, validate=validate.Length(min=2, max=4))
     seed = fields.String(validate=validate.Length(min=1, max=128))
+    teams = fields.Boolean(load_default=False, metadata={"description": "2 vs 2 (High Form or duel, 4 players): "
+                                                         "seats 0 and 2 against 1 and 3"})
     time_control = fields.Nested(TimeControlIn)
     setup = fields.Nested(SetupIn)
 
@@ -105,6 +108,7 @@ class CommandIn(Strict):
     color = fields.Integer(validate=validate.Range(min=0, max=3))
     direction = fields.String(validate=validate.OneOf(DIRECTIONS))
     rank = fields.String(validate=validate.OneOf(RANKS))
+    school = fields.String(validate=validate.Length(min=1, max=32), metadata={"description": "a drafted school"})
     from_ = fields.String(data_key="from", attribute="from", validate=validate.Length(min=2, max=3))
     to = fields.String(validate=validate.Length(min=2, max=3))
     expected_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
@@ -148,11 +152,14 @@ class GameOut(Schema):
     seat = fields.Integer(allow_none=True)
     status = fields.String()
     form = fields.String()
+    teams = fields.Boolean()
     turn = fields.Dict(allow_none=True)
     active_seat = fields.Integer(allow_none=True)
     board = fields.List(fields.Nested(PieceOut))
     notation = fields.String()
-    gateway = fields.String(allow_none=True)
+    gateway = fields.String(allow_none=True, metadata={"description": "square of the Nethervoid Gateway, if any"})
+    gateways = fields.Dict(keys=fields.String(), values=fields.String(),
+                           metadata={"description": "colour -> square of its Nethervoid Gateway"})
     seats = fields.List(fields.Dict())
     scores = fields.List(fields.Dict())
     legends = fields.Dict()

@@ -22,6 +22,7 @@ LIMITS = {
     "if three moves are made, at least one is made by the Warlord": {"last_move_by_self": True},
     "at most one of the moves may be a combat move; all moves are made by the same piece": {"combat_allowance": 1},
     "at most one combat move and at most one standard move; may be different pieces": {"combat_allowance": 1},
+    "at most two chosen pieces of one colour; different pieces": {"max_per_color": 2},
 }
 
 

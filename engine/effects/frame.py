@@ -30,6 +30,8 @@ def new_frame(seat: int, card: str, parts: list[str], **extra: Any) -> Frame:
 
 def root_steps(frame: Frame) -> list[dict]:
     card, part = frame["card"], frame["part"]
+    part, _, other = part.partition("@")         # "warp@<card>": another card's warp, copied (Etherweave)
+    card = other or card
     if card in CARDS.flares:
         return getattr(CARDS.flares[card], part)["steps"]
     being = CARDS.beings[card]

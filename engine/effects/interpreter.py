@@ -7,14 +7,21 @@ needs no interpreter at all.
 from __future__ import annotations
 
 from ..context import Context
+from ..teams import decider
 from .frame import Frame, Resolution, steps_at
+from .linked import LINKED, OPS as LINKED_OPS, only_completable
 from .ops_flow import OPS as FLOW_OPS
+from .ops_frost import OPS as FROST_OPS
+from .ops_gateway import OPS as GATEWAY_OPS
 from .ops_move import OPS as MOVE_OPS
 from .ops_targets import OPS as TARGET_OPS
-from .outcomes import Ask, Done, Push
+from .ops_turn import OPS as TURN_OPS
+from .ops_warp import OPS as WARP_OPS
+from .outcomes import Ask, Done, Outcome, Push
 from .select import holds
 
-OPS = {**TARGET_OPS, **MOVE_OPS, **FLOW_OPS}
+# FROST_OPS comes after TARGET_OPS: its 'convert' adds the being turning itself into an enemy colour
+OPS = {**TARGET_OPS, **MOVE_OPS, **FLOW_OPS, **GATEWAY_OPS, **TURN_OPS, **FROST_OPS, **WARP_OPS, **LINKED_OPS}
 RESULT_KEYS = ("pieces", "squares", "colors", "ranks", "destroyed", "dir", "vacated", "ranks_after")
 
 
@@ -42,10 +49,18 @@ def _pop_block(res: Resolution) -> bool:
     return True
 
 
+def _run(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    """Run a step's op; inside a linked block a question keeps only the answers that complete it."""
+    outcome = OPS[step["op"]](res, step, prog, answer)
+    if isinstance(outcome, Ask) and res.bind(LINKED):
+        return only_completable(res, outcome)
+    return outcome
+
+
 def pending_ask(res: Resolution) -> Ask:
     """What the current step asks, recomputed from the state (never stored)."""
     step = current_step(res.frame)
-    outcome = OPS[step["op"]](res, step, res.top["prog"] or {}, None)
+    outcome = _run(res, step, res.top["prog"] or {}, None)
     assert isinstance(outcome, Ask), "a pending step must be asking"
     return outcome
 
@@ -71,7 +86,7 @@ def advance(ctx: Context, answer: dict | None = None) -> bool:
                 res.top["i"] += 1
                 continue
             res.top["prog"] = {}
-        outcome = OPS[step["op"]](res, step, res.top["prog"], answer)
+        outcome = _run(res, step, res.top["prog"], answer)
         answer = None
         if outcome is None:
             continue
@@ -84,7 +99,8 @@ def advance(ctx: Context, answer: dict | None = None) -> bool:
         elif len(outcome.options) == 1 and not outcome.can_skip:
             answer = outcome.options[0]
         else:
-            pending = {"seat": frame["seat"], "kind": "effect", "ask": outcome.kind, "prompt": outcome.prompt,
-                       "can_skip": outcome.can_skip, "card": frame["card"], "info": outcome.info}
+            pending = {"seat": decider(ctx.state, frame["seat"]), "kind": "effect", "ask": outcome.kind,
+                       "prompt": outcome.prompt, "can_skip": outcome.can_skip, "card": frame["card"],
+                       "info": outcome.info}
             ctx.emit("ResolutionAdvanced", effect=frame, pending=pending)
             return False

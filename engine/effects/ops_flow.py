@@ -1,5 +1,5 @@
-"""Ops that branch or grant things: choose, for_each_square, gain_action, extra_turn, draw_extra,
-summon_modifier, card_to_deck_top, nothing.
+"""Ops that branch or grant things: choose, for_each_square, repeat, gain_action, extra_turn,
+draw_extra, summon_modifier, card_to_deck_top, nothing.
 """
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from ..context import Context
 from ..state import clone
 from .frame import Resolution
 from .outcomes import Ask, Done, Outcome, Push, is_skip
-from .select import where_squares
+from .ops_targets import step_count
+from .select import holds, where_squares
 
 
 def choose_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
@@ -95,8 +96,22 @@ def for_each_square_op(res: Resolution, step: dict, prog: dict, answer: dict | N
     return Push(["options", _fitting_option(res, step, sq), "steps"], {"square": sq})
 
 
+def repeat_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    """Run the nested steps again and again: stop when an `until` condition holds after a pass, or
+    when the first nested step has nothing left to act on (so every pass makes progress)."""
+    passes = prog.get("passes", 0)
+    if passes and any(holds(res, cond) for cond in step["until"]):
+        return Done(True)
+    if not _feasible(res, step["steps"][0]):
+        return Done(passes > 0)
+    prog["passes"] = passes + 1
+    return Push(["steps"], {})
+
+
 def gain_action_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
-    n = step.get("count", 1)
+    n = step_count(res, step)
+    if n <= 0:
+        return Done(False)
     res.ctx.emit("ActionsGained", seat=res.seat, count=n, actions_left=res.state["turn"]["actions"] + n)
     return Done(True)
 
@@ -114,7 +129,10 @@ def draw_extra_op(res: Resolution, step: dict, prog: dict, answer: dict | None) 
 
 
 def summon_modifier_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
-    modifier = {"modifier": step["modifier"], "count": step.get("count", 1), "scope": step.get("scope")}
+    kind, _, ref = step["modifier"].partition(":")
+    modifier = {"modifier": kind, "count": step.get("count", 1), "scope": step.get("scope")}
+    if kind == "use-color-of":                    # Possessed Summoner: the colour of the piece of `ref`
+        modifier["color"] = res.result(ref)["colors"][0]
     res.ctx.emit("SummonModifierGranted", seat=res.seat, modifier=modifier)
     return Done(True)
 
@@ -139,7 +157,7 @@ def nothing_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> 
 
 
 OPS = {
-    "choose": choose_op, "for_each_square": for_each_square_op, "gain_action": gain_action_op,
+    "choose": choose_op, "for_each_square": for_each_square_op, "repeat": repeat_op, "gain_action": gain_action_op,
     "extra_turn": extra_turn_op, "draw_extra": draw_extra_op, "summon_modifier": summon_modifier_op,
     "card_to_deck_top": card_to_deck_top_op, "nothing": nothing_op,
 }

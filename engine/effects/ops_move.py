@@ -12,6 +12,7 @@ from ..geometry import (ADJACENT, COLOURED, DIRECTION_OF, DIRECTIONS, SQUARES, a
                         distance, ray, turned)
 from ..state import HEROIC, LEGENDARY
 from .frame import Resolution, root_steps
+from .ops_gateway import gateway_square, toward
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import RANK_FILTERS, owner_ok, piece_squares, where_squares
 
@@ -38,17 +39,36 @@ def _movers(res: Resolution, step: dict, prog: dict) -> list[tuple[str, bool]]:
             if sq not in squares:
                 squares.append(sq)
     being = res.frame["being"]
-    out = [(sq, res.state["board"][sq][0] == being) for sq in squares]
+    out = [(sq, res.state["board"][sq][0] == being) for sq in squares
+           if (not step.get("per_piece") or _may_move_again(step, prog, res.state["board"][sq][0]))
+           and not _colour_full(step, prog, res.state["board"][sq][1])]
     times = _times(step, None) if step.get("times") != "by-rank" else None
     if step.get("last_move_by_self") and times and prog.get("n", 0) == times - 1 and not prog.get("self_moved"):
         out = [m for m in out if m[1]]
     return out
 
 
+def _may_move_again(step: dict, prog: dict, pid: int) -> bool:
+    """per_piece: each of up to `count` different pieces makes up to `times` moves."""
+    moved = prog.get("pieces", [])
+    if pid in moved:
+        times = _times(step, None)
+        return times is None or moved.count(pid) < times
+    return len(set(moved)) < step.get("count", 1)
+
+
+def _colour_full(step: dict, prog: dict, color: int) -> bool:
+    """Dark Sphere: at most `max_per_color` of the pieces moved may share a colour."""
+    most = step.get("max_per_color")
+    return most is not None and prog.get("colors", []).count(color) >= most
+
+
 def _kind(step: dict, prog: dict, is_being: bool) -> str:
     kind = step.get("kind", "standard")
     if kind == "combat-or-standard":
         return "standard" if prog.get("combat_used") else "combat"
+    if kind == "combat-or-two-standard":              # a first move may be combat, a second is standard
+        return "standard" if prog.get("n") else "combat"
     if kind == "standard-for-self-combat-for-others":
         return "standard" if is_being else "combat"
     return kind
@@ -70,7 +90,23 @@ def _direction_rule(res: Resolution, step: dict, prog: dict) -> str | None:
         return prog.get("dir")
     if rule and rule.startswith("same-as:"):
         return res.result(rule.split(":", 1)[1]).get("dir") or "none"
+    if rule and rule.startswith("opposite-of:"):
+        base = res.result(rule.split(":", 1)[1]).get("dir")
+        return turned(base, 4) if base else "none"
     return None
+
+
+def _steered(res: Resolution, step: dict, prog: dict) -> list[str] | None:
+    """Directions of a charge steered by the card's arrows: the first move toward an arrow, then
+    straight on ('marked-then-fixed') or straight on or turned 45 degrees ('marked-then-max-45-turn');
+    None for other moves."""
+    rule = step.get("direction")
+    if rule not in ("marked-then-fixed", "marked-then-max-45-turn"):
+        return None
+    last = prog.get("dir")
+    if last is None:
+        return _arrows(res)
+    return [last] if rule == "marked-then-fixed" else [turned(last, -1), last, turned(last, 1)]
 
 
 def _ends_ok(res: Resolution, step: dict, src: str, dst: str) -> bool:
@@ -88,6 +124,8 @@ def _ends_ok(res: Resolution, step: dict, src: str, dst: str) -> bool:
         return dst in COLOURED
     if rule == "colorless":
         return dst not in COLOURED
+    if rule == "not-gateway":
+        return dst != gateway_square(res)
     if rule.startswith("at-distance:"):
         origin = res.being_square()
         return origin is not None and distance(origin, dst) == int(rule.split(":")[1])
@@ -102,6 +140,11 @@ def _destinations(res: Resolution, step: dict, prog: dict, src: str) -> list[str
         return [sq for sq in SQUARES if sq != src]
     if via.startswith("leap:"):
         return list(at_distance(src, int(via.split(":")[1])))
+    if step.get("direction") == "toward:gateway":
+        return toward(res, src)
+    steered = _steered(res, step, prog)
+    if steered is not None:
+        return [sq for sq in (next(ray(src, d, 1), None) for d in steered) if sq]
     fixed = _direction_rule(res, step, prog)
     if fixed == "none":
         return []
@@ -132,6 +175,8 @@ def move_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Out
     n = prog.get("n", 0)
     if answer is None:
         limit = prog.get("times", _times(step, None) if step.get("times") != "by-rank" else 1)
+        if step.get("per_piece") and limit is not None:
+            limit *= step.get("count", 1)
         if prog.get("stop") or (limit is not None and n >= limit):
             return Done(n > 0)
         options = move_options(res, step, prog)
@@ -153,6 +198,8 @@ def _apply_move(res: Resolution, step: dict, prog: dict, src: str, dst: str) -> 
     occupant = board.get(dst)
     if step.get("kind") == "combat-or-standard" and occupant and occupant[2] == rank:
         prog["combat_used"] = True
+    if step.get("kind") == "combat-or-two-standard" and occupant and occupant[2] == rank:
+        prog["stop"] = True                           # the one combat move was made: no second move
     direction = direction_between(src, dst)
     if direction and step.get("direction") == "fixed":
         prog["dir"] = direction

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import pieces
-from ..cards import RANKS
+from ..cards import RANK_NAMES, RANKS
 from ..geometry import ADJACENT
 from ..state import COMMON, HEROIC, LEGENDARY, enemy_colors, has_supply
-from .frame import Resolution
+from .frame import Resolution, steps_at
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares, where_squares
 
@@ -22,9 +22,13 @@ PROMPTS = {
     "place": "Choose an empty square to place a piece on", "choose_piece": "Choose a piece",
     "choose_square": "Choose a square",
 }
+# Later steps that change how the destruction by the step they name counts (Deathbringer); they
+# take effect with the destruction itself, in its PieceDestroyed event
+DESTRUCTION_TERMS = {"count_destroyed_twice": ("weight", 2), "remove_from_game": ("removed", True)}
 
 
-def _limit(res: Resolution, step: dict) -> int | str:
+def step_count(res: Resolution, step: dict) -> int | str:
+    """How many pieces or squares the step's `count` allows now ('all' stays 'all')."""
     count = step.get("count", 1)
     if count == "one-per-color":
         return len(enemy_colors(res.state, res.color))
@@ -45,7 +49,28 @@ def _eligible(res: Resolution, step: dict, sq: str) -> bool:
     if op == "convert":
         to = rank if step.get("to_rank") == "same" else COMMON
         return has_supply(res.state, res.color, to)
+    if op == "destroy":
+        return _requirement_met(res, step.get("requires", {}).get(RANK_NAMES[rank]), sq)
     return True
+
+
+def _requirement_met(res: Resolution, need: dict | None, sq: str) -> bool:
+    """Deathbringer: a target of some ranks needs enough of your other pieces beside it."""
+    if not need:
+        return True
+    board, being = res.state["board"], res.frame["being"]
+    others = sum(1 for n in ADJACENT[sq] if n in board and board[n][1] == res.color and board[n][0] != being)
+    return others >= need["min_other_own_pieces_adjacent_to_target"]
+
+
+def destruction_terms(res: Resolution, step: dict) -> dict:
+    """How the destruction by `step` counts: its weight and whether the piece leaves the game."""
+    terms = {"removed": bool(step.get("removed")), "weight": 1}
+    for later in steps_at(res.frame, res.top["path"]):
+        if "id" in step and later.get("ref") == step["id"] and later["op"] in DESTRUCTION_TERMS:
+            key, value = DESTRUCTION_TERMS[later["op"]]
+            terms[key] = value
+    return terms
 
 
 def piece_candidates(res: Resolution, step: dict, prog: dict) -> list[str]:
@@ -71,12 +96,13 @@ def _place_colors(res: Resolution, step: dict, rank: int) -> list[int]:
 
 
 def _place_options(res: Resolution, step: dict) -> list[dict]:
-    squares = sorted(sq for sq in where_squares(res, step.get("where")) if sq not in res.state["board"])
     ranks = step.get("rank_choices") if step.get("rank") == "chosen" else [step.get("rank", "common")]
     out = []
     for rank in ranks:
         cols = _place_colors(res, step, RANKS[rank])
         for col in cols:
+            with res.binding({"color": col}):           # 'adjacent-to:same-color-piece' reads it
+                squares = sorted(sq for sq in where_squares(res, step.get("where")) if sq not in res.state["board"])
             for sq in squares:
                 cmd = {"type": "choose", "square": sq}
                 if len(ranks) > 1:
@@ -117,7 +143,7 @@ def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
         credited = step.get("credited", True)
         if pid == res.frame["being"] and step.get("who") == "self":
             res.frame["flags"]["self_destroyed_at"] = sq     # Bomb: 'around it' still means this square
-        pieces.destroy(ctx, sq, res.seat, credited=credited, removed=bool(step.get("removed")))
+        pieces.destroy(ctx, sq, res.seat, credited=credited, **destruction_terms(res, step))
         _note(prog, destroyed=[color, rank])
         res.frame["destroyed"] += 1
     elif op == "upgrade":
@@ -132,7 +158,7 @@ def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
 
 
 def target_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
-    limit = _limit(res, step)
+    limit = step_count(res, step)
     if limit == "all":
         squares = [o["square"] for o in _options(res, step, prog)]
         for sq in squares:

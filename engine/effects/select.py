@@ -7,8 +7,12 @@ from typing import Iterable
 
 from ..geometry import (ADJACENT, CENTRE, COLOURED, DIAG_ADJACENT, GREEN, ORTHO_ADJACENT, RED, SQUARES,
                         at_distance, direction_between, ray, within)
-from ..state import COMMON, HEROIC, LEGENDARY, counts, enemy_colors, square_of
+from ..cards import RANKS
+from ..state import COMMON, HEROIC, LEGENDARY, counts, enemy_colors, has_supply, square_of
 from .frame import Resolution
+from .mirror import chosen_copy_squares
+from .ops_gateway import CONDITIONS as GATEWAY_CONDITIONS, around_gateway, gateway_square, is_gateway
+from .warp_words import CONDITIONS as WARP_CONDITIONS, beside_shared_own_piece
 
 RANK_FILTERS = {
     "common": {COMMON}, "heroic": {HEROIC}, "legendary": {LEGENDARY}, "upgraded": {HEROIC, LEGENDARY},
@@ -55,6 +59,10 @@ def where_squares(res: Resolution, where: str | None) -> set[str]:
         return set(colour) | _around(colour)
     if name == "colorless":
         return set(SQUARES) - COLOURED
+    if name == "not-gateway":
+        return set(SQUARES) - {gateway_square(res)}
+    if name == "mirror-of-source":
+        return chosen_copy_squares(res, RANKS[arg])
     if name == "empty-colorless":
         return {sq for sq in SQUARES if sq not in COLOURED and sq not in board}
     if name == "adjacent-to":
@@ -99,6 +107,12 @@ def _adjacent_to(res: Resolution, arg: str) -> set[str]:
         return _around(sq for sq, p in board.items() if p[1] == res.color and p[2] == HEROIC)
     if arg == "enemy-piece":
         return _around(sq for sq, p in board.items() if p[1] != res.color)
+    if arg == "gateway":
+        return around_gateway(res)
+    if arg.startswith("same-own-piece-as:"):
+        return beside_shared_own_piece(res, arg.split(":", 1)[1])
+    if arg == "same-color-piece":                  # a piece of the colour a place step is putting down
+        return _around(sq for sq, p in board.items() if p[1] == res.bind("color"))
     return _around(_ref_squares(res, arg))
 
 
@@ -136,6 +150,8 @@ def owner_ok(res: Resolution, who: str | None, color: int, pid: int) -> bool:
         return color != res.color
     if who == "self":
         return pid == res.frame["being"]
+    if who == "gateway":
+        return is_gateway(res, pid)
     if who.startswith("same-color-as:"):
         return color in res.result(who.split(":", 1)[1]).get("colors", [])
     if who.startswith("enemy-with-more-"):
@@ -236,6 +252,10 @@ CONDITIONS = {
         lambda res, _: not res.frame["flags"].get("summon_killed") and res.frame["destroyed"] == 0,
     "deck-not-empty": lambda res, _: bool(res.state["decks"][res.seat]),
     "discard-was-empty": lambda res, _: bool(res.frame["flags"].get("discard_was_empty")),
+    "some-enemy-has-common-supply":
+        lambda res, _: any(has_supply(res.state, c, COMMON) for c in enemy_colors(res.state, res.color)),
+    **GATEWAY_CONDITIONS,
+    **WARP_CONDITIONS,
 }
 
 

@@ -15,7 +15,7 @@ def position(board: str | list = "", form: str = "duel", hands: dict | None = No
     """A state from a board (notation or piece list) with seat `seat` to act."""
     schools = schools or SCHOOLS[form]
     hands = hands or {}
-    held = {c for h in hands.values() for c in h}
+    held = {c for h in hands.values() for c in h} | set((extra.get("frozen") or {}).values())
     decks = {str(i): [c for c in engine.CARDS.decks[s] if c not in held] for i, s in enumerate(schools)}
     shared = {d: {"deck": [c for c in engine.CARDS.decks[d] if c not in held]} for d in ("legends", "flares")}
     desc = {"form": form, "seats": [{"school": s} for s in schools], "seed": "test",

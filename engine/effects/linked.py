@@ -1,0 +1,78 @@
+"""All-or-nothing blocks (CARDS.md 3 'linked'; Antimatter Spirit's warp, Polarity Queen): the nested
+steps happen only if every one of them can be done.
+
+The block is entered only when some way through it does every step; inside it, each question offers
+only the answers after which the rest of the block can still be done completely. Both are found by
+trying the answers on throwaway copies of the state (a depth-first search that stops at the first
+way through), so the player can never be led into a half-done block (RULES 6.4 does not apply).
+"""
+from __future__ import annotations
+
+from ..context import Context
+from ..state import clone
+from .frame import Resolution
+from .outcomes import Ask, Done, Outcome, Push
+from .select import holds
+
+LINKED = "linked"          # bind key marking the stack entry of a linked block
+
+
+def linked_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    if prog.get("entered"):
+        return Done(True)
+    trial = _copy(res)
+    _push(trial.frame, ["steps"], {LINKED: True})
+    if not _completes(trial, len(trial.frame["stack"]), None):
+        return Done(False)
+    prog["entered"] = True
+    return Push(["steps"], {LINKED: True})
+
+
+def only_completable(res: Resolution, ask: Ask) -> Ask:
+    """The ask of a step inside a linked block, keeping the answers that let the block complete."""
+    depth = max(i for i, entry in enumerate(res.frame["stack"]) if entry["bind"].get(LINKED)) + 1
+    ask.options = [o for o in ask.options if _completes(_copy(res), depth, o)]
+    return ask
+
+
+def _copy(res: Resolution) -> Resolution:
+    trial = Context(res.state)
+    frame = clone(res.frame)
+    trial.state["effect"] = frame
+    return Resolution(trial, frame)
+
+
+def _push(frame: dict, key: list, bind: dict) -> None:
+    """Open a nested block of the current step on a trial frame, as the interpreter does for Push."""
+    top = frame["stack"][-1]
+    frame["stack"].append({"path": top["path"] + [top["i"]] + key, "i": 0, "prog": None, "bind": bind})
+
+
+def _completes(res: Resolution, depth: int, answer: dict | None) -> bool:
+    """Walk the block on the trial copy from its current step (giving it `answer`): True when every
+    step gets done before the block closes, trying each answer of every later question."""
+    from .interpreter import OPS, _finish_step, current_step      # the interpreter imports this module
+    frame = res.frame
+    while len(frame["stack"]) >= depth:
+        step = current_step(frame)
+        if step is None:
+            frame["stack"].pop()
+            continue
+        if res.top["prog"] is None:
+            if not holds(res, step.get("if")):
+                return False
+            res.top["prog"] = {}
+        outcome = OPS[step["op"]](res, step, res.top["prog"], answer)
+        answer = None
+        if isinstance(outcome, Ask):
+            return any(_completes(_copy(res), depth, option) for option in outcome.options)
+        if isinstance(outcome, Done):
+            if not outcome.did:
+                return False
+            _finish_step(res, step, True)
+        elif isinstance(outcome, Push):
+            _push(frame, outcome.key, outcome.bind)
+    return True
+
+
+OPS = {"linked": linked_op}

@@ -1,0 +1,174 @@
+"""Everfrost frozen effects (RULES.md 13.2) and the Everfrost Sentinel's lost actions.
+
+A summoned being with a frozen text resolves its normal effect, then stays face up in play as its
+owner's frozen effect instead of being discarded. A seat has at most one: when a second would
+enter, the owner chooses which stays (a pending decision) and the other is discarded. Thawing is
+a free command ({"type": "thaw"}) at the times a flare may be invoked: the card leaves play, its
+frozen text resolves as an effect, then the card is discarded. Frozen Chest puts a frozen card
+from the discard pile into play, discarding the one in play.
+
+State (both created by their first event, so older states need no migration):
+    frozen        [{"card", "turn"} or None] by seat; `turn` is the number of the freezing turn
+    lost_actions  [n] by colour: actions the colour's next turn starts without
+"""
+from __future__ import annotations
+
+from . import summon, teams
+from .cards import CARDS
+from .context import Context
+from .effects.frame import new_frame
+from .errors import RuleError, malformed
+from .evolve import Event, reducer
+from .state import State, color_of
+
+THAW_ON_FREEZING_TURN = True
+CHOICE = "frozen_choice"
+
+
+# --- questions ------------------------------------------------------------------------------------
+
+def freezes(card: str) -> bool:
+    """Whether the card has a frozen text (the seven Everfrost frozen beings)."""
+    being = CARDS.beings.get(card)
+    return being is not None and being.frozen is not None
+
+
+def _slot(state: State, seat: int) -> dict | None:
+    return state.get("frozen", [None] * len(state["seats"]))[seat]
+
+
+def frozen_card(state: State, seat: int) -> str | None:
+    slot = _slot(state, seat)
+    return slot["card"] if slot else None
+
+
+def may_thaw_now(state: State, seat: int) -> bool:
+    """Whether the seat's frozen card may be thawed now, on its own turn (closed, like flares, once
+    a team player has passed control).
+
+    UNCERTAIN (RULES 13.2, 16.4): no official Everfrost leaflet says whether a card may be thawed
+    on the very turn it was frozen. BGA allows it, so THAW_ON_FREEZING_TURN is True; set it to
+    False to make a frozen card wait for a later turn."""
+    slot = _slot(state, seat)
+    if slot is None or teams.control_passed(state):
+        return False
+    return THAW_ON_FREEZING_TURN or slot["turn"] != state["turn"]["number"]
+
+
+def thaw_commands(state: State, seat: int) -> list[dict]:
+    """The thaw command when the seat may thaw now (the caller knows it is the seat's free time)."""
+    return [{"type": "thaw"}] if may_thaw_now(state, seat) else []
+
+
+# --- entering play ----------------------------------------------------------------------------------
+
+def keep(ctx: Context, seat: int, card: str) -> None:
+    """After the summoning effect: keep the card frozen, or ask which of two frozen cards stays."""
+    old = frozen_card(ctx.state, seat)
+    if old is None:
+        ctx.emit("CardFrozen", seat=seat, card=card, source="summon")
+        return
+    ctx.emit("ResolutionAdvanced", effect={"kind": CHOICE, "seat": seat, "card": card, "cards": [old, card]},
+             pending={"seat": teams.decider(ctx.state, seat), "kind": CHOICE, "ask": "card", "can_skip": False,
+                      "card": card, "prompt": "You may keep one frozen effect: choose the card that stays in play"})
+
+
+def choice_options(state: State) -> list[dict]:
+    return [{"type": "choose", "card": c} for c in state["effect"]["cards"]]
+
+
+def choice_made(ctx: Context, kept: str) -> None:
+    frame = ctx.state["effect"]
+    seat, new = frame["seat"], frame["card"]
+    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    if kept == new:
+        enter(ctx, seat, new, "summon")
+    else:
+        ctx.emit("CardDiscarded", seat=seat, card=new, deck="school", from_hand=False)
+
+
+def enter(ctx: Context, seat: int, card: str, source: str) -> None:
+    """`card` becomes the seat's frozen effect; the one in play, if any, is discarded."""
+    old = frozen_card(ctx.state, seat)
+    if old is not None:
+        ctx.emit("CardUnfrozen", seat=seat, card=old, reason="replaced")
+        ctx.emit("CardDiscarded", seat=seat, card=old, deck="school", from_hand=False)
+    ctx.emit("CardFrozen", seat=seat, card=card, source=source)
+
+
+def from_description(value: object, state: State) -> list | None:
+    """The `frozen` of a position description ({"0": card id}), frozen before the position's turn;
+    None when it names none."""
+    if not value:
+        return None
+    if not isinstance(value, dict):
+        raise malformed("'frozen' maps a seat to the id of its frozen card")
+    out: list = [None] * len(state["seats"])
+    for key, card in value.items():
+        seat = int(key) if str(key).isdigit() and int(key) < len(out) else None
+        if seat is None or not isinstance(card, str) or not freezes(card) \
+                or card not in CARDS.decks[state["seats"][seat]["school"]]:
+            raise malformed(f"a frozen card is a frozen Everfrost card of the seat's school: not {key}: {card!r}")
+        out[seat] = {"card": card, "turn": 0}
+    return out
+
+
+def revivable(state: State, seat: int) -> list[str]:
+    """Frozen cards of the seat's discard pile (Frozen Chest)."""
+    return sorted(c for c in set(state["discards"][seat]) if freezes(c))
+
+
+# --- thawing ------------------------------------------------------------------------------------------
+
+def thaw(ctx: Context, seat: int, command: dict) -> None:
+    """The thaw command: the frozen card leaves play and its frozen text resolves, then it is discarded."""
+    s = ctx.state
+    card = frozen_card(s, seat)
+    if card is None:
+        raise RuleError("nothing_frozen", "You have no frozen effect in play.", "RULES 13.2 frozen effects")
+    if not may_thaw_now(s, seat):
+        raise RuleError("thaw_closed", "Your frozen effect cannot be thawed now (not on the turn it was frozen, "
+                        "nor after control was passed).", "RULES 13.2 frozen effects")
+    ctx.emit("CardUnfrozen", seat=seat, card=card, reason="thawed")
+    summon.run_effect(ctx, new_frame(seat, card, ["frozen"], kind="thaw"))
+
+
+# --- lost actions (Everfrost Sentinel) ------------------------------------------------------------------
+
+def charge_lost_actions(ctx: Context, seat: int) -> None:
+    """At the start of a turn: the actions its colour was made to lose are taken away."""
+    s = ctx.state
+    owed = s.get("lost_actions", [0] * len(s["capacity"]))[color_of(s, seat)]
+    if owed:
+        ctx.emit("ActionsLost", seat=seat, count=owed, actions_left=max(0, s["turn"]["actions"] - owed))
+
+
+# --- reducers -----------------------------------------------------------------------------------------------
+
+def _slots(s: State) -> list:
+    return s.setdefault("frozen", [None] * len(s["seats"]))
+
+
+@reducer("CardFrozen")
+def _card_frozen(s: State, e: Event) -> None:
+    if e["source"] == "discard":
+        s["discards"][e["seat"]].remove(e["card"])
+    _slots(s)[e["seat"]] = {"card": e["card"], "turn": s["turn"]["number"]}
+
+
+@reducer("CardUnfrozen")
+def _card_unfrozen(s: State, e: Event) -> None:
+    _slots(s)[e["seat"]] = None
+
+
+@reducer("ActionLossImposed")
+def _action_loss_imposed(s: State, e: Event) -> None:
+    owed = s.setdefault("lost_actions", [0] * len(s["capacity"]))
+    for color in e["colors"]:
+        owed[color] += e["count"]
+
+
+@reducer("ActionsLost")
+def _actions_lost(s: State, e: Event) -> None:
+    s["turn"]["actions"] = e["actions_left"]
+    s["lost_actions"][color_of(s, e["seat"])] = 0

@@ -1,0 +1,70 @@
+"""School choice at game creation (RULES.md 4.1 step 3, BGA option 101); the design is told in
+setup.py. A seat asks for a school by id, for RANDOM or for DRAFT; GameCreated records the asks,
+SchoolDrawn the random outcomes and SchoolChosen the drafted picks, so replay never re-rolls.
+"""
+from __future__ import annotations
+
+from .cards import EXPANSION_SCHOOLS
+from .context import Context
+from .errors import RuleError
+from .state import State
+
+RANDOM, DRAFT = "random", "draft"
+CHOICES = (RANDOM, DRAFT)
+
+
+def check(asked: list[object], available: tuple[str, ...], choosing: bool = True) -> None:
+    """Every ask names an available school (or, when `choosing`, a way of choosing); no school is
+    named twice."""
+    ways = CHOICES if choosing else ()
+    for school in asked:
+        if school not in available and school not in ways:
+            code = "school_not_available" if school in EXPANSION_SCHOOLS else "unknown_school"
+            raise RuleError(code, f"school {school!r} is not playable here; choose from "
+                            f"{', '.join(available + ways)}", "RULES 2.2 school decks", malformed=True)
+    named = [s for s in asked if s not in CHOICES]
+    if len(set(named)) != len(named):
+        raise RuleError("duplicate_school", "no two players may use the same school", "RULES 2.2 school decks",
+                        malformed=True)
+
+
+def open_choice(ctx: Context, available: tuple[str, ...]) -> bool:
+    """Draw the random seats' schools from those no seat named, then ask the first drafting seat.
+    True while a draft decision waits (the cards are dealt once it is over)."""
+    seats = ctx.state["seats"]
+    left = [s for s in available if s not in {x["school"] for x in seats}]
+    for seat, entry in enumerate(seats):
+        if entry["school"] == RANDOM:
+            school = ctx.rng().choice(left)
+            ctx.emit("SchoolDrawn", seat=seat, school=school)
+            left.remove(school)
+    return _ask(ctx, left)
+
+
+def _ask(ctx: Context, left: list[str]) -> bool:
+    """Ask the next drafting seat (in seat order) to pick from `left`; False when every seat has its
+    school. A last school left is the last drafting seat's at once, as a mandatory single option."""
+    seat = next((i for i, x in enumerate(ctx.state["seats"]) if x["school"] == DRAFT), None)
+    if seat is None:
+        return False
+    if len(left) == 1:
+        ctx.emit("SchoolChosen", seat=seat, school=left[0])
+        return _ask(ctx, [])
+    ctx.emit("ResolutionAdvanced", effect={"kind": "draft", "seat": seat, "schools": left},
+             pending={"seat": seat, "kind": "school", "ask": "school", "can_skip": False,
+                      "prompt": "Choose your school"})
+    return True
+
+
+def options(state: State) -> list[dict]:
+    return [{"type": "choose", "school": s} for s in state["effect"]["schools"]]
+
+
+def chosen(ctx: Context, school: str) -> bool:
+    """Record a drafted pick; True while another seat still has to pick."""
+    frame = ctx.state["effect"]
+    ctx.emit("SchoolChosen", seat=frame["seat"], school=school)
+    if _ask(ctx, [s for s in frame["schools"] if s != school]):
+        return True
+    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    return False

@@ -1,0 +1,296 @@
+"""The `arena` command line.
+
+    arena serve                 everything in one command: Redis (embedded unless REDIS_URL), the web
+                                server on PORT (8000) and the workers with their scheduler; Ctrl-C
+                                stops them all
+    arena web                   the web server only (gunicorn, gthread workers)
+    arena worker                an RQ worker with its scheduler (the game and notify queues)
+    arena selfplay              random legal games played by the engine, with a progress bar
+    arena replay GAME [--move N]    the board of a stored game after move N (default: now)
+    arena export GAME [-o FILE]     a finished game's verifiable record
+    arena import FILE           store a record (after verifying it) under its own game id
+    arena verify FILE           check a record offline: hash chain, seed, replay
+
+Configuration comes only from environment variables (README.md lists them all).
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from typing import Any
+
+import click
+
+from workers.settings import Settings
+
+STOP_SECONDS = 15.0
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return int(raw) if raw else default
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
+    """Tash-Kalar Arena: an asynchronous game server for Tash-Kalar."""
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+def _gunicorn(host: str, port: int, workers: int, threads: int) -> list[str]:
+    """gunicorn with threaded workers (SSE streams hold a thread each; CPU-bound moves stay fair)."""
+    import gunicorn
+    extra = ["--no-control-socket"] if gunicorn.version_info >= (27,) else []      # no shared ~/.gunicorn socket
+    return [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class", "gthread",
+            "--workers", str(workers), "--threads", str(threads), "--graceful-timeout", "5", "--preload",
+            "--access-logfile", "-", *extra, "server:create_app()"]
+
+
+def _die_with_parent() -> None:
+    """Linux: a child gets SIGTERM if `arena serve` itself is killed, so nothing is left behind."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
+
+
+@main.command()
+@click.option("--host", default=lambda: os.environ.get("ARENA_HOST", "127.0.0.1"), show_default="ARENA_HOST or 127.0.0.1")
+@click.option("--port", type=int, default=lambda: _env_int("PORT", 8000), show_default="PORT or 8000")
+@click.option("--web-workers", type=int, default=lambda: _env_int("WEB_CONCURRENCY", 2),
+              show_default="WEB_CONCURRENCY or 2")
+@click.option("--threads", type=int, default=lambda: _env_int("WEB_THREADS", 8), show_default="WEB_THREADS or 8")
+def serve(host: str, port: int, web_workers: int, threads: int) -> None:
+    """Run Redis (embedded unless REDIS_URL), the web server and the workers; Ctrl-C stops all."""
+    url, embedded = _redis()
+    settings = Settings.from_env()
+    env = {**os.environ, "REDIS_URL": url}
+    worker = [sys.executable, "-m", "server.cli", "worker", "--queue"]
+    commands = {"web": _gunicorn(host, port, web_workers, threads),
+                "worker": worker + [settings.queue], "notifier": worker + [settings.notify_queue]}
+    children: dict[str, subprocess.Popen] = {}
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        for name, argv in commands.items():
+            children[name] = subprocess.Popen(argv, env=env, start_new_session=True, preexec_fn=_die_with_parent)
+        click.echo(f"Tash-Kalar Arena on http://{host}:{port}/  (Redis: {url}). Ctrl-C stops everything.",
+                   err=True)
+        while not stop.wait(0.2):
+            gone = [name for name, p in children.items() if p.poll() is not None]
+            if gone:
+                click.echo(f"arena serve: {', '.join(gone)} exited; stopping the rest", err=True)
+                break
+    finally:
+        _stop(children)
+        if embedded is not None:
+            embedded.stop()
+    sys.exit(0 if stop.is_set() else 1)
+
+
+def _redis() -> tuple[str, Any]:
+    """REDIS_URL, or the embedded server's socket (and the server, when this command started it)."""
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"], None
+    from events.embedded import EmbeddedRedis, data_dir
+    server = EmbeddedRedis(data_dir())
+    started = not server.is_running()
+    server.ensure_running()
+    return f"unix://{server.socket_path}", server if started else None
+
+
+def _stop(children: dict[str, subprocess.Popen]) -> None:
+    for p in children.values():
+        if p.poll() is None:
+            p.terminate()
+    deadline = time.monotonic() + STOP_SECONDS
+    for p in children.values():
+        try:
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
+@main.command()
+@click.option("--host", default=lambda: os.environ.get("ARENA_HOST", "127.0.0.1"), show_default="ARENA_HOST or 127.0.0.1")
+@click.option("--port", type=int, default=lambda: _env_int("PORT", 8000), show_default="PORT or 8000")
+@click.option("--web-workers", type=int, default=lambda: _env_int("WEB_CONCURRENCY", 2),
+              show_default="WEB_CONCURRENCY or 2")
+@click.option("--threads", type=int, default=lambda: _env_int("WEB_THREADS", 8), show_default="WEB_THREADS or 8")
+def web(host: str, port: int, web_workers: int, threads: int) -> None:
+    """Run the web server only (gunicorn serving server:create_app())."""
+    argv = _gunicorn(host, port, web_workers, threads)
+    os.execv(argv[0], argv)
+
+
+@main.command()
+@click.option("--queue", "queue_names", multiple=True, help="queue to work on (repeatable); default: both")
+@click.option("--burst", is_flag=True, help="quit once the queues are empty")
+@click.option("--scheduler/--no-scheduler", default=True, show_default=True, help="also run RQ's scheduler")
+def worker(queue_names: tuple[str, ...], burst: bool, scheduler: bool) -> None:
+    """Run an RQ worker: timeouts, reminders, bots, the sweeper, end of game, webhooks."""
+    from events import connect
+    from workers.worker import make_worker
+    settings = Settings.from_env()
+    make_worker(connect(), settings, list(queue_names) or None).work(burst=burst, with_scheduler=scheduler,
+                                                                    logging_level="INFO")
+
+
+# --- games -----------------------------------------------------------------------------------------
+
+@main.command()
+@click.option("--games", type=int, default=20, show_default=True)
+@click.option("--form", type=click.Choice(["duel", "high_form", "melee"]), default="duel", show_default=True)
+@click.option("--players", type=int, default=None, help="3 or 4 for a melee")
+@click.option("--teams", is_flag=True, help="team play (4 players; duel or high_form)")
+@click.option("--seed", type=int, default=1, show_default=True)
+def selfplay(games: int, form: str, players: int | None, teams: bool, seed: int) -> None:
+    """Play random legal games with the engine and report how they went."""
+    from engine.selfplay import play_game, schools_for
+    players = players or (4 if teams else 3 if form == "melee" else 2)
+    rng = random.Random(seed)
+    outcomes = []
+    started = time.perf_counter()
+    with click.progressbar(range(games), label=f"{form}, {players} players") as bar:
+        for i in bar:
+            extra = {"teams": True} if teams else {}
+            outcomes.append(play_game(form, schools_for(rng, players), f"{seed}-{i}", **extra))
+    done = [o for o in outcomes if o.finished]
+    wins = Counter(w for o in done if len(o.winners) == 1 for w in o.winners)
+    errors = [o.error for o in outcomes if o.error]
+    click.echo(f"{len(done)}/{games} finished in {time.perf_counter() - started:.1f} s; "
+               f"mean turns {sum(o.turns for o in done) / max(1, len(done)):.1f}, "
+               f"wins per seat {dict(sorted(wins.items()))}, errors {len(errors)}")
+    for error in errors[:10]:
+        click.echo(f"  error: {error}")
+    sys.exit(1 if errors else 0)
+
+
+def _service():
+    from events import GameService, connect
+    redis = connect()
+    return redis, GameService(redis)
+
+
+def _names(redis, game_id: str) -> dict[int, str]:
+    from workers.turns import seating_of
+    seating = seating_of(redis, game_id)
+    return {i: seating.name(i) for i in range(len(seating.seats))}
+
+
+@main.command()
+@click.argument("game")
+@click.option("--move", "move", type=int, default=None, help="after move N (0: the setup); default: now")
+def replay(game: str, move: int | None) -> None:
+    """Print the board of a stored game after a move."""
+    from engine.narrate import describe_command
+    from events import GameNotFound
+
+    from .history import move_versions
+    redis, service = _service()
+    try:
+        moves = move_versions(service.events(game, None))
+    except GameNotFound:
+        raise click.ClickException(f"no game {game!r}") from None
+    n = len(moves) - 1 if move is None else move
+    if not 0 <= n < len(moves):
+        raise click.ClickException(f"game {game} has moves 0 to {len(moves) - 1}")
+    version, start = moves[n]
+    state = service.load(game, version).state
+    names = _names(redis, game)
+    what = "setup" if n == 0 else describe_command({**start["payload"]["command"], "seat": start["payload"]["seat"]},
+                                                   names)
+    click.echo(f"Game {game}, {state['form']}: move {n} of {len(moves) - 1} (version {version}): {what}")
+    click.echo(board_picture(state["board"]))
+    click.echo(_status(state, names))
+
+
+def board_picture(board: dict) -> str:
+    """The board as rows of squares ('.' empty; a/b/c/d a colour's common piece, upper case a heroic
+    one, with '*' a legendary one), each row labelled with its first square; then the notation."""
+    from engine import to_text
+    from engine.notation import ROWS
+    lines = []
+    for row in ROWS:
+        cells = [". " if sq not in board else _token(board[sq][1], board[sq][2]) for sq in row]
+        lines.append(f"{row[0]:>4}  " + " " * (9 - len(row)) + "".join(cells).rstrip())
+    return "\n".join(lines) + f"\n     {to_text(board)}"
+
+
+def _token(color: int, rank: int) -> str:
+    letter = "abcd"[color]
+    return letter + " " if rank == 1 else letter.upper() + " " if rank == 2 else letter.upper() + "*"
+
+
+def _status(state: dict, names: dict[int, str]) -> str:
+    from engine.state import active_seat
+    if state["phase"] == "over":
+        winners = " and ".join(names.get(s, f"Seat {s + 1}") for s in state["result"]["winners"])
+        return f"Over ({state['result']['reason']}): {winners} won."
+    seat = active_seat(state)
+    return f"Waiting for {names.get(seat, f'Seat {seat + 1}')} (seat {seat})."
+
+
+@main.command()
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="file (default: standard output)")
+@click.option("--unfinished", is_flag=True, help="export a running game (the record then holds its secrets)")
+def export(game: str, output: str | None, unfinished: bool) -> None:
+    """Write a game's record (verifiable with `arena verify`)."""
+    from events.errors import StoreError
+    from events.record import dumps_record
+    _, service = _service()
+    try:
+        record = service.export_record(game, allow_unfinished=unfinished)
+    except StoreError as exc:
+        raise click.ClickException(f"cannot export {game}: {exc}") from None
+    text = dumps_record(record)
+    if output:
+        with open(output, "w", encoding="utf-8") as out:
+            out.write(text)
+        click.echo(f"wrote {output}: {len(record['events'])} events", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def import_(file: str) -> None:
+    """Store a game record, after verifying it, under its own game id."""
+    from events.errors import StoreError
+    from events.record import RecordError, loads_record
+    redis, service = _service()
+    try:
+        with open(file, "rb") as source:
+            record = loads_record(source.read())
+        created = service.import_record(record)
+    except (RecordError, StoreError, ValueError) as exc:
+        raise click.ClickException(f"cannot import {file}: {exc}") from None
+    click.echo(f"imported game {created.game_id} ({created.version} events)")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+def verify(file: str) -> None:
+    """Check a record offline: hash chain, seed commitment, shuffles, replay."""
+    from events.verify import verify_text
+    with open(file, "rb") as source:
+        verdict = verify_text(source.read())
+    if verdict.ok:
+        click.echo(f"OK: {verdict.events} events; {verdict.reason}")
+        return
+    where = f" at version {verdict.version}" if verdict.version is not None else ""
+    click.echo(f"FAILED{where}: {verdict.reason}")
+    sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

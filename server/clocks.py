@@ -1,0 +1,30 @@
+"""The `clocks` of a game view, and the scheduling hook the game endpoints call after a change.
+
+Thin: the clock is workers/clock.py's fold (cached by workers/turns.py); what happens once per wait
+(timeouts, reminders, bots, notifications, end of game) is workers/turns.py's `after_change`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from workers import runtime, turns
+from workers.clock import TimeControl, view
+
+from .context import Arena
+
+
+def clocks_view(game_id: str, time_control: dict | None) -> dict | None:
+    """Deadlines and banks now (None for a game without a time control)."""
+    tc = TimeControl.from_info(time_control)
+    if not tc.timed:
+        return None
+    arena = Arena.of()
+    return view(turns.current(arena.redis, arena.service, game_id, tc), tc, runtime.now())
+
+
+def changed(game_id: str, result: Any = None) -> None:
+    """After a command (its events.CommandResult) or a creation: schedule and announce a new wait."""
+    if result is not None and result.replayed:
+        return                                          # an idempotent retry changed nothing
+    arena = Arena.of()
+    turns.after_change(arena.redis, arena.service, game_id, result)

@@ -1,0 +1,116 @@
+"""A registered player's notifications: a live SSE stream, the same as a list, webhook failures.
+
+Notifications ("your_turn", "deadline_soon", "opponent_moved", "game_over") are written by the
+workers (workers/notify.py) to the player's inbox, a Redis stream; its entry ids are the SSE event
+ids, so a client resumes with Last-Event-ID (or `after`) and misses nothing still kept (the last
+ARENA_INBOX_SIZE). Webhook deliveries carry the same JSON body.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterator
+
+from flask import Response, request, stream_with_context
+from flask_smorest import Blueprint
+from marshmallow import EXCLUDE, Schema, fields, validate
+
+from events import keys
+from workers import endgame, notify, webhooks
+
+from . import auth
+from .context import Arena
+from .errors import ApiError
+from .games import problems
+
+blp = Blueprint("notifications", __name__, url_prefix="/players", description="Your notifications")
+HEARTBEAT_SECONDS = 15
+STREAM_ID = re.compile(r"^\d{1,20}(-\d{1,20})?$")
+
+
+class InboxQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    after = fields.String(load_default="0", validate=validate.Regexp(STREAM_ID),
+                          metadata={"description": "the id of the last notification seen (SSE: Last-Event-ID)"})
+    follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new ones"})
+
+
+class NotificationsOut(Schema):
+    notifications = fields.List(fields.Dict())
+    last_id = fields.String()
+
+
+class FailuresOut(Schema):
+    failures = fields.List(fields.Dict())
+
+
+class RatingOut(Schema):
+    player = fields.String()
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float()
+    games = fields.Integer()
+
+
+def _after(query: dict) -> str:
+    last = request.headers.get("Last-Event-ID", query["after"])
+    if not STREAM_ID.match(last or ""):
+        raise ApiError(400, "malformed_request", "Last-Event-ID must be a notification id like 1700000000000-0.")
+    return last
+
+
+@blp.route("/me/stream")
+@blp.arguments(InboxQuery, location="query")
+@blp.response(200, content_type="text/event-stream")
+@problems(400, 401)
+def stream(query: dict):
+    """Server-Sent Events, one per notification (id = its stream id); resume with Last-Event-ID."""
+    pid = auth.require_player(Arena.of().redis)
+    after = _after(query)
+    return Response(stream_with_context(_sse(pid, after, query["follow"])), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _sse(pid: str, after: str, follow: bool) -> Iterator[str]:
+    redis = Arena.of().redis
+    while True:
+        for sid, note in notify.inbox(redis, pid, after):
+            after = sid
+            yield f"id: {sid}\nevent: {note['type']}\ndata: {json.dumps(note)}\n\n"
+        if not follow:
+            return
+        start = "0-0" if after in ("0", "") else after
+        if not redis.xread({keys.inbox(pid): start}, count=1, block=HEARTBEAT_SECONDS * 1000):
+            yield ": keep-alive\n\n"
+
+
+@blp.route("/me/notifications")
+@blp.arguments(InboxQuery, location="query")
+@blp.response(200, NotificationsOut)
+@problems(400, 401)
+def notifications(query: dict):
+    """Your notifications after `after` (at most 100), oldest first, as JSON."""
+    pid = auth.require_player(Arena.of().redis)
+    after = _after(query)
+    rows = notify.inbox(Arena.of().redis, pid, after)
+    return {"notifications": [{"stream_id": sid, **note} for sid, note in rows],
+            "last_id": rows[-1][0] if rows else after}
+
+
+@blp.route("/me/webhook-failures")
+@blp.response(200, FailuresOut)
+@problems(401)
+def webhook_failures():
+    """Your webhook's latest failed deliveries, newest first (each is retried with backoff)."""
+    pid = auth.require_player(Arena.of().redis)
+    return {"failures": webhooks.failures(Arena.of().redis, pid)}
+
+
+@blp.route("/me/rating")
+@blp.response(200, RatingOut)
+@problems(401)
+def rating():
+    """Your rating (openskill Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma) and games rated."""
+    pid = auth.require_player(Arena.of().redis)
+    return {"player": pid, **endgame.rating_of(Arena.of().redis, pid)}

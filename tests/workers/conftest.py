@@ -1,0 +1,44 @@
+"""Worker tests: a real Redis (database 1 of the session's server, emptied for each test), the
+Flask app on it, and real RQ workers run in burst mode in this process (SimpleWorker).
+
+Time: deadlines come from the times recorded in events, so tests move the clock with freezegun
+(`freeze_time`) rather than waiting; nothing sleeps for correctness.
+"""
+from __future__ import annotations
+
+import pytest
+
+from server import create_app
+
+DB = 1
+
+
+@pytest.fixture
+def redis_url(redis_server) -> str:
+    return f"redis://127.0.0.1:{redis_server.port}/{DB}"
+
+
+@pytest.fixture
+def redis_db(redis_server):
+    """Database 1 is these tests' own: emptied before each, so RQ's queues start empty."""
+    client = redis_server.client(db=DB)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture(autouse=True)
+def arena_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("ARENA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("ARENA_WEBHOOK_RETRIES", "0,0")
+    monkeypatch.setenv("ARENA_WEBHOOK_TIMEOUT", "5")
+
+
+@pytest.fixture
+def app(redis_url, redis_db):
+    return create_app({"REDIS_URL": redis_url, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

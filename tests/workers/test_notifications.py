@@ -1,0 +1,174 @@
+"""Notifications: the per-player SSE stream (resumable) and signed webhooks, retried through RQ."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from rq import Queue
+from rq.registry import ScheduledJobRegistry
+
+from workers import notify, webhooks
+
+from .helpers import bearer, new_game, play_legal, register, run_worker
+
+
+class Receiver:
+    """A local HTTP server that records each POST and answers with the next of `statuses`."""
+
+    def __init__(self, statuses: list[int]) -> None:
+        self.statuses, self.requests, self.times = list(statuses), [], []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:                              # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.requests.append((dict(self.headers), body))
+                receiver.times.append(time.time())
+                status = receiver.statuses.pop(0) if len(receiver.statuses) > 1 else receiver.statuses[0]
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    made = []
+
+    def make(*statuses: int) -> Receiver:
+        made.append(Receiver(list(statuses)))
+        return made[-1]
+    yield make
+    for r in made:
+        r.close()
+
+
+def seated(client, player: dict, seat: int = 1, **extra) -> dict:
+    players = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
+    players[seat] = {**players[seat], "name": player["name"], "player": player["id"]}
+    return new_game(client, players=players, **extra)
+
+
+def sse_events(text: str) -> list[dict]:
+    out = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line and not line.startswith(":"))
+        if fields:
+            out.append({"id": fields["id"], "event": fields["event"], "data": json.loads(fields["data"])})
+    return out
+
+
+def test_your_turn_arrives_on_the_players_stream_and_the_stream_resumes_after_the_last_id(client):
+    bob = register(client, "Bob")
+    game = seated(client, bob)
+    first = sse_events(client.get("/players/me/stream?follow=0", headers=bearer(bob["token"])).get_data(as_text=True))
+    assert [(e["event"], e["data"]["game_id"], e["data"]["seat"]) for e in first] == [("your_turn", game["id"], 1)]
+    play_legal(client, game, seat=1)
+    play_legal(client, game, seat=0)                                   # Bob's turn again
+    resumed = client.get("/players/me/stream?follow=0", headers={**bearer(bob["token"]), "Last-Event-ID": first[0]["id"]})
+    again = sse_events(resumed.get_data(as_text=True))
+    assert [e["event"] for e in again] == ["your_turn"] and again[0]["id"] > first[0]["id"]
+
+
+def test_a_followed_stream_delivers_a_notification_sent_after_it_opened(client, redis_db):
+    bob = register(client, "Bob")
+    seated(client, bob)
+    response = client.get("/players/me/stream", headers=bearer(bob["token"]), buffered=False)
+    chunks = response.response
+    assert "your_turn" in next(chunks).decode()
+    notify.send(redis_db, bob["id"], notify.notification("game_over", "g1", 1, 99, text="over"))
+    assert "game_over" in next(chunks).decode()
+    response.close()
+
+
+def test_the_stream_needs_a_player_token(client):
+    assert client.get("/players/me/stream?follow=0").status_code == 401
+
+
+def test_players_other_than_the_mover_and_the_next_seat_are_told_an_opponent_moved(client):
+    cy = register(client, "Cy")
+    game = new_game(client, form="melee", players=[{"name": "Ann", "school": "northern"},
+                                                   {"name": "Cy", "school": "highland", "player": cy["id"]},
+                                                   {"name": "Bob", "school": "sylvan"}])
+    mover = following = client.get(f"/games/{game['id']}").json["active_seat"]
+    for _ in range(10):                                # the setup may take the mover several commands
+        if following != mover:
+            break
+        play_legal(client, game, seat=mover)
+        following = client.get(f"/games/{game['id']}").json["active_seat"]
+    assert 1 not in (mover, following)
+    [note] = client.get("/players/me/notifications", headers=bearer(cy["token"])).json["notifications"]
+    assert (note["type"], note["by"], note["seat"]) == ("opponent_moved", mover, 1)
+    assert note["text"] == f"{['Ann', 'Cy', 'Bob'][mover]} has moved in game {game['id']}; " \
+                           f"{['Ann', 'Cy', 'Bob'][following]} is to play."
+
+
+def test_a_notification_sent_twice_is_delivered_once(redis_db, client):
+    bob = register(client, "Bob")
+    note = notify.notification("your_turn", "g2", 0, 5, text="hi")
+    assert notify.send(redis_db, bob["id"], note) is True
+    assert notify.send(redis_db, bob["id"], note) is False
+    assert len(notify.inbox(redis_db, bob["id"])) == 1
+
+
+def test_a_webhook_is_delivered_signed_with_the_players_secret_and_a_delivery_id(client, redis_db, receiver):
+    hook = receiver(200)
+    bob = register(client, "Bob", webhook_url=hook.url)
+    game = seated(client, bob)
+    run_worker(redis_db)
+    [(headers, body)] = hook.requests
+    assert webhooks.verify(bob["webhook_secret"], body, headers["X-Arena-Signature"])
+    assert not webhooks.verify("another secret", body, headers["X-Arena-Signature"])
+    note = json.loads(body)
+    assert (note["type"], note["game_id"], note["seat"]) == ("your_turn", game["id"], 1)
+    assert headers["X-Arena-Delivery"] == note["id"] and headers["X-Arena-Event"] == "your_turn"
+
+
+def test_a_failed_delivery_is_recorded_and_retried_with_the_same_delivery_id(client, redis_db, receiver):
+    hook = receiver(500, 200)
+    bob = register(client, "Bob", webhook_url=hook.url)
+    seated(client, bob)
+    run_worker(redis_db)                                  # ARENA_WEBHOOK_RETRIES=0,0: retried at once
+    assert len(hook.requests) == 2
+    (first, body1), (second, body2) = hook.requests
+    assert first["X-Arena-Delivery"] == second["X-Arena-Delivery"] and body1 == body2
+    assert (first["X-Arena-Attempt"], second["X-Arena-Attempt"]) == ("1", "2")
+    [failure] = client.get("/players/me/webhook-failures", headers=bearer(bob["token"])).json["failures"]
+    assert failure["delivery"] == first["X-Arena-Delivery"] and failure["error"] == "HTTP 500"
+    assert failure["attempt"] == 1
+
+
+def test_retries_back_off_through_rqs_schedule(client, redis_db, receiver, monkeypatch):
+    monkeypatch.setenv("ARENA_WEBHOOK_RETRIES", "30,120")
+    hook = receiver(503)
+    bob = register(client, "Bob", webhook_url=hook.url)
+    seated(client, bob)
+    run_worker(redis_db)
+    assert len(hook.requests) == 1
+    registry = ScheduledJobRegistry(queue=Queue("arena-notify", connection=redis_db))
+    [job_id] = registry.get_job_ids()
+    assert job_id.startswith("hook-yourturn-")
+    waited = registry.get_scheduled_time(job_id).timestamp() - hook.times[0]
+    assert 28 <= waited <= 32
+
+
+def test_an_unreachable_receiver_is_a_recorded_failure(client, redis_db, monkeypatch):
+    monkeypatch.setenv("ARENA_WEBHOOK_RETRIES", "")
+    bob = register(client, "Bob", webhook_url="http://127.0.0.1:9/nobody")
+    seated(client, bob)
+    run_worker(redis_db)
+    failures = client.get("/players/me/webhook-failures", headers=bearer(bob["token"])).json["failures"]
+    assert len(failures) == 1 and failures[0]["url"] == "http://127.0.0.1:9/nobody"

@@ -1,0 +1,34 @@
+"""The runnable product: the README's first screen, the Procfile, and configuration by environment."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import workers.settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_readme_opens_with_exactly_two_commands_make_run_and_make_test():
+    readme = (ROOT / "README.md").read_text()
+    first_screen = readme[:readme.index("\n## ")]
+    commands = [line.split("#")[0].strip() for block in re.findall(r"```sh\n(.*?)```", first_screen, re.S)
+                for line in block.splitlines() if line.split("#")[0].strip()]
+    assert commands == ["make run", "make test"]
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_procfile_runs_gunicorn_on_the_app_factory_and_an_rq_worker_with_its_scheduler():
+    lines = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
+    assert set(lines) == {"web", "worker"}
+    assert lines["web"].startswith("gunicorn ") and "'server:create_app()'" in lines["web"]
+    assert lines["worker"].startswith("rq worker --with-scheduler ")
+    assert "workers.worker.ArenaWorker" in lines["worker"] and "workers.rq_settings" in lines["worker"]
+
+
+def test_every_environment_variable_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    names = set(re.findall(r"\b(ARENA_[A-Z_]+|REDIS_URL)\b", workers.settings.__doc__))
+    names |= set(re.findall(r'environ.get\("([A-Z_]+)"', (ROOT / "server" / "cli.py").read_text()))
+    names |= set(re.findall(r'_env_int\("([A-Z_]+)"', (ROOT / "server" / "cli.py").read_text()))
+    assert names and all(f"`{name}`" in readme for name in names), sorted(n for n in names if f"`{n}`" not in readme)

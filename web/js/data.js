@@ -1,0 +1,51 @@
+// The game's reference data (cards and board geometry, served from the engine) and names for things.
+
+import { api } from "./api.js";
+
+let loaded = null;
+
+export async function loadData() {
+  if (!loaded) {
+    loaded = Promise.all([api.cards(), api.geometry()]).then(([cards, geometry]) => ({ cards, geometry }));
+  }
+  return loaded;
+}
+
+export const COLOURS = [
+  { name: "Blue", fill: "#2f6db5", text: "#fff" },
+  { name: "Red", fill: "#c8432b", text: "#fff" },
+  { name: "Yellow", fill: "#d6a531", text: "#2b2110" },
+  { name: "Green", fill: "#4d9a3b", text: "#fff" },
+];
+
+export function colour(index) {
+  return COLOURS[index % COLOURS.length];
+}
+
+export const RANK_LABEL = { common: "Common", heroic: "Heroic", legendary: "Legendary" };
+
+export function card(data, id) {
+  return data.cards.cards[id] || { id, name: id, kind: "unknown", summary: "" };
+}
+
+export function cardName(data, id) {
+  return card(data, id).name;
+}
+
+export function schoolName(data, id) {
+  const deck = data.cards.decks.find((d) => d.id === id);
+  if (deck) return deck.name;
+  if (id === "random") return "Random school";
+  if (id === "draft") return "Draft (pick in turn)";
+  return id;
+}
+
+export function playerName(view, seat) {
+  const p = (view.players || []).find((x) => x.seat === seat);
+  return p ? p.name : `Seat ${seat + 1}`;
+}
+
+export function seatColour(view, seat) {
+  const s = (view.seats || []).find((x) => x.seat === seat);
+  return s ? s.color : seat;
+}

@@ -1,0 +1,490 @@
+// The game page: fetches the seat's view, legal commands, moves and log; draws them; turns clicks
+// and keys into commands; follows the game live; rewinds read-only; recovers after a reload or a
+// lost connection.
+
+import { api } from "./api.js";
+import { Board } from "./board.js";
+import { cardTile } from "./cards.js";
+import { findDiscard, label, plan } from "./choices.js";
+import { card as cardData, cardName, colour, playerName } from "./data.js";
+import { clear, h } from "./dom.js";
+import * as notify from "./notify.js";
+import { logPanel, seatsPanel, statusText, tasksPanel } from "./panels.js";
+import { RewindBar } from "./rewind.js";
+import * as storage from "./storage.js";
+import { LiveStream } from "./stream.js";
+
+const STREAM_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", ended: "Game over", failed: "Not live" };
+
+function boardMap(view) {
+  return new Map((view.board || []).map((p) => [p.square, `${p.color}-${p.rank}`]));
+}
+
+export class GamePage {
+  constructor(root, gameId, data) {
+    this.root = root;
+    this.id = gameId;
+    this.data = data;
+    this.token = storage.tokenFor(gameId);
+    this.view = null;
+    this.legal = { version: 0, commands: [] };
+    this.moves = [];
+    this.log = [];
+    this.rewound = null;
+    this.sel = { card: null, from: null, discard: null, returns: new Set() };
+    this.chooser = null;
+    this.confirmResign = false;
+    this.recent = new Set();
+    this.error = null;
+    this.busy = false;
+    this.seq = 0;
+    this.seekSeq = 0;
+    this.skew = 0;
+    this.board = new Board(data.geometry, (sq) => this.onSquare(sq));
+    this.rewindBar = new RewindBar((n) => this.seek(n));
+  }
+
+  async start() {
+    this.layout();
+    try {
+      await this.refresh();
+    } catch (err) {
+      clear(this.root, h("section", { class: "panel error-page" }, h("h1", {}, "This game cannot be shown"),
+        h("p", { class: "error" }, err.message), h("p", {}, h("a", { href: "/" }, "Back to your games"))));
+      return;
+    }
+    this.stream = new LiveStream(this.id, this.token, {
+      onEvent: (e) => { if (e.id === null || e.id > this.liveVersion()) this.scheduleRefresh(); },
+      onStatus: (status, detail) => this.streamStatus(status, detail),
+    });
+    // Resume from one event back: the server then answers at once (it sends nothing, not even its
+    // headers, until an event or its 15 s keep-alive), and the repeated event is ignored.
+    this.stream.start(Math.max(0, (this.view.latest ?? this.view.version) - 1));
+    this.ticker = setInterval(() => this.tick(), 1000);
+    document.addEventListener("keydown", (e) => this.key(e));
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.scheduleRefresh(); });
+  }
+
+  liveVersion() {
+    return this.view ? this.view.version : 0;
+  }
+
+  layout() {
+    this.statusEl = h("p", { class: "status-text", id: "status", "aria-live": "polite" });
+    this.streamEl = h("span", { class: "stream-status", id: "stream-status" }, "Connecting…");
+    this.notifyBtn = h("button", { type: "button", class: "small", id: "notify-btn", onclick: () => this.askNotify() }, "Notify me");
+    this.errorEl = h("div", { class: "error", id: "error", role: "alert", hidden: true });
+    this.promptEl = h("section", { class: "panel prompt", id: "prompt", "aria-label": "What to do" });
+    this.handEl = h("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
+    this.seatsEl = h("section", { class: "panel players", id: "players", "aria-label": "Players" });
+    this.tasksEl = h("div", { id: "tasks" });
+    this.logList = h("div", { class: "log-scroll", id: "log", tabindex: 0, "aria-label": "Game log" });
+    this.shareEl = h("div", { id: "share" });
+    this.titleEl = h("h1", { class: "game-title" }, "Game");
+    clear(this.root, h("div", { class: "game" },
+      h("div", { class: "status-bar" }, h("div", { class: "status-main" }, this.titleEl, this.statusEl),
+        h("div", { class: "status-side" }, this.streamEl, this.notifyBtn)),
+      h("div", { class: "game-grid" },
+        h("div", { class: "board-col" },
+          h("div", { class: "board-wrap" }, this.board.svg),
+          this.errorEl, this.promptEl, this.rewindBar.el, this.handEl),
+        h("aside", { class: "side-col" }, this.seatsEl, this.tasksEl,
+          h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.logList),
+          this.shareEl))));
+  }
+
+  // --- data ---------------------------------------------------------------------------------------
+
+  scheduleRefresh() {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => this.refresh().catch((err) => this.showError(err)), 60);
+  }
+
+  async refresh() {
+    const n = ++this.seq;
+    const [view, legal, moves, log] = await Promise.all([
+      api.view(this.id, this.token), api.legal(this.id, this.token), api.moves(this.id, this.token), api.log(this.id, this.token)]);
+    if (n !== this.seq) return;
+    if (legal.version !== view.version && n === this.seq) {
+      this.scheduleRefresh();                     // a command landed between the two reads
+    }
+    const recent = await this.changedSquares(view, moves.moves || []);
+    if (n !== this.seq) return;
+    const before = this.view;
+    if (view.clocks && view.clocks.now) this.skew = Date.now() - Date.parse(view.clocks.now);
+    if (before && view.version !== before.version) {
+      this.chooser = null;
+      this.confirmResign = false;
+    }
+    this.recent = recent;
+    this.view = view;
+    if (this.error && this.error.code === "offline") this.clearError();     // reached the server again
+    this.legal = legal;
+    this.moves = moves.moves || [];
+    this.log = log.lines || [];
+    this.keepSelection();
+    this.turnSignal(before);
+    this.render();
+  }
+
+  // The squares the other players changed since my last move (for a spectator: in the last run of
+  // moves by one seat), compared with the position after that move, fetched once per baseline.
+  async changedSquares(view, moves) {
+    let i = moves.length - 1;
+    if (i < 1) return new Set();
+    const me = view.seat;
+    const last = moves[i].seat;
+    if (me !== null && me !== undefined) {
+      if (last === me) return new Set();
+      while (i > 0 && moves[i].seat !== me) i--;
+    } else {
+      while (i > 0 && moves[i].seat === last) i--;
+    }
+    try {
+      if (!this.baseline || this.baseline.move !== i) {
+        this.baseline = { move: i, board: boardMap(await api.moveView(this.id, i, this.token)) };
+      }
+    } catch {
+      return new Set();
+    }
+    const a = this.baseline.board, b = boardMap(view);
+    return new Set([...a.keys(), ...b.keys()].filter((sq) => a.get(sq) !== b.get(sq)));
+  }
+
+  keepSelection() {
+    const cmds = this.legal.commands;
+    if (this.sel.card && !cmds.some((c) => c.type === "summon" && c.card === this.sel.card)) this.sel.card = null;
+    if (this.sel.from && !cmds.some((c) => c.type === "move" && c.from === this.sel.from)) this.sel.from = null;
+    if (this.sel.discard && !cmds.some((c) => c.type === "discard" && c.card === this.sel.discard)) {
+      this.sel.discard = null;
+      this.sel.returns = new Set();
+    }
+  }
+
+  turnSignal(before) {
+    const v = this.view;
+    const mine = v.seat !== null && v.seat !== undefined && v.status !== "finished" && v.active_seat === v.seat;
+    const wasMine = before && before.status !== "finished" && before.active_seat === before.seat;
+    if (mine && before && !wasMine) notify.turnStarted(statusText(v, this.data, v.seat));
+    else if (mine) document.title = "● Your turn · Tash-Kalar Arena";
+    else notify.turnOver(v.status === "finished" ? "Game over" : null);
+  }
+
+  // --- acting -------------------------------------------------------------------------------------
+
+  async send(command) {
+    if (this.busy) return;
+    this.busy = true;
+    this.chooser = null;
+    this.root.classList.add("busy");
+    try {
+      await api.command(this.id, this.token, command, this.legal.version);
+      this.clearError();
+      this.sel = { card: null, from: null, discard: null, returns: new Set() };
+    } catch (err) {
+      this.showError(err);
+    } finally {
+      this.busy = false;
+      this.root.classList.remove("busy");
+    }
+    await this.refresh().catch((err) => this.showError(err));
+  }
+
+  showError(err) {
+    this.error = err;
+    const code = err.code && err.code !== "http_error" ? err.code.replace(/_/g, " ") : null;
+    clear(this.errorEl,
+      h("p", {}, h("strong", {}, code ? `${code[0].toUpperCase()}${code.slice(1)}: ` : "Error: "), err.message),
+      err.problem && err.problem.rule ? h("p", { class: "rule" }, `Rule: ${err.problem.rule}`) : null,
+      h("button", { type: "button", class: "small", onclick: () => this.clearError() }, "Dismiss"));
+    this.errorEl.hidden = false;
+  }
+
+  clearError() {
+    this.error = null;
+    this.errorEl.hidden = true;
+    clear(this.errorEl);
+  }
+
+  onSquare(square) {
+    if (this.rewound || this.busy || !this.plan) return;
+    const entry = this.plan.squares.get(square);
+    if (!entry) {
+      if (this.sel.card || this.sel.from || this.chooser) {
+        this.sel.card = null;
+        this.sel.from = null;
+        this.chooser = null;
+        this.render();
+      }
+      return;
+    }
+    if (entry.unselect) { this.sel.from = null; this.render(); return; }
+    if (entry.selectFrom) { this.sel.from = entry.selectFrom; this.render(); return; }
+    this.pick(`Choose what to do on ${square}`, entry.commands);
+  }
+
+  // Send the command, or when there are several, ask which one.
+  pick(title, commands) {
+    if (commands.length === 1) {
+      this.send(commands[0]);
+      return;
+    }
+    this.chooser = { title, commands };
+    this.render();
+  }
+
+  selectCard(id) {
+    if (this.rewound) return;
+    this.sel.from = null;
+    this.sel.discard = null;
+    this.chooser = null;
+    this.sel.card = this.sel.card === id ? null : id;
+    this.render();
+    if (this.sel.card) this.board.focus(this.plan.squares.keys().next().value);
+  }
+
+  key(event) {
+    if (event.key !== "Escape") return;
+    if (this.sel.card || this.sel.from || this.sel.discard || this.chooser || this.confirmResign) {
+      this.sel = { card: null, from: null, discard: null, returns: new Set() };
+      this.chooser = null;
+      this.confirmResign = false;
+      this.render();
+    } else if (this.rewound) {
+      this.seek(null);
+    }
+  }
+
+  async askNotify() {
+    await notify.ask();
+    this.render();
+  }
+
+  async seek(n) {
+    const ticket = ++this.seekSeq;
+    if (n === null) {
+      this.rewound = null;
+      this.render();
+      return;
+    }
+    try {
+      const view = await api.moveView(this.id, n, this.token);
+      if (ticket !== this.seekSeq) return;
+      this.rewound = { move: n, view };
+      this.render();
+    } catch (err) {
+      this.showError(err);
+    }
+  }
+
+  // --- drawing ------------------------------------------------------------------------------------
+
+  render() {
+    const live = this.view;
+    if (!live) return;
+    const shown = this.rewound ? this.rewound.view : live;
+    const mySeat = live.seat;
+    const commands = this.rewound ? [] : this.legal.commands;
+    this.plan = plan(commands, this.sel, live, this.data);
+    this.titleEl.textContent = `${(this.data.geometry.forms.find((f) => f.id === live.form) || {}).name || live.form} · game ${this.id}`;
+    this.statusEl.textContent = this.rewound ? `Rewound to move ${this.rewound.move} (read-only)` : statusText(live, this.data, mySeat);
+    this.statusEl.classList.toggle("your-turn", !this.rewound && live.status !== "finished" && live.active_seat === mySeat && mySeat !== null);
+    this.root.classList.toggle("rewinding", Boolean(this.rewound));
+    const marks = new Map([...this.plan.squares].map(([sq, e]) => [sq, { kind: e.kind, label: e.label }]));
+    this.board.render(shown, { marks, selected: this.plan.from && this.sel.from ? this.plan.from : null,
+      recent: this.rewound ? new Set() : this.recent, readOnly: Boolean(this.rewound) });
+    this.renderPrompt(live, mySeat);
+    this.renderHand(shown, mySeat);
+    clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(shown, this.data, mySeat, this.skew));
+    const claims = new Map([...this.plan.tasks].map(([task, cmd]) => [task, () => this.send(cmd)]));
+    clear(this.tasksEl, tasksPanel(shown, this.data, claims));
+    this.renderLog();
+    this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);
+    this.renderShare(live);
+    this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null;
+  }
+
+  renderPrompt(view, mySeat) {
+    const parts = [];
+    if (this.rewound) {
+      parts.push(h("p", {}, "You are looking at an earlier position; nothing can be played from here."),
+        h("button", { type: "button", class: "primary", onclick: () => this.seek(null) }, "Back to live"));
+      clear(this.promptEl, parts);
+      return;
+    }
+    const effect = view.effect;
+    if (effect && effect.card) {
+      const c = cardData(this.data, effect.card);
+      parts.push(h("div", { class: "effect" }, h("strong", {}, `${c.name}`),
+        ` (${playerName(view, effect.seat ?? view.active_seat)}) is resolving. `, h("span", { class: "muted" }, c.summary || "")));
+    }
+    if (this.chooser) {
+      parts.push(h("p", { class: "prompt-title" }, this.chooser.title),
+        h("div", { class: "buttons" }, this.chooser.commands.map((cmd) =>
+          h("button", { type: "button", class: "primary", onclick: () => this.send(cmd) }, label(cmd, view, this.data))),
+        h("button", { type: "button", onclick: () => { this.chooser = null; this.render(); } }, "Cancel")));
+      clear(this.promptEl, parts);
+      return;
+    }
+    if (this.sel.discard) {
+      parts.push(this.discardDialog(view));
+      clear(this.promptEl, parts);
+      return;
+    }
+    const mine = mySeat !== null && view.status !== "finished" && (view.active_seat === mySeat);
+    if (view.status === "finished") {
+      parts.push(h("p", { class: "prompt-title" }, statusText(view, this.data, mySeat)));
+    } else if (mySeat === null) {
+      parts.push(h("p", {}, `You are watching. ${statusText(view, this.data, mySeat)}.`));
+    } else if (!mine) {
+      const waiting = playerName(view, view.active_seat);
+      const bot = (view.players || []).find((p) => p.seat === view.active_seat && p.bot);
+      parts.push(h("p", { class: "waiting" }, bot ? `The computer (${waiting}) is thinking…` : `Waiting for ${waiting}.`));
+    } else {
+      const p = view.pending;
+      if (this.sel.card) {
+        parts.push(h("p", { class: "prompt-title" }, `Summon ${cardName(this.data, this.sel.card)}: choose a highlighted square.`),
+          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => this.selectCard(this.sel.card) }, "Cancel (Esc)")));
+      } else if (this.sel.from) {
+        parts.push(h("p", { class: "prompt-title" }, `Move the piece on ${this.sel.from}: choose where.`),
+          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => { this.sel.from = null; this.render(); } }, "Cancel (Esc)")));
+      } else if (p && p.seat === mySeat) {
+        parts.push(h("p", { class: "prompt-title" }, p.prompt || "Choose"));
+        if (this.plan.squares.size) parts.push(h("p", { class: "hint" }, hintFor(this.plan)));
+      } else {
+        parts.push(h("p", { class: "prompt-title" }, "Your turn."), h("p", { class: "hint" }, hintFor(this.plan)));
+      }
+      const claims = [...this.plan.tasks.values()].map((cmd) => ({ cmd, label: `Claim ${cardName(this.data, cmd.task)}` }));
+      if (this.plan.buttons.length || claims.length) {
+        parts.push(h("div", { class: "buttons" }, [...claims, ...this.plan.buttons].map(({ cmd, label: text }) =>
+          h("button", { type: "button", class: cmd.type === "skip" || cmd.type === "end_turn" ? "" : "primary",
+            "data-task": cmd.task,
+            "data-command": cmd.type, onclick: () => this.send(cmd) },
+          cmd.type === "skip" && view.pending ? "Skip this step" : text))));
+      }
+    }
+    if (this.plan.resign && !this.rewound) {
+      parts.push(this.confirmResign
+        ? h("div", { class: "buttons resign" }, h("span", {}, "Resign this game?"),
+          h("button", { type: "button", class: "danger", onclick: () => this.send(this.plan.resign) }, "Yes, resign"),
+          h("button", { type: "button", onclick: () => { this.confirmResign = false; this.render(); } }, "No"))
+        : h("div", { class: "buttons resign" }, h("button", { type: "button", class: "link",
+          onclick: () => { this.confirmResign = true; this.render(); } }, "Resign…")));
+    }
+    clear(this.promptEl, parts);
+  }
+
+  discardDialog(view) {
+    const options = this.plan.cards.get(this.sel.discard)?.discard || [];
+    const returnable = [...new Set(options.flatMap((c) => c.returns || []))];
+    const boxes = returnable.map((id) => h("label", { class: "check" },
+      h("input", { type: "checkbox", value: id, checked: this.sel.returns.has(id), onchange: (e) => {
+        if (e.target.checked) this.sel.returns.add(id); else this.sel.returns.delete(id);
+      } }), ` ${cardName(this.data, id)}`));
+    const confirm = () => {
+      const cmd = findDiscard(options, [...this.sel.returns]);
+      if (cmd) this.send(cmd);
+      else this.showError({ code: "not_allowed", message: "These cards cannot be returned together." });
+    };
+    return h("form", { class: "discard", onsubmit: (e) => { e.preventDefault(); confirm(); } },
+      h("p", { class: "prompt-title" }, `Discard ${cardName(this.data, this.sel.discard)}`),
+      returnable.length ? h("fieldset", {}, h("legend", {}, "Return cards to the bottom of their decks (optional)"), boxes) : null,
+      h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary" }, "Discard"),
+        h("button", { type: "button", onclick: () => { this.sel.discard = null; this.sel.returns = new Set(); this.render(); } }, "Cancel")));
+  }
+
+  renderHand(view, mySeat) {
+    const seat = (view.seats || []).find((x) => x.seat === mySeat);
+    if (mySeat === null || !seat) {
+      clear(this.handEl, h("h2", {}, "Hands"), h("p", { class: "muted" }, "You are a spectator: hands are hidden."));
+      return;
+    }
+    const hand = seat.hand || [];
+    const tiles = hand.map((id) => {
+      const acts = this.rewound ? null : this.plan.cards.get(id);
+      const actions = [];
+      if (acts && acts.flare.length) {
+        actions.push({ label: "Invoke flare", cls: "primary", onClick: () => this.pick(`Invoke ${cardName(this.data, id)} against…`, acts.flare) });
+      }
+      if (acts && acts.warp.length) {
+        actions.push({ label: "Warp", cls: "primary", onClick: () => this.pick(`Warp ${cardName(this.data, id)}`, acts.warp) });
+      }
+      if (acts && acts.discard.length) {
+        actions.push({ label: "Discard…", onClick: () => {
+          this.sel = { card: null, from: null, discard: id, returns: new Set() };
+          this.chooser = null;
+          this.render();
+        } });
+      }
+      const selectable = Boolean(acts && acts.summon.length);
+      const tile = cardTile(this.data, id, { colourIndex: seat.color, selectable, selected: this.sel.card === id,
+        onSelect: (c) => this.selectCard(c), actions });
+      if (selectable) {
+        tile.addEventListener("click", (e) => { if (!e.target.closest("button")) this.selectCard(id); });
+      }
+      return tile;
+    });
+    const discard = seat.discard || [];
+    clear(this.handEl, h("h2", {}, `Your hand (${hand.length})`),
+      h("div", { class: "cards" }, tiles.length ? tiles : h("p", { class: "muted" }, "No cards in hand.")),
+      discard.length ? h("p", { class: "muted discard-pile" }, `Discard pile: ${discard.map((c) => cardName(this.data, c)).join(", ")}`) : null);
+  }
+
+  renderLog() {
+    const el = this.logList;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
+    if (this.renderedLog === this.log.length) return;
+    this.renderedLog = this.log.length;
+    clear(el, logPanel(this.log));
+    if (atBottom || !this.logScrolled) { el.scrollTop = el.scrollHeight; this.logScrolled = true; }
+  }
+
+  renderShare(view) {
+    const entry = storage.game(this.id);
+    const links = (entry && entry.links || []).filter((l) => !l.bot && l.seat !== view.seat);
+    const origin = window.location.origin;
+    const row = (text, url) => h("li", {}, h("span", {}, text), h("input", { type: "text", readonly: true, value: url, "aria-label": text,
+      onfocus: (e) => e.target.select() }), h("button", { type: "button", class: "small", onclick: () => copy(url) }, "Copy"));
+    clear(this.shareEl, h("details", { class: "panel share" }, h("summary", {}, "Invite and share"),
+      h("ul", { class: "links" }, links.map((l) => row(`Join link for ${l.name} (seat ${l.seat + 1})`, `${origin}/play/${this.id}#token=${l.token}`)),
+        row("Watch link (spectators)", `${origin}/play/${this.id}`))));
+  }
+
+  streamStatus(status, detail) {
+    this.streamEl.textContent = STREAM_TEXT[status] || status;
+    this.streamEl.dataset.status = status;
+    if (detail) this.streamEl.title = detail;
+    if (status === "live" && this.wasDown) this.scheduleRefresh();
+    this.wasDown = status === "reconnecting" || status === "failed";
+  }
+
+  tick() {
+    if (this.view && this.view.clocks && !this.rewound) {
+      clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(this.view, this.data, this.view.seat, this.skew));
+    }
+  }
+}
+
+function hintFor(p) {
+  const kinds = new Set([...p.squares.values()].map((e) => e.kind));
+  const hints = [];
+  if (kinds.has("place")) hints.push("click a highlighted square to place a piece");
+  if (p.cards.size && [...p.cards.values()].some((c) => c.summon.length)) hints.push("select a card to summon it");
+  if (kinds.has("choose")) hints.push("click a highlighted square to choose it");
+  if (kinds.has("move-from")) hints.push("click a highlighted piece to move it");
+  if (kinds.has("move-to")) hints.push("click where the piece goes");
+  if (p.tasks.size) hints.push("claim a task you have achieved");
+  if (!hints.length) return p.buttons.some((b) => b.cmd.type === "end_turn") ? "Your actions are spent: end your turn." : "Use the buttons below.";
+  const text = hints.join(", or ");
+  return text[0].toUpperCase() + text.slice(1) + ".";
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    window.prompt("Copy this link:", text);
+  }
+}
+
+export { colour };

@@ -1,0 +1,206 @@
+// The lobby at `/`: create a game (form, schools, seats for people or the computer, time
+// control), hand out each seat's join link, and list this browser's games, those waiting for you first.
+
+import { api } from "./api.js";
+import { clear, h } from "./dom.js";
+import { playerName, schoolName } from "./data.js";
+import * as storage from "./storage.js";
+import { timeControlText } from "./panels.js";
+
+const SEATS = { duel: [2, 2], high_form: [2, 2], melee: [3, 4] };
+const UNITS = [["minutes", 60], ["hours", 3600], ["days", 86400]];
+
+function schoolOptions(data, selected) {
+  const ids = [...data.geometry.schools, ...data.geometry.school_choices];
+  return ids.map((id) => h("option", { value: id, selected: id === selected }, schoolName(data, id)));
+}
+
+function seatRow(data, index, seat, onChange) {
+  const row = h("fieldset", { class: "seat-row", "data-seat": index },
+    h("legend", {}, `Seat ${index + 1}${index === 0 ? " (plays first)" : ""}`),
+    h("label", {}, "Name ", h("input", { name: "name", required: true, maxlength: 40, value: seat.name, autocomplete: "off" })),
+    h("label", {}, "School ", h("select", { name: "school" }, schoolOptions(data, seat.school))),
+    h("label", {}, "Played by ", h("select", { name: "by", onchange: onChange },
+      h("option", { value: "you", selected: seat.by === "you" }, "You"),
+      h("option", { value: "human", selected: seat.by === "human" }, "Another person (join link)"),
+      h("option", { value: "bot", selected: seat.by === "bot" }, "The computer"))));
+  return row;
+}
+
+function defaultSeats(data, form, name) {
+  const schools = data.geometry.schools;
+  const [n] = SEATS[form];
+  return Array.from({ length: n }, (_, i) => ({
+    name: i === 0 ? name : `Computer ${i}`.replace(/ 1$/, ""), school: schools[i % schools.length], by: i === 0 ? "you" : "bot",
+  }));
+}
+
+export async function showLobby(root, data) {
+  const me = storage.player();
+  let seats = defaultSeats(data, "duel", me ? me.name : "Player");
+  const seatBox = h("div", { class: "seat-rows" });
+  const formSelect = h("select", { name: "form", id: "form-select" },
+    data.geometry.forms.map((f) => h("option", { value: f.id }, f.name)));
+  const addBtn = h("button", { type: "button", class: "small", onclick: () => { seats = readSeats(); seats.push({ name: "Computer", school: "random", by: "bot" }); drawSeats(); } }, "Add a seat");
+  const removeBtn = h("button", { type: "button", class: "small", onclick: () => { seats = readSeats(); seats.pop(); drawSeats(); } }, "Remove a seat");
+  const tcKind = h("select", { name: "tc", id: "tc-kind", onchange: () => drawTc() },
+    h("option", { value: "none" }, "No time limit"), h("option", { value: "move" }, "Time per move"),
+    h("option", { value: "bank" }, "Time bank for the game"));
+  const tcAmount = h("input", { type: "number", name: "tc-amount", min: 1, value: 3, "aria-label": "Amount of time" });
+  const tcUnit = h("select", { name: "tc-unit", "aria-label": "Unit" }, UNITS.map(([u, sec]) => h("option", { value: sec, selected: u === "days" }, u)));
+  const tcInc = h("input", { type: "number", name: "tc-inc", min: 0, value: 0, "aria-label": "Seconds added each turn" });
+  const tcBox = h("div", { class: "tc-detail" });
+  const seed = h("input", { name: "seed", maxlength: 128, placeholder: "random", autocomplete: "off" });
+  const errorEl = h("p", { class: "error", role: "alert", hidden: true });
+  const createdEl = h("div", { id: "created" });
+  const gamesEl = h("div", { id: "my-games" }, h("p", { class: "muted" }, "Loading your games…"));
+
+  function readSeats() {
+    return [...seatBox.querySelectorAll(".seat-row")].map((row) => ({
+      name: row.querySelector("[name=name]").value.trim(),
+      school: row.querySelector("[name=school]").value,
+      by: row.querySelector("[name=by]").value,
+    }));
+  }
+
+  function onByChange(e) {
+    const changed = e.target.closest(".seat-row").dataset.seat;
+    seats = readSeats();
+    if (e.target.value === "you") seats.forEach((s, i) => { if (i !== Number(changed) && s.by === "you") s.by = "human"; });
+    drawSeats();
+  }
+
+  function drawSeats() {
+    const [min, max] = SEATS[formSelect.value];
+    while (seats.length < min) seats.push({ name: `Computer ${seats.length}`, school: "random", by: "bot" });
+    seats = seats.slice(0, max);
+    clear(seatBox, seats.map((s, i) => seatRow(data, i, s, onByChange)));
+    addBtn.hidden = seats.length >= max;
+    removeBtn.hidden = seats.length <= min;
+  }
+
+  function drawTc() {
+    const kind = tcKind.value;
+    clear(tcBox, kind === "none" ? null : [h("label", {}, kind === "move" ? "Each move within " : "Each player has ", tcAmount, " ", tcUnit),
+      kind === "bank" ? h("label", {}, " plus ", tcInc, " seconds a turn") : null]);
+  }
+
+  formSelect.addEventListener("change", () => { seats = readSeats(); drawSeats(); });
+
+  async function submit(event) {
+    event.preventDefault();
+    errorEl.hidden = true;
+    const list = readSeats();
+    const body = { form: formSelect.value, players: [] };
+    let player = storage.player();
+    const mine = list.findIndex((s) => s.by === "you");
+    try {
+      if (mine >= 0 && !player) {
+        player = await api.registerPlayer(list[mine].name || "You");
+        storage.setPlayer(player);
+      }
+      body.players = list.map((s, i) => {
+        const p = { name: s.name || `Seat ${i + 1}`, school: s.school };
+        if (s.by === "bot") p.bot = true;
+        if (i === mine && player) p.player = player.id;
+        return p;
+      });
+      if (seed.value.trim()) body.seed = seed.value.trim();
+      if (tcKind.value !== "none") {
+        body.time_control = { kind: tcKind.value, seconds: Math.round(Number(tcAmount.value) * Number(tcUnit.value)) };
+        if (tcKind.value === "bank") body.time_control.increment = Math.round(Number(tcInc.value) || 0);
+      }
+      const created = await api.createGame(body);
+      const links = created.seats.map((s, i) => ({ seat: s.seat, name: s.name, token: s.token, bot: list[i].by === "bot" }));
+      const mySeat = mine >= 0 ? created.seats[mine] : null;
+      storage.rememberGame(created.id, { seat: mySeat ? mySeat.seat : null, token: mySeat ? mySeat.token : null, links });
+      const humans = links.filter((l) => !l.bot && l.seat !== (mySeat && mySeat.seat));
+      if (!humans.length && mySeat) {
+        window.location.assign(`/play/${created.id}`);
+        return;
+      }
+      showCreated(created.id, links, mySeat);
+    } catch (err) {
+      errorEl.textContent = err.message;
+      errorEl.hidden = false;
+    }
+  }
+
+  function showCreated(id, links, mySeat) {
+    const origin = window.location.origin;
+    const rows = links.filter((l) => !l.bot).map((l) => {
+      const url = `${origin}/play/${id}#token=${l.token}`;
+      return h("li", {}, h("span", {}, `${l.name} (seat ${l.seat + 1})${mySeat && l.seat === mySeat.seat ? " — you" : ""}`),
+        h("input", { type: "text", readonly: true, value: url, "aria-label": `Join link for ${l.name}`, onfocus: (e) => e.target.select() }));
+    });
+    clear(createdEl, h("section", { class: "panel created", "aria-live": "polite" },
+      h("h2", {}, "Game created"),
+      h("p", {}, "Send each player their own link: it lets them play their seat, so keep it secret."),
+      h("ul", { class: "links" }, rows),
+      h("p", {}, h("a", { class: "button primary", href: `/play/${id}` }, mySeat ? "Open your seat" : "Watch the game"))));
+    createdEl.scrollIntoView({ behavior: "smooth", block: "nearest" });
+    listGames(data, gamesEl);
+  }
+
+  clear(root, h("div", { class: "lobby" },
+    h("section", { class: "panel intro" }, h("h1", {}, "Tash-Kalar Arena"),
+      h("p", {}, "Summon beings by arranging your pieces into their patterns, destroy your rivals' pieces, and outscore them. Play a friend by link, or the computer right now.")),
+    h("div", { class: "lobby-grid" },
+      h("section", { class: "panel new-game", "aria-label": "New game" },
+        h("h2", {}, "New game"),
+        h("form", { id: "new-game", onsubmit: submit },
+          h("label", {}, "Game ", formSelect),
+          seatBox,
+          h("div", { class: "buttons" }, addBtn, removeBtn),
+          h("fieldset", { class: "tc" }, h("legend", {}, "Time control"), tcKind, tcBox),
+          h("details", {}, h("summary", {}, "More options"), h("label", {}, "Seed (replays the same shuffle) ", seed)),
+          errorEl,
+          h("button", { type: "submit", class: "primary big", id: "create-game" }, "Create game")),
+        createdEl),
+      h("section", { class: "panel games", "aria-label": "Your games" }, h("h2", {}, "Your games"), gamesEl))));
+  drawSeats();
+  drawTc();
+  listGames(data, gamesEl);
+}
+
+async function listGames(data, el) {
+  const known = storage.games();
+  const me = storage.player();
+  const ids = new Set(Object.keys(known));
+  if (me) {
+    try {
+      const mine = await api.myGames(me.token);
+      for (const g of mine.games) ids.add(g.id);
+    } catch { /* the player may have been made on another server: the local list still works */ }
+  }
+  const entries = await Promise.all([...ids].map(async (id) => {
+    try {
+      const view = await api.view(id, storage.tokenFor(id));
+      return { id, view, created: known[id]?.created || 0 };
+    } catch (err) {
+      return err.status === 404 ? null : { id, error: err.message, created: known[id]?.created || 0 };
+    }
+  }));
+  const games = entries.filter(Boolean).map((g) => {
+    const v = g.view;
+    const seat = v ? v.seat : null;
+    return { ...g, seat, waiting: Boolean(v && v.status !== "finished" && seat !== null && v.active_seat === seat),
+      finished: Boolean(v && v.status === "finished") };
+  });
+  games.sort((a, b) => (b.waiting - a.waiting) || (a.finished - b.finished) || (b.created - a.created));
+  if (!games.length) {
+    clear(el, h("p", { class: "muted" }, "No games yet: create one."));
+    return;
+  }
+  clear(el, h("ul", { class: "game-list" }, games.map((g) => {
+    const v = g.view;
+    const others = v ? (v.players || []).filter((p) => p.seat !== g.seat).map((p) => `${p.name}${p.bot ? " (computer)" : ""}`) : [];
+    const form = v ? (data.geometry.forms.find((f) => f.id === v.form) || {}).name || v.form : "";
+    const state = !v ? g.error : g.finished ? "finished" : g.waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
+    return h("li", { class: `game-item${g.waiting ? " waiting" : ""}${g.finished ? " finished" : ""}` },
+      h("a", { href: `/play/${g.id}` },
+        h("span", { class: "game-badge" }, g.waiting ? "Your turn" : g.finished ? "Over" : "Waiting"),
+        h("span", { class: "game-what" }, `${form}${others.length ? ` vs ${others.join(", ")}` : ""}`),
+        h("span", { class: "game-meta" }, `${state}${v ? ` · ${timeControlText(v.time_control)}` : ""}`)));
+  })));
+}

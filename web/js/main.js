@@ -1,0 +1,39 @@
+// Entry point: `/` shows the lobby, `/play/<id>` a game. A join link carries the seat's token in
+// the #fragment (never sent to the server in the URL); it is kept in localStorage and removed
+// from the address bar.
+
+import { api } from "./api.js";
+import { loadData } from "./data.js";
+import { clear, h } from "./dom.js";
+import { GamePage } from "./game.js";
+import { showLobby } from "./lobby.js";
+import * as storage from "./storage.js";
+
+async function joinFromFragment(gameId) {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const token = params.get("token");
+  if (!token) return;
+  const view = await api.view(gameId, token);
+  storage.rememberGame(gameId, { seat: view.seat, token });
+  history.replaceState(null, "", window.location.pathname);
+}
+
+async function main() {
+  const root = document.getElementById("main");
+  try {
+    const data = await loadData();
+    const match = window.location.pathname.match(/^\/play\/([^/]+)\/?$/);
+    if (match) {
+      const gameId = decodeURIComponent(match[1]);
+      await joinFromFragment(gameId);
+      await new GamePage(root, gameId, data).start();
+    } else {
+      await showLobby(root, data);
+    }
+  } catch (err) {
+    clear(root, h("section", { class: "panel error-page" }, h("h1", {}, "Something went wrong"),
+      h("p", { class: "error" }, err.message || String(err)), h("p", {}, h("a", { href: "/" }, "Back to the start"))));
+  }
+}
+
+main();

@@ -1,0 +1,64 @@
+"""Configuration of the workers, only from environment variables (documented in README.md).
+
+    REDIS_URL                  Redis to use; unset: the embedded redis-server under ARENA_DATA_DIR
+    ARENA_DATA_DIR             where the embedded Redis and the game archive live (default ./var)
+    ARENA_QUEUE                queue of game jobs: timeouts, reminders, bots, end of game (arena)
+    ARENA_NOTIFY_QUEUE         queue of webhook deliveries (arena-notify)
+    ARENA_SWEEP_SECONDS        how often the sweeper looks for overdue games (10)
+    ARENA_SWEEP_GRACE          seconds past a deadline before the sweeper steps in (2)
+    ARENA_REMINDER_FRACTION    share of the time after which "deadline soon" is sent (0.8)
+    ARENA_BOT_DELAY            seconds a bot waits before it plays (0)
+    ARENA_WEBHOOK_TIMEOUT      seconds to wait for a webhook receiver (5)
+    ARENA_WEBHOOK_RETRIES      seconds between webhook attempts, comma-separated (10,60,300,1800,7200)
+    ARENA_INBOX_SIZE           notifications kept per player for the stream (1000)
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return float(raw) if raw not in (None, "") else default
+
+
+def _intervals(name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    return tuple(int(part) for part in raw.split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class Settings:
+    queue: str = "arena"
+    notify_queue: str = "arena-notify"
+    sweep_seconds: float = 10.0
+    sweep_grace: float = 2.0
+    reminder_fraction: float = 0.8
+    bot_delay: float = 0.0
+    webhook_timeout: float = 5.0
+    webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
+    inbox_size: int = 1000
+    data_dir: Path = Path("./var")
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        return cls(
+            queue=os.environ.get("ARENA_QUEUE") or cls.queue,
+            notify_queue=os.environ.get("ARENA_NOTIFY_QUEUE") or cls.notify_queue,
+            sweep_seconds=_float("ARENA_SWEEP_SECONDS", cls.sweep_seconds),
+            sweep_grace=_float("ARENA_SWEEP_GRACE", cls.sweep_grace),
+            reminder_fraction=_float("ARENA_REMINDER_FRACTION", cls.reminder_fraction),
+            bot_delay=_float("ARENA_BOT_DELAY", cls.bot_delay),
+            webhook_timeout=_float("ARENA_WEBHOOK_TIMEOUT", cls.webhook_timeout),
+            webhook_retries=_intervals("ARENA_WEBHOOK_RETRIES", cls.webhook_retries),
+            inbox_size=int(_float("ARENA_INBOX_SIZE", cls.inbox_size)),
+            data_dir=Path(os.environ.get("ARENA_DATA_DIR") or "./var"),
+        )
+
+    @property
+    def archive_dir(self) -> Path:
+        return self.data_dir / "archive"
