@@ -53,6 +53,20 @@ def _gunicorn(host: str, port: int, workers: int, threads: int) -> list[str]:
             "--access-logfile", "-", *extra, "server:create_app()"]
 
 
+def web_options(command):
+    """The web server's options, shared by `serve` and `web`; each defaults to its environment variable."""
+    for option in reversed([
+        click.option("--host", default=lambda: os.environ.get("ARENA_HOST", "127.0.0.1"),
+                     show_default="ARENA_HOST or 127.0.0.1"),
+        click.option("--port", type=int, default=lambda: _env_int("PORT", 8000), show_default="PORT or 8000"),
+        click.option("--web-workers", type=int, default=lambda: _env_int("WEB_CONCURRENCY", 2),
+                     show_default="WEB_CONCURRENCY or 2"),
+        click.option("--threads", type=int, default=lambda: _env_int("WEB_THREADS", 8), show_default="WEB_THREADS or 8"),
+    ]):
+        command = option(command)
+    return command
+
+
 def _die_with_parent() -> None:
     """Linux: a child gets SIGTERM if `arena serve` itself is killed, so nothing is left behind."""
     if sys.platform.startswith("linux"):
@@ -61,11 +75,7 @@ def _die_with_parent() -> None:
 
 
 @main.command()
-@click.option("--host", default=lambda: os.environ.get("ARENA_HOST", "127.0.0.1"), show_default="ARENA_HOST or 127.0.0.1")
-@click.option("--port", type=int, default=lambda: _env_int("PORT", 8000), show_default="PORT or 8000")
-@click.option("--web-workers", type=int, default=lambda: _env_int("WEB_CONCURRENCY", 2),
-              show_default="WEB_CONCURRENCY or 2")
-@click.option("--threads", type=int, default=lambda: _env_int("WEB_THREADS", 8), show_default="WEB_THREADS or 8")
+@web_options
 def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     """Run Redis (embedded unless REDIS_URL), the web server and the workers; Ctrl-C stops all."""
     url, embedded = _redis()
@@ -120,11 +130,7 @@ def _stop(children: dict[str, subprocess.Popen]) -> None:
 
 
 @main.command()
-@click.option("--host", default=lambda: os.environ.get("ARENA_HOST", "127.0.0.1"), show_default="ARENA_HOST or 127.0.0.1")
-@click.option("--port", type=int, default=lambda: _env_int("PORT", 8000), show_default="PORT or 8000")
-@click.option("--web-workers", type=int, default=lambda: _env_int("WEB_CONCURRENCY", 2),
-              show_default="WEB_CONCURRENCY or 2")
-@click.option("--threads", type=int, default=lambda: _env_int("WEB_THREADS", 8), show_default="WEB_THREADS or 8")
+@web_options
 def web(host: str, port: int, web_workers: int, threads: int) -> None:
     """Run the web server only (gunicorn serving server:create_app())."""
     argv = _gunicorn(host, port, web_workers, threads)

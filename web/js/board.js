@@ -120,7 +120,7 @@ export class Board {
       g.classList.toggle("selected", selected === square);
       g.classList.toggle("recent", recent.has(square));
       let label = `${square}, ${kind === "plain" ? "" : kind + " square, "}`;
-      label += piece ? `${colour(piece.color).name} ${RANK_LABEL[piece.rank].toLowerCase()} piece of ${playerName(view, piece.seat)}` : "empty";
+      label += piece ? `${colour(piece.color).name.toLowerCase()} ${RANK_LABEL[piece.rank].toLowerCase()} piece of ${playerName(view, piece.seat)}` : "empty";
       if (gateways.has(square)) label += ", the Gateway";
       if (mark) label += `. ${mark.label}`;
       g.setAttribute("aria-label", label);

@@ -2,7 +2,7 @@
 // squares) and the effect summary; flares show both halves, tasks their points.
 
 import { h, s } from "./dom.js";
-import { card as cardData, colour, RANK_LABEL } from "./data.js";
+import { card as cardData, RANK_LABEL } from "./data.js";
 import { pieceShape } from "./board.js";
 
 const C = 18;
@@ -96,4 +96,3 @@ export function cardChip(data, id) {
   return h("span", { class: "chip", title: c.summary || "" }, c.name);
 }
 
-export { colour };

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { cardTile } from "./cards.js";
 import { findDiscard, label, plan } from "./choices.js";
-import { card as cardData, cardName, colour, playerName } from "./data.js";
+import { card as cardData, cardName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
 import { logPanel, seatsPanel, statusText, tasksPanel } from "./panels.js";
@@ -86,7 +86,10 @@ export class GamePage {
         h("div", { class: "status-side" }, this.streamEl, this.notifyBtn)),
       h("div", { class: "game-grid" },
         h("div", { class: "board-col" },
-          h("div", { class: "board-wrap" }, this.board.svg),
+          h("div", { class: "board-wrap" }, this.board.svg,
+            h("p", { class: "board-key" }, h("span", { class: "key-dot" }), " you can act here · ",
+              h("span", { class: "key-recent" }), " changed by the last moves · ",
+              h("span", { class: "key-gate" }), " the Gateway")),
           this.errorEl, this.promptEl, this.rewindBar.el, this.handEl),
         h("aside", { class: "side-col" }, this.seatsEl, this.tasksEl,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.logList),
@@ -487,4 +490,3 @@ async function copy(text) {
   }
 }
 
-export { colour };

@@ -121,6 +121,6 @@ export function tasksPanel(view, data, claim) {
 }
 
 export function logPanel(lines) {
-  const list = h("ol", { class: "log-lines" }, lines.map((l) => h("li", { "data-version": l.version }, l.text)));
-  return list;
+  if (!lines.length) return h("p", { class: "muted" }, "Nothing has happened yet.");
+  return h("ol", { class: "log-lines" }, lines.map((l) => h("li", { "data-version": l.version }, l.text)));
 }
