@@ -17,7 +17,7 @@ from .games import game_view, problems
 from .schemas import MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, StreamQuery
 
 blp = Blueprint("history", __name__, url_prefix="/games", description="Watch, rewind and audit a game")
-HEARTBEAT_SECONDS = 15
+HEARTBEAT_SECONDS = 3          # under redis-py's default socket timeout, so a quiet wait never errors
 
 
 def _events(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
@@ -154,6 +154,7 @@ def stream(query: dict, game_id: str):
 
 def _sse(game_id: str, seat: int | None, after: int, follow: bool) -> Iterator[str]:
     arena = Arena.of()
+    yield ": connected\n\n"                    # headers and a first line go out at once
     while True:
         batch = _events(game_id, seat, after)
         for env in batch:

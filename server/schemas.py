@@ -9,7 +9,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 FORMS = ("high_form", "duel", "melee")
 COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
-                 "skip", "pass_control")
+                 "skip", "pass_control", "thaw", "warp")
 RANKS = ("common", "heroic", "legendary")
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 MAX_VERSION = 10 ** 9
@@ -67,6 +67,10 @@ class SetupIn(Strict):
     legends = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
     flares = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
     tasks = fields.Dict(keys=fields.String(), values=fields.Raw())
+    gateways = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True),
+                           metadata={"description": "Nethervoid Gateway square by seat"})
+    frozen = fields.Dict(keys=fields.String(), values=fields.String(allow_none=True),
+                         metadata={"description": "Everfrost frozen card in play by seat"})
     turn = fields.Nested(TurnIn)
 
 

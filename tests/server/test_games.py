@@ -161,7 +161,7 @@ def test_the_board_picture_and_the_stream(client, duel):
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and svg.data.count(b"<circle") >= 2
     stream = client.get(f"/games/{game_id}/stream?follow=false", headers={"Last-Event-ID": "3"})
     text = stream.get_data(as_text=True)
-    assert text.startswith("id: 4\n") and "event: CommandAccepted" in text
+    assert text.startswith(": connected\n\nid: 4\n") and "event: CommandAccepted" in text
 
 
 def test_a_finished_game_exports_and_a_tampered_record_is_refused_on_import(client, app, redis_server):

@@ -44,8 +44,3 @@ export function playerName(view, seat) {
   const p = (view.players || []).find((x) => x.seat === seat);
   return p ? p.name : `Seat ${seat + 1}`;
 }
-
-export function seatColour(view, seat) {
-  const s = (view.seats || []).find((x) => x.seat === seat);
-  return s ? s.color : seat;
-}
