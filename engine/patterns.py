@@ -83,17 +83,26 @@ def _anchors(board: Board, color: int, lend: frozenset[int], empties: int) -> li
     return out
 
 
+def _placements(board: Board, being: Being, color: int, lend: frozenset[int], empties: int):
+    """(orientation, x, y) of the being square for every way a square's piece can fill the
+    orientation's most demanding cell: a crowded board costs pieces x orientations, not 69 x 8."""
+    anchors = _anchors(board, color, lend, empties)
+    for o in being.orientations:
+        dx, dy, need = max(o.cells, key=lambda c: c[2])
+        for (x, y), rank in anchors:
+            if rank >= need:
+                yield o, x - dx, y - dy
+
+
 def _free_fits(board: Board, being: Being, color: int, lend: frozenset[int], empties: int) -> list[Fit]:
     """Every distinct placement of a free-anchored pattern anywhere on the board."""
     seen: set[frozenset[str]] = set()
     out = []
-    for o in being.orientations:
-        dx, dy, need = max(o.cells, key=lambda c: c[2])
-        for (x, y), rank in _anchors(board, color, lend, empties):
-            m = _match(board, o.cells, x - dx, y - dy, color, lend, empties) if rank >= need else None
-            if m and frozenset(m[0]) not in seen:
-                seen.add(frozenset(m[0]))
-                out.append(Fit(o.index, m[0], m[1]))
+    for o, x, y in _placements(board, being, color, lend, empties):
+        m = _match(board, o.cells, x, y, color, lend, empties)
+        if m and frozenset(m[0]) not in seen:
+            seen.add(frozenset(m[0]))
+            out.append(Fit(o.index, m[0], m[1]))
     return sorted(out)
 
 
@@ -106,31 +115,22 @@ def _free_fits_for(board: Board, target: str, fits: list[Fit]) -> list[Fit]:
 
 def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = frozenset(),
              empties: int = 0) -> dict[str, list[Fit]]:
-    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3).
-
-    Each orientation is anchored on its most demanding cell: only squares whose piece could fill
-    that cell are tried, so a crowded board costs pieces x orientations, not 69 x 8.
-    """
+    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3)."""
     if being.anchor == FREE:
         fits = _free_fits(board, being, color, lend, empties)
         by_target = {sq: _free_fits_for(board, sq, fits) for sq in SQUARES} if fits else {}
         return {sq: f for sq, f in by_target.items() if f}
     out: dict[str, list[Fit]] = {}
-    for o in being.orientations:
-        dx, dy, need = max(o.cells, key=lambda c: c[2])
-        for (x, y), rank in _anchors(board, color, lend, empties):
-            if rank < need:
-                continue
-            tx, ty = x - dx, y - dy
-            target = AT.get((tx, ty))
-            if target is None or not being_square_ok(board, being, target):
-                continue
-            m = _match(board, o.cells, tx, ty, color, lend, empties)
-            if m:
-                fits = out.setdefault(target, [])
-                fit = Fit(o.index, m[0], m[1])
-                if fit not in fits:
-                    fits.append(fit)
+    for o, tx, ty in _placements(board, being, color, lend, empties):
+        target = AT.get((tx, ty))
+        if target is None or not being_square_ok(board, being, target):
+            continue
+        m = _match(board, o.cells, tx, ty, color, lend, empties)
+        if m:
+            fits = out.setdefault(target, [])
+            fit = Fit(o.index, m[0], m[1])
+            if fit not in fits:
+                fits.append(fit)
     for fits in out.values():
         fits.sort()
     return out

@@ -24,7 +24,7 @@ from .errors import malformed
 from .evolve import Event
 from .geometry import parse_square
 from .notation import from_text
-from .setup import _capacity, _validate
+from .setup import _capacity, _rules_options, _validate
 from .tasks import opening_layout
 
 
@@ -107,7 +107,7 @@ def from_position(position: dict[str, Any]) -> list[Event]:
         "tasks": _tasks(position.get("tasks"), form, k, seed), "points": _points(position.get("scores"), form, k),
         "impro": [[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
         "phase": "play", "effect": None, "pending": None, "final": None, "result": None,
-        "rng": {"seed": seed, "draws": 0}, "options": {},
+        "rng": {"seed": seed, "draws": 0}, "options": _rules_options(position),
         "turn": {"seat": seat, "number": turn.get("number", 2), "actions": actions, "extra": False,
                  "discarded": False, "flared": False, "destroyed": [], "summons": [], "draws": [],
                  "extra_turn": False, "modifiers": [], "triggered": False},
