@@ -3,8 +3,8 @@
 In order: every event is a well-formed envelope; the seed in the first event matches the
 commitment published with it; the hash chain is intact (each hash keyed with that seed, see
 hashchain.py); every payload fits its schema; the seed revealed at the end is the committed one;
-the creation events and every later reshuffle are what the seed gives; replaying the events
-through the engine gives the recorded final state. The first failure is reported with the
+the creation events are what the seed gives; every move's events are what the rules and the seed
+give for its command (decided again); and the replay ends in the recorded final state. The first failure is reported with the
 version of the first bad event. Exit status: 0 valid, 1 invalid, 2 unreadable.
 """
 from __future__ import annotations
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import engine
-from engine.context import Context
 
 from .envelope import Envelope, EnvelopeError
 from .hashchain import commitment_matches, first_bad_version
@@ -67,7 +66,7 @@ def _verify(record: dict, registry: SchemaRegistry) -> int:
     events = _payloads(envelopes, registry)
     _revealed(envelopes, events, seed, record)
     _creation(events, seed)
-    final = _replay_checking_shuffles(events)
+    final = _replay_redeciding(events)
     if record.get("version") != len(envelopes) or record.get("head_hash") != envelopes[-1].hash:
         raise _Bad("record header does not name the last event's version and hash")
     if final != record.get("final_state"):
@@ -135,21 +134,40 @@ def _creation(events: list[dict], seed: str) -> None:
             raise _Bad("the creation events are not what the seed gives", version)
 
 
-def _replay_checking_shuffles(events: list[dict]) -> dict:
-    """Replay; every reshuffle of a discard pile must be the one the seed gives at that point."""
-    state: dict = {}
-    for version, event in enumerate(events, start=1):
-        if event["type"] == "DeckShuffled" and event.get("from_discard"):
-            pile = state[event["deck"]]["discard"] if event["deck"] != "school" else state["discards"][event["seat"]]
-            order = list(pile)
-            Context.view(state).rng().shuffle(order)        # the engine's own generator for this point
-            if order != event["cards"]:
-                raise _Bad("a reshuffle is not the one the seed gives", version)
+def _moves(events: list[dict]) -> list[tuple[int, int]]:
+    """(first, end) indexes of each move: a command (a player's or the system's) and all it caused."""
+    starts = [i for i, e in enumerate(events) if e["type"] == "CommandAccepted" and not e.get("auto")]
+    return list(zip(starts, starts[1:] + [len(events)]))
+
+
+def _replay_redeciding(events: list[dict]) -> dict:
+    """Replay, deciding every command again: each move's events must be exactly what the rules
+    and the seed give for its command, so every draw, reshuffle, deal after a draft and autoplay
+    is re-derived rather than trusted."""
+    moves = _moves(events)
+    creation = events[:moves[0][0]] if moves else events
+    state = _replayed({}, creation, 1)
+    for begin, end in moves:
+        accepted = events[begin]
         try:
-            state = engine.evolve(state, event)
-        except (KeyError, ValueError, IndexError, TypeError) as exc:
-            raise _Bad(f"the engine cannot replay this event: {exc!r}", version) from None
+            expected = engine.decide(state, {"seat": accepted["seat"], **accepted["command"]})
+        except (engine.RuleError, KeyError, TypeError) as exc:
+            raise _Bad(f"the rules refuse this move: {exc}", begin + 1) from None
+        recorded = events[begin:end]
+        for offset, (want, got) in enumerate(zip(expected, recorded)):
+            if want != got:
+                raise _Bad("a move's events are not what the rules and the seed give", begin + 1 + offset)
+        if len(expected) != len(recorded):
+            raise _Bad("a move's events are not what the rules and the seed give", begin + 1 + min(len(expected), len(recorded)))
+        state = _replayed(state, recorded, begin + 1)
     return state
+
+
+def _replayed(state: dict, events: list[dict], first_version: int) -> dict:
+    try:
+        return engine.replay(events, state)
+    except (KeyError, ValueError, IndexError, TypeError) as exc:
+        raise _Bad(f"the engine cannot replay these events: {exc!r}", first_version) from None
 
 
 def main(argv: list[str] | None = None) -> int:

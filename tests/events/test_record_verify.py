@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import engine
+
 from events import GameService
 from events.envelope import Envelope
 from events.hashchain import event_hash
@@ -105,7 +107,8 @@ def test_a_forged_shuffle_is_caught_even_with_a_recomputed_chain(finished):
     record, _, _ = finished
 
     def swap_first_two_cards(payloads):
-        payloads[1]["cards"][:2] = payloads[1]["cards"][1::-1]
+        cards = payloads[1]["cards"]
+        payloads[1] = {**payloads[1], "cards": cards[1::-1] + cards[2:]}
 
     verdict = verify_record(reseal(record, swap_first_two_cards))
     assert not verdict.ok and verdict.version == 2 and "seed" in verdict.reason
@@ -147,3 +150,17 @@ def test_the_export_command_writes_a_record_that_verifies(redis_server, scripts,
                          text=True, cwd=ROOT, env=env)
     assert run.returncode == 0, run.stderr
     assert verify_text(out.read_bytes()).ok
+
+
+def test_a_forged_draw_in_the_middle_of_the_game_is_caught_by_deciding_the_move_again(finished):
+    record, _, _ = finished
+    events = record["events"]
+    late = next(i for i, e in enumerate(events) if i > 40 and e["type"] == "CardsDrawn" and e["payload"]["deck"] == "school")
+    other = next(c for c in engine.CARDS.decks[record["final_state"]["seats"][events[late]["payload"]["seat"]]["school"]]
+                 if c not in events[late]["payload"]["cards"])
+
+    def draw_another_card(payloads):
+        payloads[late] = {**payloads[late], "cards": [other] + payloads[late]["cards"][1:]}
+
+    verdict = verify_record(reseal(record, draw_another_card))
+    assert not verdict.ok and verdict.version == late + 1 and "rules and the seed" in verdict.reason
