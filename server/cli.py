@@ -91,7 +91,8 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     try:
         for name, argv in commands.items():
             children[name] = subprocess.Popen(argv, env=env, start_new_session=True, preexec_fn=_die_with_parent)
-        click.echo(f"Tash-Kalar Arena on http://{host}:{port}/  (Redis: {url}). Ctrl-C stops everything.",
+        click.echo(f"Tash-Kalar Arena: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/ and play. "
+                   f"(Redis: {url}; Ctrl-C stops everything.)",
                    err=True)
         while not stop.wait(0.2):
             gone = [name for name, p in children.items() if p.poll() is not None]
