@@ -33,6 +33,13 @@ def move_versions(events: list[dict]) -> list[tuple[int, dict]]:
     return [(ends[0], {})] + [(ends[i + 1], s) for i, s in enumerate(starts)]
 
 
+def version_after_move(game_id: str, seat: int | None, n: int) -> int:
+    versions = move_versions(_events(game_id, seat))
+    if n >= len(versions):
+        raise ApiError(404, "move_not_found", f"The game has {len(versions) - 1} moves.")
+    return versions[n][0]
+
+
 @blp.route("/<game_id>/events")
 @blp.arguments(EventsQuery, location="query")
 @blp.response(200, EventsOut)
@@ -68,10 +75,7 @@ def moves(game_id: str):
 def position_after(game_id: str, n: int):
     """The caller's view of the position after move n (read-only rewind)."""
     caller = auth.caller_for_game(Arena.of().redis, game_id)
-    versions = move_versions(_events(game_id, caller.seat))
-    if n >= len(versions):
-        raise ApiError(404, "move_not_found", f"The game has {len(versions) - 1} moves.")
-    return game_view(game_id, caller.seat, at=versions[n][0])
+    return game_view(game_id, caller.seat, at=version_after_move(game_id, caller.seat, n))
 
 
 @blp.route("/<game_id>/log")
@@ -122,12 +126,7 @@ def import_record():
 def board_svg(query: dict, game_id: str):
     """A picture of the position (after move `move`, else now)."""
     caller = auth.caller_for_game(Arena.of().redis, game_id)
-    at = None
-    if "move" in query:
-        versions = move_versions(_events(game_id, caller.seat))
-        if query["move"] >= len(versions):
-            raise ApiError(404, "move_not_found", f"The game has {len(versions) - 1} moves.")
-        at = versions[query["move"]][0]
+    at = version_after_move(game_id, caller.seat, query["move"]) if "move" in query else None
     view = game_view(game_id, caller.seat, at)
     return Response(svg.render(view), mimetype="image/svg+xml")
 
