@@ -9,7 +9,8 @@ from engine.selfplay import play_game
 from tests.engine.helpers import position
 
 GAMES = [("duel", ["northern", "sylvan"], "v1"), ("high_form", ["highland", "southern"], "v2"),
-         ("melee", ["northern", "sylvan", "highland"], "v3")]
+         ("melee", ["northern", "sylvan", "highland"], "v3"), ("duel", ["everfrost", "etherweave"], "v4"),
+         ("melee", ["nethervoid", "etherweave", "everfrost"], "v5")]
 
 
 def _hidden_from(state, seat):
@@ -26,6 +27,7 @@ def _hidden_from(state, seat):
         out.update(state["tasks"]["deck"])
     if state.get("effect") and state["effect"].get("card"):
         out.discard(state["effect"]["card"])          # a card being summoned is announced to all
+    out.difference_update(state.get("pending_beings") or [])    # a warped card lies face up
     return out
 
 
