@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from flask import request
 
-from events import keys
+from events import GameNotFound, keys
 
 from .errors import ApiError
 
@@ -67,6 +67,8 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
     if pid is not None:
         seat = redis.hget(keys.meta(game_id, "players"), pid)
         return Caller(int(seat) if seat is not None else None, pid)
+    if not redis.exists(keys.log(game_id)):
+        raise GameNotFound(game_id)             # an unknown game is a 404, whatever the token
     raise ApiError(401, "bad_token", "This token belongs to no seat of this game and to no player.")
 
 
