@@ -137,11 +137,18 @@ def _pending_public(pending: dict | None) -> dict | None:
 
 
 def hidden_cards(state: State, seat: Seat) -> set[str]:
-    """Card ids `seat` must not learn from a view: other hands but their face-up pending beings,
-    and every deck (for tests)."""
+    """Card ids `seat` may not know now: other seats' hands (but face-up pending beings), every
+    deck's cards (the owner's too) and the task deck; a card being summoned is announced to all."""
     out: set[str] = set()
-    for i, hand in enumerate(state["hands"]):
+    for i, hand in enumerate(state.get("hands", [])):
         if i != seat:
             out.update(c for c in hand if c != etherweave.pending_being(state, i))
+    for deck in state.get("decks", []):
+        out.update(deck)
+    for shared in ("legends", "flares"):
+        out.update(state.get(shared, {}).get("deck", []))
+    if state.get("tasks"):
+        out.update(state["tasks"]["deck"])
+    if state.get("effect") and state["effect"].get("card"):
+        out.discard(state["effect"]["card"])
     return out
-

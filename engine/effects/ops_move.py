@@ -74,7 +74,7 @@ def _kind(step: dict, prog: dict, is_being: bool) -> str:
     return kind
 
 
-def _enterable(kind: str, mover_rank: int, occupant: list | None) -> bool:
+def enterable(kind: str, mover_rank: int, occupant: list | None) -> bool:
     if occupant is None:
         return True
     if kind == "empty-only":
@@ -161,7 +161,7 @@ def move_options(res: Resolution, step: dict, prog: dict) -> list[dict]:
         mover_rank = board[src][2]
         kind = _kind(step, prog, is_being)
         for dst in _destinations(res, step, prog, src):
-            if _enterable(kind, mover_rank, board.get(dst)) and _ends_ok(res, step, src, dst):
+            if enterable(kind, mover_rank, board.get(dst)) and _ends_ok(res, step, src, dst):
                 out.append({"type": "move", "from": src, "to": dst})
     return out
 

@@ -14,7 +14,7 @@ from .. import etherweave, pieces
 from ..cards import CARDS, RANK_NAMES, card_kind
 from ..geometry import COLOURED, SQUARES
 from .frame import Resolution
-from .ops_move import _enterable as enterable
+from .ops_move import enterable
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares
 

@@ -5,6 +5,7 @@ import pytest
 
 import engine
 from engine.narrate import describe, describe_command
+from engine.views import hidden_cards
 from engine.selfplay import play_game
 from tests.engine.helpers import position
 
@@ -13,36 +14,18 @@ GAMES = [("duel", ["northern", "sylvan"], "v1"), ("high_form", ["highland", "sou
          ("melee", ["nethervoid", "etherweave", "everfrost"], "v5")]
 
 
-def _hidden_from(state, seat):
-    """Card ids `seat` may not know now: other seats' hands, every deck, the task deck."""
-    out = set()
-    for i, hand in enumerate(state.get("hands", [])):
-        if i != seat:
-            out.update(hand)
-    for deck in state.get("decks", []):
-        out.update(deck)
-    for shared in ("legends", "flares"):
-        out.update(state.get(shared, {}).get("deck", []))
-    if state.get("tasks"):
-        out.update(state["tasks"]["deck"])
-    if state.get("effect") and state["effect"].get("card"):
-        out.discard(state["effect"]["card"])          # a card being summoned is announced to all
-    out.difference_update(state.get("pending_beings") or [])    # a warped card lies face up
-    return out
-
-
 @pytest.mark.parametrize("form,schools,seed", GAMES)
 def test_redacted_events_and_views_never_show_hidden_cards(form, schools, seed):
     game = play_game(form, schools, seed)
     seats = list(range(len(schools))) + [None]
     state = {}
     for event in game.events:
-        before = {s: _hidden_from(state, s) for s in seats}
+        before = {s: hidden_cards(state, s) for s in seats}
         engine.apply(state, event)
         if event["type"] == "GameEnded":
             continue
         for s in seats:
-            secret = before[s] & _hidden_from(state, s)
+            secret = before[s] & hidden_cards(state, s)
             if event["type"] == "CommandAccepted":        # the card a command plays is shown to all
                 secret.discard(event["command"].get("card"))
             text = json.dumps(engine.redact(event, s))
@@ -52,7 +35,7 @@ def test_redacted_events_and_views_never_show_hidden_cards(form, schools, seed):
     for s in seats:
         view = json.dumps(engine.player_view(engine.replay(game.events[:len(game.events) // 2]), s))
         mid = engine.replay(game.events[:len(game.events) // 2])
-        assert [c for c in _hidden_from(mid, s) if f'"{c}"' in view] == []
+        assert [c for c in hidden_cards(mid, s) if f'"{c}"' in view] == []
 
 
 def test_a_seat_sees_its_own_hand_and_the_sizes_of_others():

@@ -6,6 +6,7 @@ import json
 import pytest
 
 import engine
+from engine.views import hidden_cards
 from events import GameService
 from tests.server.conftest import bearer
 from tests.server.play import play_over_http
@@ -45,10 +46,7 @@ def test_no_response_to_a_seat_shows_another_seats_hidden_cards(client, app):
         if state["phase"] == "over":
             return set()
         public = json.dumps(service.events(game_id, seat))
-        hidden = {c for i, hand in enumerate(state["hands"]) if i != seat for c in hand}
-        hidden |= {c for deck in state["decks"] for c in deck}
-        hidden |= set(state["legends"]["deck"]) | set(state["flares"]["deck"])
-        return {c for c in hidden if f'"{c}"' not in public}
+        return {c for c in hidden_cards(state, seat) if f'"{c}"' not in public}
 
     def check(seat, response):
         secret = secret_for(seat)
