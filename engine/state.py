@@ -22,6 +22,8 @@ from __future__ import annotations
 import marshal
 from typing import Any, Iterator
 
+from .cards import CARDS
+
 State = dict[str, Any]
 
 COMMON, HEROIC, LEGENDARY = 1, 2, 3
@@ -102,7 +104,6 @@ def threshold(state: State) -> int:
 
 
 def task_points(state: State, color: int) -> int:
-    from .cards import CARDS
     claimed = state["tasks"]["claimed"][color] if state["tasks"] else []     # none dealt while schools are drafted
     return sum(CARDS.tasks[t].points for t in claimed)
 

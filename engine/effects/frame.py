@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from ..cards import CARDS
 from ..context import Context
-from ..state import color_of, square_of
+from ..state import clone, color_of, square_of
 
 Frame = dict[str, Any]
 
@@ -26,6 +26,12 @@ def new_frame(seat: int, card: str, parts: list[str], **extra: Any) -> Frame:
     }
     frame.update(extra)
     return frame
+
+
+def open_block(frame: Frame, key: list, bind: dict) -> None:
+    """Enter the steps nested under the current step (`key`, e.g. ["options", 1, "steps"])."""
+    top = frame["stack"][-1]
+    frame["stack"].append({"path": top["path"] + [top["i"]] + key, "i": 0, "prog": None, "bind": bind})
 
 
 def root_steps(frame: Frame) -> list[dict]:
@@ -52,6 +58,13 @@ class Resolution:
     def __init__(self, ctx: Context, frame: Frame) -> None:
         self.ctx = ctx
         self.frame = frame
+
+    def trial(self) -> "Resolution":
+        """A throwaway copy of the state and frame, to try an answer on without changing anything."""
+        ctx = Context(self.ctx.state)
+        frame = clone(self.frame)
+        ctx.state["effect"] = frame
+        return Resolution(ctx, frame)
 
     @property
     def state(self) -> dict:

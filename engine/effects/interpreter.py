@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..context import Context
 from ..teams import decider
-from .frame import Frame, Resolution, steps_at
+from .frame import Frame, Resolution, open_block, steps_at
 from .linked import LINKED, OPS as LINKED_OPS, only_completable
 from .ops_flow import OPS as FLOW_OPS
 from .ops_frost import OPS as FROST_OPS
@@ -31,7 +31,7 @@ def current_step(frame: Frame) -> dict | None:
     return steps[top["i"]] if top["i"] < len(steps) else None
 
 
-def _finish_step(res: Resolution, step: dict, did: bool) -> None:
+def finish_step(res: Resolution, step: dict, did: bool) -> None:
     prog = res.top["prog"] or {}
     outcome = {k: prog[k] for k in RESULT_KEYS if k in prog}
     if isinstance(outcome.get("dir"), list):
@@ -91,11 +91,9 @@ def advance(ctx: Context, answer: dict | None = None) -> bool:
         if outcome is None:
             continue
         if isinstance(outcome, Done):
-            _finish_step(res, step, outcome.did)
+            finish_step(res, step, outcome.did)
         elif isinstance(outcome, Push):
-            top = res.top
-            frame["stack"].append({"path": top["path"] + [top["i"]] + outcome.key, "i": 0, "prog": None,
-                                   "bind": outcome.bind})
+            open_block(frame, outcome.key, outcome.bind)
         elif len(outcome.options) == 1 and not outcome.can_skip:
             answer = outcome.options[0]
         else:

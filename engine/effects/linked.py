@@ -8,9 +8,7 @@ way through), so the player can never be led into a half-done block (RULES 6.4 d
 """
 from __future__ import annotations
 
-from ..context import Context
-from ..state import clone
-from .frame import Resolution
+from .frame import Resolution, open_block
 from .outcomes import Ask, Done, Outcome, Push
 from .select import holds
 
@@ -20,8 +18,8 @@ LINKED = "linked"          # bind key marking the stack entry of a linked block
 def linked_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
     if prog.get("entered"):
         return Done(True)
-    trial = _copy(res)
-    _push(trial.frame, ["steps"], {LINKED: True})
+    trial = res.trial()
+    open_block(trial.frame, ["steps"], {LINKED: True})
     if not _completes(trial, len(trial.frame["stack"]), None):
         return Done(False)
     prog["entered"] = True
@@ -31,27 +29,14 @@ def linked_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
 def only_completable(res: Resolution, ask: Ask) -> Ask:
     """The ask of a step inside a linked block, keeping the answers that let the block complete."""
     depth = max(i for i, entry in enumerate(res.frame["stack"]) if entry["bind"].get(LINKED)) + 1
-    ask.options = [o for o in ask.options if _completes(_copy(res), depth, o)]
+    ask.options = [o for o in ask.options if _completes(res.trial(), depth, o)]
     return ask
-
-
-def _copy(res: Resolution) -> Resolution:
-    trial = Context(res.state)
-    frame = clone(res.frame)
-    trial.state["effect"] = frame
-    return Resolution(trial, frame)
-
-
-def _push(frame: dict, key: list, bind: dict) -> None:
-    """Open a nested block of the current step on a trial frame, as the interpreter does for Push."""
-    top = frame["stack"][-1]
-    frame["stack"].append({"path": top["path"] + [top["i"]] + key, "i": 0, "prog": None, "bind": bind})
 
 
 def _completes(res: Resolution, depth: int, answer: dict | None) -> bool:
     """Walk the block on the trial copy from its current step (giving it `answer`): True when every
     step gets done before the block closes, trying each answer of every later question."""
-    from .interpreter import OPS, _finish_step, current_step      # the interpreter imports this module
+    from .interpreter import OPS, current_step, finish_step      # the interpreter imports this module
     frame = res.frame
     while len(frame["stack"]) >= depth:
         step = current_step(frame)
@@ -65,13 +50,13 @@ def _completes(res: Resolution, depth: int, answer: dict | None) -> bool:
         outcome = OPS[step["op"]](res, step, res.top["prog"], answer)
         answer = None
         if isinstance(outcome, Ask):
-            return any(_completes(_copy(res), depth, option) for option in outcome.options)
+            return any(_completes(res.trial(), depth, option) for option in outcome.options)
         if isinstance(outcome, Done):
             if not outcome.did:
                 return False
-            _finish_step(res, step, True)
+            finish_step(res, step, True)
         elif isinstance(outcome, Push):
-            _push(frame, outcome.key, outcome.bind)
+            open_block(frame, outcome.key, outcome.bind)
     return True
 
 

@@ -3,12 +3,10 @@ draw_extra, summon_modifier, card_to_deck_top, nothing.
 """
 from __future__ import annotations
 
-from ..cards import RANK_NAMES
-from ..context import Context
-from ..state import clone
+from ..cards import RANK_NAMES, RANKS
 from .frame import Resolution
+from .ops_targets import piece_candidates, place_colors, step_count
 from .outcomes import Ask, Done, Outcome, Push, is_skip
-from .ops_targets import step_count
 from .select import holds, where_squares
 
 
@@ -37,10 +35,7 @@ def _feasible(res: Resolution, step: dict) -> bool:
     Only branches that can act are offered, so a mandatory "either ... or" cannot be dodged by
     picking a branch with nothing to act on (RULES 6.3-6.4)."""
     from .interpreter import OPS as ALL_OPS          # the interpreter imports this module
-    trial = Context(res.state)
-    frame = clone(res.frame)
-    trial.state["effect"] = frame
-    outcome = ALL_OPS[step["op"]](Resolution(trial, frame), step, {}, None)
+    outcome = ALL_OPS[step["op"]](res.trial(), step, {}, None)
     return (isinstance(outcome, Ask) and bool(outcome.options)) or (isinstance(outcome, Done) and outcome.did) \
         or isinstance(outcome, Push)
 
@@ -64,13 +59,11 @@ def _choose_by_piece(res: Resolution, step: dict, prog: dict, answer: dict | Non
 
 def _fitting_option(res: Resolution, step: dict, sq: str) -> int | None:
     """Eldest Tree: the option whose (single) step can act on the square's content."""
-    from .ops_targets import piece_candidates, _place_colors
-    from ..cards import RANKS
     for k, option in enumerate(step["options"]):
         inner = option["steps"][0]
         with res.binding({"square": sq}):
             if inner["op"] == "place":
-                fits = sq not in res.state["board"] and _place_colors(res, inner, RANKS[inner.get("rank", "common")])
+                fits = sq not in res.state["board"] and place_colors(res, inner, RANKS[inner.get("rank", "common")])
             else:
                 fits = sq in res.state["board"] and bool(piece_candidates(res, inner, {}))
         if fits:

@@ -89,7 +89,7 @@ def piece_candidates(res: Resolution, step: dict, prog: dict) -> list[str]:
     return out
 
 
-def _place_colors(res: Resolution, step: dict, rank: int) -> list[int]:
+def place_colors(res: Resolution, step: dict, rank: int) -> list[int]:
     who = step.get("who", "own")
     choices = [res.color] if who == "own" else enemy_colors(res.state, res.color)
     return [c for c in choices if has_supply(res.state, c, rank)]
@@ -99,7 +99,7 @@ def _place_options(res: Resolution, step: dict) -> list[dict]:
     ranks = step.get("rank_choices") if step.get("rank") == "chosen" else [step.get("rank", "common")]
     out = []
     for rank in ranks:
-        cols = _place_colors(res, step, RANKS[rank])
+        cols = place_colors(res, step, RANKS[rank])
         for col in cols:
             with res.binding({"color": col}):           # 'adjacent-to:same-color-piece' reads it
                 squares = sorted(sq for sq in where_squares(res, step.get("where")) if sq not in res.state["board"])
@@ -130,7 +130,7 @@ def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
     op, sq, ctx = step["op"], cmd["square"], res.ctx
     if op == "place":
         rank = RANKS[cmd.get("rank", step.get("rank", "common"))]
-        color = cmd.get("color", _place_colors(res, step, rank)[0])
+        color = cmd.get("color", place_colors(res, step, rank)[0])
         pid = pieces.place(ctx, sq, color, rank, cause="effect")
         _note(prog, pieces=pid, squares=sq, colors=color, ranks=rank)
         return

@@ -9,7 +9,7 @@ import pytest
 import engine
 from engine.selfplay import pick, play_game, run, schools_for
 from engine.state import active_seat, color_of
-from tests.engine.test_views import _hidden_from
+from engine.views import hidden_cards
 
 FORMS = ("high_form", "duel")
 CHUNKS = 2
@@ -43,12 +43,12 @@ def test_no_seat_learns_a_hidden_card_from_a_team_game_not_even_the_teammate():
     game = play_game("duel", ["northern", "sylvan", "highland", "southern"], "team-secrets", teams=True)
     state: dict = {}
     for event in game.events:
-        before = {s: _hidden_from(state, s) for s in (0, 1, 2, 3, None)}
+        before = {s: hidden_cards(state, s) for s in (0, 1, 2, 3, None)}
         engine.apply(state, event)
         if event["type"] == "GameEnded":
             continue
         for seat, hidden in before.items():
-            secret = hidden & _hidden_from(state, seat)
+            secret = hidden & hidden_cards(state, seat)
             if event["type"] == "CommandAccepted":                # the card a command plays is shown to all
                 secret.discard(event["command"].get("card"))
             text = json.dumps(engine.redact(event, seat))
