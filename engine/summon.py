@@ -38,12 +38,16 @@ def lend_colors(state: dict, seat: int, improvise: int | None) -> frozenset[int]
     return frozenset({improvise}) if improvise is not None else frozenset()
 
 
+def _fits(state: dict, being: Being, target: str, color: int, lend: frozenset[int], empties: int,
+          improvise: int | None) -> list[Fit]:
+    """The fits at `target`; an improvised summoning keeps only those that borrow its piece."""
+    fits = fits_at(state["board"], being, target, color, lend, empties)
+    return [f for f in fits if f.borrowed is not None] if improvise is not None else fits
+
+
 def usable_fits(state: dict, seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
-    fits = fits_at(state["board"], being, target, pattern_color(state, seat), lend_colors(state, seat, improvise),
-                   etherweave.empty_allowance(state))
-    if improvise is not None:
-        fits = [f for f in fits if f.borrowed is not None]
-    return fits
+    return _fits(state, being, target, pattern_color(state, seat), lend_colors(state, seat, improvise),
+                 etherweave.empty_allowance(state), improvise)
 
 
 def shortage_pickups(state: dict, seat: int, being: Being, target: str, fits: list[Fit]) -> list[str] | None:
@@ -110,12 +114,9 @@ def _ask(ctx: Context, frame: dict, stage: str, ask: str, prompt: str) -> None:
 
 def current_fits(state: dict, frame: dict) -> list[Fit]:
     """The fits at the frame's target with the lenders fixed when the summoning began."""
-    being = CARDS.beings[frame["card"]]
-    color = frame.get("pattern_color", color_of(state, frame["seat"]))
-    fits = fits_at(state["board"], being, frame["target"], color, frozenset(frame["lend"]), frame.get("empties", 0))
-    if frame.get("improvise") is not None:
-        fits = [f for f in fits if f.borrowed is not None]
-    return fits
+    return _fits(state, CARDS.beings[frame["card"]], frame["target"],
+                 frame.get("pattern_color", color_of(state, frame["seat"])), frozenset(frame["lend"]),
+                 frame.get("empties", 0), frame.get("improvise"))
 
 
 def picked_up(ctx: Context, square: str) -> None:
