@@ -136,3 +136,115 @@ def ratings() -> str:
 def rated_games() -> str:
     """hash: game id -> JSON of the rating change it made, so a game is rated once."""
     return f"{PREFIX}:{{ratings}}:games"
+
+
+# --- keys of people: accounts, sessions, API tokens, lobby, chat, presence, e-mail, vacation -------
+# A player's own data sits in the player's slot ({<player id>}); the lobby's in {lobby}; a game's
+# chat and presence in the game's slot, beside its log.
+
+def account_names() -> str:
+    """hash: lower-cased account name -> player id (names of accounts are unique)."""
+    return f"{PREFIX}:{{accounts}}:names"
+
+
+def signin_failures(name: str) -> str:
+    """string, expiring: failed sign-ins for a lower-cased name in the current window."""
+    return f"{PREFIX}:{{accounts}}:failures:{_hex(name)}"
+
+
+def sessions(player_id: str) -> str:
+    """hash: session secret hash -> JSON {csrf, created, expires}; deleted whole to sign out everywhere."""
+    return f"{_player(player_id)}:sessions"
+
+
+def player_token_list(player_id: str) -> str:
+    """hash: token hash -> JSON {id, label, created}: the player's API tokens, for listing and revoking."""
+    return f"{_player(player_id)}:tokens"
+
+
+def mutes(player_id: str) -> str:
+    """set: ids of the players whose chat messages this player does not want to see."""
+    return f"{_player(player_id)}:mutes"
+
+
+def email_settings(player_id: str) -> str:
+    """hash: address, and one flag per kind of e-mail ('1' on, '0' off)."""
+    return f"{_player(player_id)}:email"
+
+
+def email_sent(player_id: str) -> str:
+    """hash: game id (or 'digest') -> epoch seconds of the last e-mail of that kind sent."""
+    return f"{_player(player_id)}:email_sent"
+
+
+def email_failures(player_id: str) -> str:
+    """stream: failed e-mail deliveries (kind, attempt, error), capped."""
+    return f"{_player(player_id)}:email_failures"
+
+
+def vacation(player_id: str) -> str:
+    """string: JSON list of [start, end] epoch-second intervals when the player's clocks are paused."""
+    return f"{_player(player_id)}:vacation"
+
+
+def results(player_id: str) -> str:
+    """hash: game id -> JSON of the player's result in that finished game (for the profile)."""
+    return f"{_player(player_id)}:results"
+
+
+def form_ratings(player_id: str) -> str:
+    """hash: form -> rating JSON {mu, sigma, games}; history in results()."""
+    return f"{_player(player_id)}:form_ratings"
+
+
+def table(table_id: str) -> str:
+    """string: JSON of one lobby table (seats taken, options, status, game id once started)."""
+    if not valid_game_id(table_id):
+        raise InvalidKeyPart(f"table id must be 1-64 letters, digits, '_' or '-': {table_id!r}")
+    return f"{PREFIX}:{{lobby}}:table:{table_id}"
+
+
+def open_tables() -> str:
+    """sorted set: id of each open table -> when it was opened."""
+    return f"{PREFIX}:{{lobby}}:open"
+
+
+def seeks() -> str:
+    """hash: seek id -> JSON of a quick-match seek (player, form, time control, ordinal, since)."""
+    return f"{PREFIX}:{{lobby}}:seeks"
+
+
+def lobby_lock() -> str:
+    """string, expiring: held while seeks are being paired, so two pairings never share a seek."""
+    return f"{PREFIX}:{{lobby}}:pairing"
+
+
+def lobby_feed() -> str:
+    """stream: every change to the lobby (a table opened, changed, started, closed), capped."""
+    return f"{PREFIX}:{{lobby}}:feed"
+
+
+def live_games() -> str:
+    """sorted set: id of each running game -> when it last changed (the list of games to watch)."""
+    return f"{PREFIX}:live"
+
+
+def chat(game_id: str, channel: str) -> str:
+    """stream: a game's chat in one channel ('players' or 'spectators'), outside its hash chain."""
+    if channel not in ("players", "spectators"):
+        raise InvalidKeyPart(f"chat channel must be 'players' or 'spectators': {channel!r}")
+    return f"{_game(game_id)}:chat:{channel}"
+
+
+def chat_reports() -> str:
+    """stream: reported chat messages (game, channel, message, reporter, reason) for moderators."""
+    return f"{PREFIX}:chat_reports"
+
+
+def presence(game_id: str) -> str:
+    """sorted set: viewer (player id or 'anon:<n>') -> until when (epoch seconds) they watch the game."""
+    return f"{_game(game_id)}:presence"
+
+
+def _hex(text: str) -> str:
+    return text.encode().hex()[:128]

@@ -2,6 +2,8 @@
 
 Tokens carry 256 random bits and are stored only as SHA-256 hashes: a seat token maps to one seat
 of one game; a player token maps to a registered player, who acts for every seat they hold.
+Without an Authorization header, a signed-in browser's session cookie names the player
+(server/sessions.py, which also checks CSRF on writes).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from flask import request
 
 from events import GameNotFound, keys
 
+from . import sessions
 from .errors import ApiError
 
 
@@ -57,6 +60,10 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
     """The seat the request's token acts for in `game_id`; a spectator without a token."""
     token = bearer()
     if token is None:
+        signed_in = sessions.current(redis)
+        if signed_in is not None:
+            seat = redis.hget(keys.meta(game_id, "players"), signed_in.player)
+            return Caller(int(seat) if seat is not None else None, signed_in.player)
         if required:
             raise ApiError(401, "token_required", "This request needs a seat or player token.")
         return Caller(None, None)
@@ -75,6 +82,9 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
 def require_player(redis) -> str:
     token = bearer()
     if token is None:
+        signed_in = sessions.current(redis)
+        if signed_in is not None:
+            return signed_in.player
         raise ApiError(401, "token_required", "Send your player token as 'Authorization: Bearer <token>'.")
     pid = player_of(redis, token)
     if pid is None:

@@ -6,7 +6,7 @@ import secrets
 from flask_smorest import Blueprint
 
 from engine.state import active_seat
-from events import GameNotFound, keys
+from events import GameNotFound, accounts, keys
 
 from . import auth
 from .context import Arena
@@ -28,7 +28,7 @@ def register(data: dict):
     secret = secrets.token_hex(32)
     redis.hset(keys.player(pid), mapping={"name": data["name"], "webhook_url": data.get("webhook_url", ""),
                                           "webhook_secret": secret})
-    redis.set(keys.player_token(auth.token_hash(token)), pid)
+    accounts.add_token(redis, pid, token, "registration")
     return {"id": pid, "name": data["name"], "token": token, "webhook_secret": secret}
 
 

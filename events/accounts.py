@@ -1,0 +1,177 @@
+"""Accounts, browser sessions and API tokens in Redis. An account IS a registered player.
+
+A player made by POST /players has no password; signing up makes a player with one (or gives
+one to the player whose token signs up). Names of accounts are unique regardless of case.
+Secrets (session secrets, API tokens) are stored only as SHA-256 hashes: a session cookie is
+`<player id>.<secret>`, so its record lives in the player's slot and signing out everywhere is
+one DEL. Passwords are stored as the argon2 hashes the caller made.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import keys
+
+SESSION_SECONDS = 30 * 24 * 3600
+FAILURE_WINDOW = 15 * 60
+
+
+def _text(value: Any) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def token_id(token_hash: str) -> str:
+    """A token's public name: enough of its hash to tell tokens apart, nothing to act with."""
+    return token_hash[:16]
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    name: str
+    password: str | None                # argon2 hash; None for a player registered without one
+    created: float
+
+
+def new_player_id() -> str:
+    return "p" + secrets.token_hex(8)
+
+
+def load(redis, player_id: str) -> Account | None:
+    if not keys.valid_game_id(player_id):
+        return None
+    raw = {(_text(k)): _text(v) for k, v in redis.hgetall(keys.player(player_id)).items()}
+    if not raw:
+        return None
+    return Account(player_id, raw.get("name", ""), raw.get("password") or None, float(raw.get("created") or 0))
+
+
+def find(redis, name: str) -> Account | None:
+    pid = _text(redis.hget(keys.account_names(), name.lower()))
+    return load(redis, pid) if pid else None
+
+
+def claim_name(redis, name: str, player_id: str) -> bool:
+    """Reserve a name for a player; False when another account has it."""
+    if redis.hsetnx(keys.account_names(), name.lower(), player_id):
+        return True
+    return _text(redis.hget(keys.account_names(), name.lower())) == player_id
+
+
+def create(redis, player_id: str, name: str, password_hash: str, now: float | None = None) -> None:
+    """The account's player record (a new one, or an existing player who signs up)."""
+    fields = {"name": name, "password": password_hash, "created": f"{now or time.time():.3f}"}
+    pipe = redis.pipeline(transaction=False)
+    pipe.hset(keys.player(player_id), mapping=fields)
+    pipe.hsetnx(keys.player(player_id), "webhook_url", "")
+    pipe.hsetnx(keys.player(player_id), "webhook_secret", secrets.token_hex(32))
+    pipe.execute()
+
+
+def set_password(redis, player_id: str, password_hash: str) -> None:
+    redis.hset(keys.player(player_id), "password", password_hash)
+
+
+# --- sign-in failures: a brake on guessing one account's password -------------------------------
+
+def failures(redis, name: str) -> int:
+    return int(_text(redis.get(keys.signin_failures(name.lower()))) or 0)
+
+
+def count_failure(redis, name: str) -> int:
+    key = keys.signin_failures(name.lower())
+    count = int(redis.incr(key))
+    if count == 1:
+        redis.expire(key, FAILURE_WINDOW)         # the window starts at the first failure
+    return count
+
+
+def clear_failures(redis, name: str) -> None:
+    redis.delete(keys.signin_failures(name.lower()))
+
+
+# --- sessions ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Session:
+    player: str
+    secret_hash: str
+    csrf: str
+
+
+def open_session(redis, player_id: str, now: float | None = None) -> tuple[str, Session]:
+    """A new session: the cookie value to hand out, and the session it names."""
+    now = time.time() if now is None else now
+    secret, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+    record = {"csrf": csrf, "created": now, "expires": now + SESSION_SECONDS}
+    redis.hset(keys.sessions(player_id), digest(secret), json.dumps(record))
+    redis.expire(keys.sessions(player_id), SESSION_SECONDS)
+    return f"{player_id}.{secret}", Session(player_id, digest(secret), csrf)
+
+
+def session(redis, cookie: str | None, now: float | None = None) -> Session | None:
+    """The live session a cookie names, None when it names none (forged, expired, signed out)."""
+    if not cookie or "." not in cookie:
+        return None
+    player_id, _, secret = cookie.partition(".")
+    if not keys.valid_game_id(player_id) or not secret:
+        return None
+    raw = redis.hget(keys.sessions(player_id), digest(secret))
+    if raw is None:
+        return None
+    record = json.loads(raw)
+    if record["expires"] < (time.time() if now is None else now):
+        redis.hdel(keys.sessions(player_id), digest(secret))
+        return None
+    return Session(player_id, digest(secret), record["csrf"])
+
+
+def close_session(redis, s: Session) -> None:
+    redis.hdel(keys.sessions(s.player), s.secret_hash)
+
+
+def close_all_sessions(redis, player_id: str, keep: Session | None = None) -> int:
+    """Sign out everywhere (but `keep`); how many sessions were closed."""
+    names = [_text(k) for k in redis.hkeys(keys.sessions(player_id))]
+    gone = [n for n in names if keep is None or n != keep.secret_hash]
+    if gone:
+        redis.hdel(keys.sessions(player_id), *gone)
+    return len(gone)
+
+
+# --- API tokens ----------------------------------------------------------------------------------
+
+def add_token(redis, player_id: str, token: str, label: str, now: float | None = None) -> dict:
+    """Make `token` act for the player, listed under `label`."""
+    hashed = digest(token)
+    entry = {"id": token_id(hashed), "label": label, "created": round(time.time() if now is None else now, 3)}
+    pipe = redis.pipeline(transaction=False)
+    pipe.set(keys.player_token(hashed), player_id)
+    pipe.hset(keys.player_token_list(player_id), hashed, json.dumps(entry))
+    pipe.execute()
+    return entry
+
+
+def tokens(redis, player_id: str) -> list[dict]:
+    rows = [json.loads(v) for v in redis.hvals(keys.player_token_list(player_id))]
+    return sorted(rows, key=lambda t: t["created"])
+
+
+def revoke_token(redis, player_id: str, tid: str) -> bool:
+    """Revoke the player's token whose id is `tid`; False when the player has none such."""
+    for hashed in redis.hkeys(keys.player_token_list(player_id)):
+        hashed = _text(hashed)
+        if token_id(hashed) == tid:
+            redis.delete(keys.player_token(hashed))
+            redis.hdel(keys.player_token_list(player_id), hashed)
+            return True
+    return False

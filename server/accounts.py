@@ -1,0 +1,220 @@
+"""Accounts: sign up, sign in and out (everywhere), change the password, manage API tokens.
+
+An account is a registered player with a name and a password (argon2id, argon2-cffi): everything
+a player token opens (games, notifications, webhooks) the account's session cookie opens too, and
+the tokens an account makes here are ordinary player tokens for scripts and bots. A player
+registered with POST /players signs up by sending its token: it then keeps its id and its games.
+
+Refusals never say whether a name has an account: a wrong name and a wrong password get the same
+answer, and too many failed sign-ins for a name pause sign-ins for it a while, known or not.
+"""
+from __future__ import annotations
+
+import time
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from flask import after_this_request
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from events import accounts
+
+from . import auth, sessions
+from .context import Arena
+from .errors import ApiError
+from .games import problems
+from .schemas import Strict
+
+blp = Blueprint("accounts", __name__, url_prefix="/accounts", description="Accounts, sessions and API tokens")
+HASHER = PasswordHasher()
+MAX_FAILURES = 10
+NAME = validate.Regexp(r"^[A-Za-z0-9_-]{2,24}$", error="2 to 24 letters, digits, '_' or '-'")
+PASSWORD = validate.Length(min=8, max=256)
+WRONG = "Wrong name or password."
+# Verified against when the name has no account, so both answers take the same time.
+_DUMMY = HASHER.hash("not a password of anyone")
+
+
+class SignUpIn(Strict):
+    name = fields.String(required=True, validate=NAME)
+    password = fields.String(required=True, validate=PASSWORD, load_only=True)
+
+
+class SignInIn(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    password = fields.String(required=True, validate=validate.Length(min=1, max=256), load_only=True)
+
+
+class PasswordIn(Strict):
+    current = fields.String(required=True, validate=validate.Length(min=1, max=256))
+    new = fields.String(required=True, validate=PASSWORD)
+
+
+class TokenIn(Strict):
+    label = fields.String(load_default="token", validate=validate.Length(min=1, max=60))
+
+
+class AccountOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    created = fields.Float()
+    via = fields.String(metadata={"description": "'session' (cookie) or 'token' (Authorization header)"})
+    csrf = fields.String(allow_none=True, metadata={"description": "send as X-CSRF-Token with cookie-made writes"})
+
+
+class TokenOut(Schema):
+    id = fields.String()
+    label = fields.String()
+    created = fields.Float()
+    token = fields.String(metadata={"description": "shown once, when made"})
+
+
+class TokensOut(Schema):
+    tokens = fields.List(fields.Nested(TokenOut))
+
+
+class SignedOutOut(Schema):
+    sessions_closed = fields.Integer()
+
+
+def _me() -> accounts.Account:
+    redis = Arena.of().redis
+    account = accounts.load(redis, auth.require_player(redis))
+    if account is None:
+        raise ApiError(401, "bad_token", "This player no longer exists.")
+    return account
+
+
+def _account_out(account: accounts.Account, csrf: str | None, via: str) -> dict:
+    return {"id": account.id, "name": account.name, "created": account.created, "via": via, "csrf": csrf}
+
+
+def _start_session(account: accounts.Account) -> dict:
+    cookie, opened = accounts.open_session(Arena.of().redis, account.id)
+    after_this_request(lambda response: sessions.set_cookies(response, cookie, opened.csrf))
+    return _account_out(account, opened.csrf, "session")
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(SignUpIn)
+@blp.response(201, AccountOut)
+@problems(400, 401, 409)
+def sign_up(data: dict):
+    """Make an account and sign in. Sent with a player token, that player becomes the account."""
+    redis = Arena.of().redis
+    token = auth.bearer()
+    pid = auth.require_player(redis) if token else accounts.new_player_id()
+    existing = accounts.load(redis, pid)
+    if existing is not None and existing.password:
+        raise ApiError(409, "already_an_account", "This player has an account already; sign in instead.")
+    if not accounts.claim_name(redis, data["name"], pid):
+        raise ApiError(409, "name_taken", "That name is taken; choose another.")
+    accounts.create(redis, pid, data["name"], HASHER.hash(data["password"]))
+    return _start_session(accounts.load(redis, pid))
+
+
+@blp.route("/session", methods=["POST"])
+@blp.arguments(SignInIn)
+@blp.response(200, AccountOut)
+@problems(400, 401, 429)
+def sign_in(data: dict):
+    """Sign in with name and password: sets the session cookie (and the arena_csrf cookie)."""
+    redis = Arena.of().redis
+    name = data["name"]
+    if accounts.failures(redis, name) >= MAX_FAILURES:
+        raise ApiError(429, "too_many_failures", "Too many failed sign-ins for this name; try again in a few minutes.")
+    account = accounts.find(redis, name)
+    if not _password_ok(account, data["password"]):
+        accounts.count_failure(redis, name)
+        raise ApiError(401, "wrong_credentials", WRONG)
+    accounts.clear_failures(redis, name)
+    if HASHER.check_needs_rehash(account.password):
+        accounts.set_password(redis, account.id, HASHER.hash(data["password"]))
+    return _start_session(account)
+
+
+def _password_ok(account: accounts.Account | None, password: str) -> bool:
+    stored = account.password if account is not None else None
+    try:
+        matched = HASHER.verify(stored or _DUMMY, password)
+    except (VerificationError, InvalidHashError):
+        matched = False
+    return matched and stored is not None
+
+
+@blp.route("/session", methods=["DELETE"])
+@blp.response(204)
+@problems(403)
+def sign_out():
+    """Sign this browser out (its session ends; other devices stay signed in)."""
+    found = sessions.current(Arena.of().redis)
+    if found is not None:
+        accounts.close_session(Arena.of().redis, found)
+    after_this_request(sessions.clear_cookies)
+    return ""
+
+
+@blp.route("/me")
+@blp.response(200, AccountOut)
+@problems(401)
+def me():
+    """Who you are signed in as (with the CSRF token a page needs for its writes)."""
+    account = _me()
+    found = None if auth.bearer() else sessions.current(Arena.of().redis)
+    return _account_out(account, found.csrf if found else None, "session" if found else "token")
+
+
+@blp.route("/me/sign-out-everywhere", methods=["POST"])
+@blp.response(200, SignedOutOut)
+@problems(401, 403)
+def sign_out_everywhere():
+    """End every session of the account, this one too (API tokens stay: revoke them one by one)."""
+    account = _me()
+    closed = accounts.close_all_sessions(Arena.of().redis, account.id)
+    after_this_request(sessions.clear_cookies)
+    return {"sessions_closed": closed}
+
+
+@blp.route("/me/password", methods=["POST"])
+@blp.arguments(PasswordIn)
+@blp.response(200, SignedOutOut)
+@problems(400, 401, 403)
+def change_password(data: dict):
+    """Change the password; every other session is signed out."""
+    account = _me()
+    if not _password_ok(account, data["current"]):
+        raise ApiError(403, "wrong_password", "The current password is wrong.")
+    redis = Arena.of().redis
+    accounts.set_password(redis, account.id, HASHER.hash(data["new"]))
+    keep = None if auth.bearer() else sessions.current(redis)
+    return {"sessions_closed": accounts.close_all_sessions(redis, account.id, keep=keep)}
+
+
+@blp.route("/me/tokens")
+@blp.response(200, TokensOut)
+@problems(401)
+def list_tokens():
+    """Your API tokens (by id and label; a token itself is shown only when made)."""
+    return {"tokens": accounts.tokens(Arena.of().redis, _me().id)}
+
+
+@blp.route("/me/tokens", methods=["POST"])
+@blp.arguments(TokenIn)
+@blp.response(201, TokenOut)
+@problems(400, 401, 403)
+def make_token(data: dict):
+    """A new API token for a script or a bot: send it as 'Authorization: Bearer <token>'."""
+    token = auth.new_token()
+    entry = accounts.add_token(Arena.of().redis, _me().id, token, data["label"], now=time.time())
+    return {**entry, "token": token}
+
+
+@blp.route("/me/tokens/<token_id>", methods=["DELETE"])
+@blp.response(204)
+@problems(401, 403, 404)
+def revoke_token(token_id: str):
+    """Revoke one of your API tokens; it stops working at once."""
+    if not accounts.revoke_token(Arena.of().redis, _me().id, token_id):
+        raise ApiError(404, "token_not_found", f"You have no token {token_id!r}.")
+    return ""

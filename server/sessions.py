@@ -1,0 +1,52 @@
+"""The browser session: a cookie that names an account, and CSRF protection for the writes it makes.
+
+The session cookie is HttpOnly and SameSite=Lax (Secure when the page is served over https, or
+always with SESSION_COOKIE_SECURE). A write authenticated by the cookie (any method but GET, HEAD
+and OPTIONS) must also carry the session's CSRF token in the X-CSRF-Token header: the page reads
+it from the `arena_csrf` cookie (double submit) or from GET /accounts/me. Requests with a bearer
+token never look at cookies, so scripts and bots need no CSRF token.
+"""
+from __future__ import annotations
+
+import hmac
+
+from flask import Response, current_app, g, request
+
+from events import accounts
+
+from .errors import ApiError
+
+COOKIE = "arena_session"
+CSRF_COOKIE = "arena_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def current(redis) -> accounts.Session | None:
+    """The request's session (None without a live one), CSRF-checked for writes."""
+    if "arena_session" not in g:
+        g.arena_session = accounts.session(redis, request.cookies.get(COOKIE))
+    found = g.arena_session
+    if found is not None and request.method not in SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not hmac.compare_digest(sent.encode(), found.csrf.encode()):
+            raise ApiError(403, "csrf_failed", f"A write made with the session cookie needs the {CSRF_HEADER} header "
+                                               "(the value of the arena_csrf cookie).")
+    return found
+
+
+def _secure() -> bool:
+    return bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+
+def set_cookies(response: Response, cookie: str, csrf: str) -> Response:
+    common = {"max_age": accounts.SESSION_SECONDS, "secure": _secure(), "samesite": "Lax", "path": "/"}
+    response.set_cookie(COOKIE, cookie, httponly=True, **common)
+    response.set_cookie(CSRF_COOKIE, csrf, httponly=False, **common)
+    return response
+
+
+def clear_cookies(response: Response) -> Response:
+    for name in (COOKIE, CSRF_COOKIE):
+        response.delete_cookie(name, path="/", secure=_secure(), samesite="Lax")
+    return response
