@@ -1,0 +1,112 @@
+"""Re-deciding a game: do today's rules give, for every recorded move, exactly the recorded events?
+
+Why: a deploy must never change what a stored game means. The recorded-games corpus
+(tests/data/corpus) and `arena check-rules` run every stored game through `redecide`, which
+rebuilds the creation events from the game's options (when it has them), then decides every move's
+command again on the state before it and compares event by event. The rules stamp a game was
+created with (`rules` in its first event) names the rules, not their outcome, and is left out of
+the comparison.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .decide import decide
+from .errors import RuleError
+from .evolve import Event, apply
+from .moves import move_spans
+from .position import from_position
+from .setup import new_game
+from .state import State
+
+STAMP = "rules"
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first event (0-based index) the rules no longer give, and why."""
+    index: int
+    reason: str
+
+
+def creation_options(created: Event) -> dict[str, Any]:
+    """The options a GameCreated event was made from (what `new_game` needs to make it again)."""
+    return {"form": created["form"], "seats": [{"school": s["school"]} for s in created["seats"]],
+            "seed": created["seed"], "teams": created["teams"], **created.get("options", {})}
+
+
+def without_stamp(event: Event) -> Event:
+    return {k: v for k, v in event.items() if k != STAMP} if STAMP in event else event
+
+
+def _same(want: Event, got: Event) -> bool:
+    return want == got or without_stamp(want) == without_stamp(got)
+
+
+def _first_difference(expected: list[Event], recorded: list[Event], offset: int, what: str) -> Divergence | None:
+    for i, (want, got) in enumerate(zip(expected, recorded)):
+        if not _same(want, got):
+            return Divergence(offset + i, f"{what}: {got['type']} is now {want['type']} {_diff(want, got)}")
+    if len(expected) != len(recorded):
+        at = offset + min(len(expected), len(recorded))
+        return Divergence(at, f"{what}: {len(recorded)} events recorded, {len(expected)} now")
+    return None
+
+
+def _diff(want: Event, got: Event) -> str:
+    keys = sorted(k for k in want.keys() | got.keys() if k != STAMP and want.get(k) != got.get(k))
+    return f"(differs in {', '.join(keys)})" if keys else ""
+
+
+def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Divergence | None:
+    """None when today's rules give every recorded event again, else the first that differs.
+
+    `position`: the description a PositionSet game was made from, when known (else its creation
+    event is taken as given)."""
+    if not events:
+        return Divergence(0, "no events")
+    spans = move_spans(events)
+    creation = events[:spans[0][0]] if spans else events
+    expected = _creation(creation[0], position)
+    if isinstance(expected, Divergence):
+        return expected
+    if expected is not None:
+        found = _first_difference(expected, creation, 0, "creation")
+        if found:
+            return found
+    state: State = {}
+    for event in creation:
+        apply(state, event)
+    for begin, end in spans:
+        accepted = events[begin]
+        try:
+            expected = decide(state, {"seat": accepted["seat"], **accepted["command"]})
+        except RuleError as exc:
+            return Divergence(begin, f"the rules now refuse this move: {exc.code}: {exc.message}")
+        found = _first_difference(expected, events[begin:end], begin, f"move at event {begin + 1}")
+        if found:
+            return found
+        for event in events[begin:end]:
+            apply(state, event)
+    return None
+
+
+def _creation(first: Event, position: dict[str, Any] | None) -> list[Event] | Divergence | None:
+    """The creation events today's engine makes for this game; None when they cannot be rebuilt."""
+    try:
+        if first["type"] == "GameCreated":
+            return new_game(creation_options(first))
+        if first["type"] == "PositionSet" and position is not None:
+            return from_position(position)
+    except RuleError as exc:
+        return Divergence(0, f"the game's options are now refused: {exc.code}: {exc.message}")
+    return None if first["type"] == "PositionSet" else Divergence(0, "a game starts with GameCreated or PositionSet")
+
+
+
+def state_digest(state: State) -> str:
+    """A hash of a whole state, to prove a replay ends where a recording ended."""
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
