@@ -96,8 +96,15 @@ def _being(raw: dict[str, Any]) -> Being:
     )
 
 
-def load() -> Catalogue:
-    raw = json.loads(resources.files("engine").joinpath("data/cards.json").read_text(encoding="utf-8"))
+def _read() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(resources.files("engine").joinpath("data/cards.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+RAW_CARD_DATA = _read()
+
+
+def load(raw: dict[str, Any] = RAW_CARD_DATA) -> Catalogue:
     cat = Catalogue()
     for deck in raw["decks"]:
         cat.decks[deck["id"]] = tuple(c["id"] for c in deck["cards"])

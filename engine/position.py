@@ -26,6 +26,7 @@ from .geometry import parse_square
 from .notation import from_text
 from .setup import _capacity, _rules_options, _validate
 from .tasks import opening_layout
+from .version import rules_stamp
 
 
 def _by_seat(value: Any, n: int, default: Any, what: str) -> list:
@@ -118,7 +119,7 @@ def from_position(position: dict[str, Any]) -> list[Event]:
     frozen = frost.from_description(position.get("frozen"), state)
     if frozen:
         state["frozen"] = frozen
-    return [{"type": "PositionSet", "state": state}]
+    return [{"type": "PositionSet", "state": state, "rules": rules_stamp()}]
 
 
 def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:

@@ -22,6 +22,7 @@ from .context import Context
 from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
 from .state import COMMON, State
+from .version import rules_stamp
 
 FORMS = ("high_form", "duel", "melee")
 SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
@@ -69,7 +70,7 @@ def new_game(options: dict[str, Any]) -> list[dict]:
     colors = teams.seat_colors(n, team_play)
     k = len(set(colors))
     ctx = Context({})
-    ctx.emit("GameCreated", form=form, teams=team_play, seed=seed,
+    ctx.emit("GameCreated", form=form, teams=team_play, seed=seed, rules=rules_stamp(),
              seats=[{"school": school, "color": c} for school, c in zip(schools, colors)],
              capacity=[_capacity(form, k) for _ in range(k)],
              points=[[0] * n for _ in schools] if form == "melee" else [0] * k,

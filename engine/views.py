@@ -123,7 +123,7 @@ def redact(event: dict, seat: Seat) -> dict:
         command = dict(event["command"], returns=len(event["command"]["returns"]))
         return {**event, "command": command}
     if kind == "PositionSet":
-        return {"type": kind, "state": player_view(event["state"], seat)}
+        return {**event, "state": player_view(event["state"], seat)}
     if kind == "ResolutionAdvanced":
         return {"type": kind, "effect": _effect({"effect": event["effect"]}) if event["effect"] else None,
                 "pending": _pending_public(event["pending"])}

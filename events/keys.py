@@ -71,6 +71,16 @@ def meta(game_id: str, name: str) -> str:
     return f"{_game(game_id)}:meta:{name}"
 
 
+def head_pattern() -> str:
+    """A SCAN pattern matching the head key of every stored game (`game_of_head` reads the id back)."""
+    return f"{PREFIX}:{{*}}:head"
+
+
+def game_of_head(key: str | bytes) -> str:
+    text = key.decode() if isinstance(key, bytes) else key
+    return text[len(PREFIX) + 2:text.index("}")]
+
+
 def game_keys(game_id: str) -> list[str]:
     """The fixed keys of a game (idempotency and meta keys are found with SCAN on the tag)."""
     return [log(game_id), head(game_id), snapshots(game_id)]

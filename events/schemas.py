@@ -91,9 +91,9 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
         "seats": lambda: fields.List(fields.Nested(_SeatSetup)),
         "capacity": lambda: fields.List(fields.List(fields.Int(strict=True))),
         "points": fields.Raw, "impro": lambda: fields.Raw(allow_none=True),
-        "options": _optional(fields.Dict),
+        "options": _optional(fields.Dict), "rules": _optional(fields.Dict),
     },
-    "PositionSet": {"state": fields.Dict},
+    "PositionSet": {"state": fields.Dict, "rules": _optional(fields.Dict)},
     "DeckShuffled": {
         "deck": _deck, "cards": _cards, "seat": _optional(_seat),
         "from_discard": _optional(fields.Bool),

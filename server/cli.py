@@ -10,6 +10,8 @@
     arena export GAME [-o FILE]     a finished game's verifiable record
     arena import FILE           store a record (after verifying it) under its own game id
     arena verify FILE           check a record offline: hash chain, seed, replay
+    arena check-rules           before a deploy: list the stored games whose moves would now decide
+                                differently (exit 1 if any)
 
 Configuration comes only from environment variables (README.md lists them all).
 """
@@ -297,6 +299,29 @@ def verify(file: str) -> None:
     where = f" at version {verdict.version}" if verdict.version is not None else ""
     click.echo(f"FAILED{where}: {verdict.reason}")
     sys.exit(1)
+
+
+@main.command("check-rules")
+@click.option("--verbose", "-v", is_flag=True, help="also list the games that still decide as recorded")
+def check_rules(verbose: bool) -> None:
+    """Re-decide every stored game; list those whose moves would now decide differently."""
+    from engine.version import RULES_VERSION
+    from events import connect
+    from events.rules_check import check_all
+    checked = changed = 0
+    for game in check_all(connect()):
+        checked += 1
+        created = "unstamped" if game.rules is None else f"engine {game.rules.get('engine')} cards {game.rules.get('cards')}"
+        if game.divergence is not None:
+            changed += 1
+            click.echo(f"{game.game_id}: differs at version {game.divergence.index + 1} "
+                       f"(created under rules {created}): {game.divergence.reason}")
+        elif verbose:
+            click.echo(f"{game.game_id}: {game.events} events decide as recorded (rules {created})")
+    click.echo(f"{checked} games checked under rules engine {RULES_VERSION['engine']} cards {RULES_VERSION['cards']}: "
+               f"{changed} would decide differently")
+    sys.exit(1 if changed else 0)
+
 
 
 if __name__ == "__main__":
