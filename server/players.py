@@ -7,9 +7,11 @@ from flask_smorest import Blueprint
 
 from engine.state import active_seat
 from events import GameNotFound, accounts, keys
+from workers import urlguard
 
 from . import auth
 from .context import Arena
+from .errors import ApiError
 from .games import problems
 from .schemas import MyGamesOut, MyGamesQuery, PlayerIn, PlayerOut
 
@@ -19,10 +21,14 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Registe
 @blp.route("", methods=["POST"])
 @blp.arguments(PlayerIn)
 @blp.response(201, PlayerOut)
-@problems(400)
+@problems(400, 422)
 def register(data: dict):
-    """Register a player; keep the token (it is shown once) and the webhook secret."""
+    """Register a player; keep the token (it is shown once) and the webhook secret.
+
+    A `webhook_url` must be http(s) and reach a public address (or one the operator allows)."""
     redis = Arena.of().redis
+    if data.get("webhook_url"):
+        checked_webhook_url(data["webhook_url"])
     pid = "p" + secrets.token_hex(8)
     token = auth.new_token()
     secret = secrets.token_hex(32)
@@ -30,6 +36,19 @@ def register(data: dict):
                                           "webhook_secret": secret})
     accounts.add_token(redis, pid, token, "registration")
     return {"id": pid, "name": data["name"], "token": token, "webhook_secret": secret}
+
+
+def checked_webhook_url(url: str) -> str:
+    """The URL if webhooks may be sent to it; else 400 (not such a URL) or 422 (not reachable), saying why.
+
+    Every place that sets a player's webhook_url calls this; deliveries check again (workers/urlguard.py)."""
+    try:
+        urlguard.vet(urlguard.check_url(url))
+    except urlguard.Malformed as exc:
+        raise ApiError(400, "malformed_request", f"webhook_url: {exc}.") from None
+    except urlguard.Refused as exc:
+        raise ApiError(422, "webhook_url_not_allowed", f"webhook_url: {exc}.") from None
+    return url
 
 
 @blp.route("/me/games")

@@ -207,7 +207,7 @@ class BoardQuery(Schema):
 
 class PlayerIn(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    webhook_url = fields.Url(require_tld=False, schemes={"http", "https"})
+    webhook_url = fields.String(metadata={"format": "uri", "description": "http(s) URL of a public address (see README)"})
 
 
 class PlayerOut(Schema):

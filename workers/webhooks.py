@@ -8,9 +8,16 @@ Headers of every attempt:
     X-Arena-Event: your_turn | deadline_soon | opponent_moved | game_over
     X-Arena-Attempt: 1, 2, ...
 
-A receiver answering 2xx has it. Anything else (another status, a refused connection, a timeout)
-is recorded in the player's `webhook_failures` stream and raised, so RQ retries the job after the
-intervals of ARENA_WEBHOOK_RETRIES; the last failure stays in RQ's failed job registry.
+A receiver answering 2xx has it. The URL is checked again at every attempt (urlguard.py): the
+host is resolved now and the connection goes to the vetted address, while the Host header, TLS
+SNI and the certificate check use the URL's name. Redirects are not followed (a 3xx is a
+failure), at most RESPONSE_LIMIT bytes of an answer are read, connecting may take CONNECT_TIMEOUT
+seconds and each read ARENA_WEBHOOK_TIMEOUT.
+
+A failure is recorded in the player's `webhook_failures` stream in words that tell nothing about
+the network behind the server ("refused: address not allowed", "failed: no answer", "failed: HTTP
+503") and raised with the detail, so RQ retries the job after the intervals of
+ARENA_WEBHOOK_RETRIES and the operator finds the cause in RQ's failed job registry.
 
     verify(secret, body, request.headers["X-Arena-Signature"])     # what a receiver checks
 """
@@ -18,22 +25,31 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
-import urllib.error
-import urllib.request
+import socket
+import ssl
 from typing import Any
 
 from events import keys
 
-from . import runtime
+from . import runtime, urlguard
 from .clock import format_epoch
 
 FAILURES_KEPT = 200
 USER_AGENT = "tash-kalar-arena-webhooks/1"
+CONNECT_TIMEOUT = 3.0
+RESPONSE_LIMIT = 4096
+REFUSED = "refused: address not allowed"
+NO_ANSWER = "failed: no answer"
 
 
 class DeliveryFailed(Exception):
     """The receiver did not take the delivery; RQ retries the job."""
+
+
+class NoAnswer(Exception):
+    """No HTTP answer came back: no address, no connection, a reset, a timeout, a TLS failure."""
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -54,23 +70,64 @@ def deliver(redis: Any, player_id: str, delivery_id: str, body: str, attempt: in
     if not url:
         return 0                                            # nowhere to deliver any more
     data = body.encode()
-    kind = _event_type(body)
-    request = urllib.request.Request(url, data=data, method="POST", headers={
-        "Content-Type": "application/json", "User-Agent": USER_AGENT, "X-Arena-Signature": sign(secret, data),
-        "X-Arena-Delivery": delivery_id, "X-Arena-Event": kind, "X-Arena-Attempt": str(attempt)})
+    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, "X-Arena-Signature": sign(secret, data),
+               "X-Arena-Delivery": delivery_id, "X-Arena-Event": _event_type(body), "X-Arena-Attempt": str(attempt)}
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        status, error = exc.code, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        status, error = 0, f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
+        status = post(url, data, headers, timeout)
+    except urlguard.Unresolved as exc:
+        error, detail = NO_ANSWER, str(exc)
+    except (urlguard.Malformed, urlguard.Refused) as exc:
+        error, detail = REFUSED, str(exc)
+    except NoAnswer as exc:
+        error, detail = NO_ANSWER, str(exc)
     else:
         if 200 <= status < 300:
             return status
-        error = f"HTTP {status}"
+        error, detail = f"failed: HTTP {status}", ""
     record_failure(redis, player_id, delivery_id, attempt, url, error)
-    raise DeliveryFailed(f"webhook {delivery_id} to {url}: {error}")
+    raise DeliveryFailed(f"webhook {delivery_id} to {url}: {error}" + (f" ({detail})" if detail else ""))
+
+
+def post(url: str, data: bytes, headers: dict[str, str], timeout: float) -> int:
+    """POST to a vetted address of the URL's host; the status of the answer (never a redirect's target)."""
+    target = urlguard.check_url(url)
+    addresses = urlguard.vet(target)
+    failures = []
+    for address in addresses:
+        connection = _PinnedConnection(target, address, timeout)
+        try:
+            connection.connect()
+        except OSError as exc:
+            failures.append(f"{address}: {exc!r}")
+            connection.close()
+            continue
+        try:
+            connection.request("POST", target.path, body=data, headers=headers)
+            response = connection.getresponse()
+            response.read(RESPONSE_LIMIT)
+            return response.status
+        except (OSError, http.client.HTTPException) as exc:
+            raise NoAnswer(f"{address}: {exc!r}") from None
+        finally:
+            connection.close()
+    raise NoAnswer("; ".join(failures))
+
+
+class _PinnedConnection(http.client.HTTPConnection):
+    """An HTTP(S) connection to one given address; the Host header, SNI and certificate use the name."""
+
+    def __init__(self, target: urlguard.Target, address: str, timeout: float) -> None:
+        super().__init__(target.host, target.port, timeout=timeout)
+        self.default_port = urlguard.DEFAULT_PORTS[target.scheme]      # no ":443" in the Host header
+        self.address, self.tls = address, target.tls
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), timeout=min(CONNECT_TIMEOUT, self.timeout))
+        sock.settimeout(self.timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self.tls:
+            sock = ssl.create_default_context().wrap_socket(sock, server_hostname=self.host)
+        self.sock = sock
 
 
 def _event_type(body: str) -> str:

@@ -45,7 +45,8 @@ class Receiver:
 
 
 @pytest.fixture
-def receiver():
+def receiver(monkeypatch):
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1/32")     # the local receiver is the operator's choice
     made = []
 
     def make(*statuses: int) -> Receiver:
@@ -147,7 +148,7 @@ def test_a_failed_delivery_is_recorded_and_retried_with_the_same_delivery_id(cli
     assert first["X-Arena-Delivery"] == second["X-Arena-Delivery"] and body1 == body2
     assert (first["X-Arena-Attempt"], second["X-Arena-Attempt"]) == ("1", "2")
     [failure] = client.get("/players/me/webhook-failures", headers=bearer(bob["token"])).json["failures"]
-    assert failure["delivery"] == first["X-Arena-Delivery"] and failure["error"] == "HTTP 500"
+    assert failure["delivery"] == first["X-Arena-Delivery"] and failure["error"] == "failed: HTTP 500"
     assert failure["attempt"] == 1
 
 
@@ -167,8 +168,10 @@ def test_retries_back_off_through_rqs_schedule(client, redis_db, receiver, monke
 
 def test_an_unreachable_receiver_is_a_recorded_failure(client, redis_db, monkeypatch):
     monkeypatch.setenv("ARENA_WEBHOOK_RETRIES", "")
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1/32")
     bob = register(client, "Bob", webhook_url="http://127.0.0.1:9/nobody")
     seated(client, bob)
     run_worker(redis_db)
     failures = client.get("/players/me/webhook-failures", headers=bearer(bob["token"])).json["failures"]
     assert len(failures) == 1 and failures[0]["url"] == "http://127.0.0.1:9/nobody"
+    assert failures[0]["error"] == "failed: no answer"
