@@ -13,24 +13,16 @@ from __future__ import annotations
 from .cards import CARDS
 from .decide import decide
 from .errors import RuleError
-from .evolve import EVENT_VERSIONS, apply, evolve
+from .evolve import EVENT_VERSIONS, apply, evolve, replay
 from .legal import legal_commands
 from .notation import from_text, to_text
 from .position import from_position
 from .setup import new_game
-from .state import State, clone
+from .state import State
 from .views import player_view, redact
 
 
-def replay(events: list[dict], state: State | None = None) -> State:
-    """Fold events through the reducers, from nothing or from a given state (left unchanged)."""
-    out: State = clone(state) if state is not None else {}
-    for event in events:
-        apply(out, event)
-    return out
-
-
 __all__ = [
-    "CARDS", "EVENT_VERSIONS", "RuleError", "State", "decide", "evolve", "from_position", "from_text",
+    "CARDS", "EVENT_VERSIONS", "RuleError", "State", "apply", "decide", "evolve", "from_position", "from_text",
     "legal_commands", "new_game", "player_view", "redact", "replay", "to_text",
 ]

@@ -1,6 +1,7 @@
 """Etherweave (RULES.md 13.3, the deck's `rules`): the pending being, the Merchant of Time's stasis,
-Gate of Oblivion's destruction bonus and the causality penalty: the state questions, the facts and
-their reducers. The warp command itself is engine/warp.py; the card words are engine/effects/.
+Gate of Oblivion's destruction bonus and the causality penalty: the state questions and the facts
+(their reducers are in engine/evolve.py). The warp command itself is engine/warp.py; the card
+words are engine/effects/.
 
 State (each key is created by its first event, so a game without Etherweave never has it):
     pending_beings   [card id or None] by seat: the card whose warp its owner played. It stays in
@@ -16,10 +17,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import gateway
-from .cards import CARDS, RANK_NAMES, RANKS
+from .cards import CARDS, RANK_NAMES
 from .errors import RuleError
-from .evolve import Event, reducer
-from .state import LEGENDARY, State, color_of, enemy_colors, seats_of, two_sided
+from .state import State, color_of, enemy_colors, seats_of, two_sided
 
 if TYPE_CHECKING:
     from .context import Context
@@ -148,47 +148,3 @@ def release(ctx: "Context", seat: int, square: str | None) -> None:
     ctx.emit("PieceReleased", seat=seat, square=square, piece=pid, color=color, rank=RANK_NAMES[rank])
     if square is not None and was_gateway:
         gateway.mark(ctx, color, pid, "released")
-
-
-# --- reducers ---------------------------------------------------------------------------------------
-
-def _slots(s: State, key: str) -> list:
-    return s.setdefault(key, [None] * len(s["seats"]))
-
-
-@reducer("WarpPlayed")
-def _warp_played(s: State, e: Event) -> None:
-    _slots(s, "pending_beings")[e["seat"]] = e["card"]
-    s["turn"].setdefault("warps", []).append(e["card"])
-
-
-@reducer("PendingBeingCleared")
-def _pending_cleared(s: State, e: Event) -> None:
-    _slots(s, "pending_beings")[e["seat"]] = None
-
-
-@reducer("WarpCopied")
-def _warp_copied(s: State, e: Event) -> None:
-    """A fact for the log: the warp runs as part of the copying card's effect."""
-
-
-@reducer("DestructionBonusGranted")
-def _destruction_bonus(s: State, e: Event) -> None:
-    s["turn"]["destruction_bonus"] = s["turn"].get("destruction_bonus", 0) + 1
-
-
-@reducer("PieceStored")
-def _piece_stored(s: State, e: Event) -> None:
-    del s["board"][e["square"]]
-    rank = RANKS[e["rank"]]
-    s["removed"][e["color"]][rank == LEGENDARY] += 1
-    _slots(s, "stasis")[e["seat"]] = [e["piece"], e["color"], rank, e["gateway"]]
-
-
-@reducer("PieceReleased")
-def _piece_released(s: State, e: Event) -> None:
-    rank = RANKS[e["rank"]]
-    s["removed"][e["color"]][rank == LEGENDARY] -= 1
-    if e["square"] is not None:
-        s["board"][e["square"]] = [e["piece"], e["color"], rank]
-    s["stasis"][e["seat"]] = None

@@ -1,14 +1,16 @@
 """Reducers: how each event changes the state. Facts only, no rules.
 
-`apply` mutates a state in place (used by `decide` on its scratch copy and by `replay` on one
-fresh copy); `evolve` is the pure form the public API offers.
+Every reducer of the engine is registered here and nowhere else, the expansions' too: the fold
+(`replay`) is this module and what it imports, which is exactly what events/snapshots.py
+fingerprints. `apply` mutates a state in place (used by `decide` on its scratch copy and by
+`replay` on one fresh copy); `evolve` is the pure form the public API offers.
 """
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from .cards import RANKS
-from .state import State, clone
+from .state import LEGENDARY, State, clone, color_of
 
 Event = dict[str, Any]
 Reducer = Callable[[State, Event], None]
@@ -19,7 +21,10 @@ EVENT_VERSIONS: dict[str, int] = {}
 
 
 def reducer(name: str, version: int = 1) -> Callable[[Reducer], Reducer]:
+    """Register the reducer of event type `name`; a second one for the same type is refused."""
     def register(fn: Reducer) -> Reducer:
+        if name in REDUCERS:
+            raise ValueError(f"two reducers for {name}")
         REDUCERS[name] = fn
         EVENT_VERSIONS[name] = version
         return fn
@@ -28,6 +33,14 @@ def reducer(name: str, version: int = 1) -> Callable[[Reducer], Reducer]:
 
 def apply(state: State, event: Event) -> None:
     REDUCERS[event["type"]](state, event)
+
+
+def replay(events: list[Event], state: State | None = None) -> State:
+    """Fold events through the reducers, from nothing or from a given state (left unchanged)."""
+    out: State = clone(state) if state is not None else {}
+    for event in events:
+        apply(out, event)
+    return out
 
 
 def evolve(state: State, event: Event) -> State:
@@ -334,8 +347,92 @@ def _game_ended(s: State, e: Event) -> None:
     s["result"] = clone(e["result"])
 
 
+# --- Nethervoid Gateway (engine/gateway.py) ---------------------------------------------------
+
+@reducer("GatewayMarked")
+def _gateway_marked(s: State, e: Event) -> None:
+    s.setdefault("gateways", [None] * len(s["capacity"]))[e["color"]] = e["piece"]
+
+
+@reducer("GatewayLost")
+def _gateway_lost(s: State, e: Event) -> None:
+    s["gateways"][e["color"]] = None
+
+
+# --- Everfrost (engine/frost.py) --------------------------------------------------------------
+
+@reducer("CardFrozen")
+def _card_frozen(s: State, e: Event) -> None:
+    if e["source"] == "discard":
+        s["discards"][e["seat"]].remove(e["card"])
+    _by_seat(s, "frozen")[e["seat"]] = {"card": e["card"], "turn": s["turn"]["number"]}
+
+
+@reducer("CardUnfrozen")
+def _card_unfrozen(s: State, e: Event) -> None:
+    _by_seat(s, "frozen")[e["seat"]] = None
+
+
+@reducer("ActionLossImposed")
+def _action_loss_imposed(s: State, e: Event) -> None:
+    owed = s.setdefault("lost_actions", [0] * len(s["capacity"]))
+    for color in e["colors"]:
+        owed[color] += e["count"]
+
+
+@reducer("ActionsLost")
+def _actions_lost(s: State, e: Event) -> None:
+    s["turn"]["actions"] = e["actions_left"]
+    s["lost_actions"][color_of(s, e["seat"])] = 0
+
+
+# --- Etherweave (engine/etherweave.py) --------------------------------------------------------
+
+@reducer("WarpPlayed")
+def _warp_played(s: State, e: Event) -> None:
+    _by_seat(s, "pending_beings")[e["seat"]] = e["card"]
+    s["turn"].setdefault("warps", []).append(e["card"])
+
+
+@reducer("PendingBeingCleared")
+def _pending_cleared(s: State, e: Event) -> None:
+    _by_seat(s, "pending_beings")[e["seat"]] = None
+
+
+@reducer("WarpCopied")
+def _warp_copied(s: State, e: Event) -> None:
+    """A fact for the log: the warp runs as part of the copying card's effect."""
+
+
+@reducer("DestructionBonusGranted")
+def _destruction_bonus(s: State, e: Event) -> None:
+    s["turn"]["destruction_bonus"] = s["turn"].get("destruction_bonus", 0) + 1
+
+
+@reducer("PieceStored")
+def _piece_stored(s: State, e: Event) -> None:
+    del s["board"][e["square"]]
+    rank = RANKS[e["rank"]]
+    s["removed"][e["color"]][rank == LEGENDARY] += 1
+    _by_seat(s, "stasis")[e["seat"]] = [e["piece"], e["color"], rank, e["gateway"]]
+
+
+@reducer("PieceReleased")
+def _piece_released(s: State, e: Event) -> None:
+    rank = RANKS[e["rank"]]
+    s["removed"][e["color"]][rank == LEGENDARY] -= 1
+    if e["square"] is not None:
+        s["board"][e["square"]] = [e["piece"], e["color"], rank]
+    s["stasis"][e["seat"]] = None
+
+
 def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list, list]:
     """The (draw pile, discard pile) named by an event: 'school' (a seat's), 'legends' or 'flares'."""
     if deck == "school":
         return s["decks"][seat], s["discards"][seat]
     return s[deck]["deck"], s[deck]["discard"]
+
+
+def _by_seat(s: State, key: str) -> list:
+    """A by-seat list of the state that its first event creates (frozen, pending_beings, stasis)."""
+    return s.setdefault(key, [None] * len(s["seats"]))

@@ -18,7 +18,6 @@ from .cards import CARDS
 from .context import Context
 from .effects.frame import new_frame
 from .errors import RuleError, malformed
-from .evolve import Event, reducer
 from .state import State, color_of
 
 THAW_ON_FREEZING_TURN = True
@@ -141,34 +140,3 @@ def charge_lost_actions(ctx: Context, seat: int) -> None:
     owed = s.get("lost_actions", [0] * len(s["capacity"]))[color_of(s, seat)]
     if owed:
         ctx.emit("ActionsLost", seat=seat, count=owed, actions_left=max(0, s["turn"]["actions"] - owed))
-
-
-# --- reducers -----------------------------------------------------------------------------------------------
-
-def _slots(s: State) -> list:
-    return s.setdefault("frozen", [None] * len(s["seats"]))
-
-
-@reducer("CardFrozen")
-def _card_frozen(s: State, e: Event) -> None:
-    if e["source"] == "discard":
-        s["discards"][e["seat"]].remove(e["card"])
-    _slots(s)[e["seat"]] = {"card": e["card"], "turn": s["turn"]["number"]}
-
-
-@reducer("CardUnfrozen")
-def _card_unfrozen(s: State, e: Event) -> None:
-    _slots(s)[e["seat"]] = None
-
-
-@reducer("ActionLossImposed")
-def _action_loss_imposed(s: State, e: Event) -> None:
-    owed = s.setdefault("lost_actions", [0] * len(s["capacity"]))
-    for color in e["colors"]:
-        owed[color] += e["count"]
-
-
-@reducer("ActionsLost")
-def _actions_lost(s: State, e: Event) -> None:
-    s["turn"]["actions"] = e["actions_left"]
-    s["lost_actions"][color_of(s, e["seat"])] = 0

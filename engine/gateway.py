@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .cards import CARDS
 from .errors import malformed
-from .evolve import Event, reducer
+from .evolve import Event
 from .state import COMMON, LEGENDARY, State, color_of, square_of
 
 if TYPE_CHECKING:
@@ -120,16 +120,3 @@ def _may_hold(state: State, color: int, sq: object) -> bool:
     held = state["board"].get(sq) if isinstance(sq, str) else None
     nether = any(s["school"] == NETHERVOID and s["color"] == color for s in state["seats"])
     return nether and held is not None and held[1] == color and held[2] != LEGENDARY
-
-
-# --- reducers --------------------------------------------------------------------------------------
-
-@reducer("GatewayMarked")
-def _gateway_marked(s: State, e: Event) -> None:
-    s.setdefault("gateways", [None] * len(s["capacity"]))[e["color"]] = e["piece"]
-
-
-@reducer("GatewayLost")
-def _gateway_lost(s: State, e: Event) -> None:
-    s["gateways"][e["color"]] = None
-

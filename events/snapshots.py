@@ -2,32 +2,111 @@
 
 Loading a game (or rewinding it to any version V) reads the snapshot at the largest multiple of N
 at or below V and replays at most N-1 events after it, so a rewind costs what loading the latest
-does. Snapshots are keyed by an engine fingerprint: when the reducers change, old snapshots are
-simply never found again and the states are rebuilt from the log. Dropping every snapshot
-changes nothing but the time the next load takes (a test proves snapshot + tail == full replay).
+does. Snapshots are keyed by an engine fingerprint: when anything that shapes a folded state
+changes, old snapshots are simply never found again and the states are rebuilt from the log.
+Dropping every snapshot changes nothing but the time the next load takes (a test proves
+snapshot + tail == full replay).
+
+The fingerprint covers every line the fold can run: the source of engine/evolve.py (where every
+reducer is registered) and of every engine module it imports, directly or not, found by reading
+their import statements (function-level ones too), plus the card data file and the event
+versions. A module the fold never reaches (the rules that decide) does not invalidate snapshots.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
-import inspect
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable, Mapping
 
 import engine
-import engine.evolve
+from engine.evolve import REDUCERS
 
 SNAPSHOT_FORMAT = 1
 DEFAULT_EVERY = 50
+ENGINE_DIR = Path(engine.__file__).resolve().parent
+FOLD_ROOT = "engine.evolve"
+FOLD_DATA = ("data/cards.json",)
 
 
-def engine_fingerprint() -> str:
-    """Changes whenever what a state means may change: the reducers' source or event versions."""
-    try:
-        source = inspect.getsource(engine.evolve)
-    except OSError:                     # no source shipped: fall back on the event versions alone
-        source = ""
-    material = json.dumps([SNAPSHOT_FORMAT, sorted(engine.EVENT_VERSIONS.items()), source])
-    return hashlib.sha256(material.encode("utf-8")).hexdigest()[:16]
+def module_path(root: Path, name: str) -> Path | None:
+    """The file of engine module `name` ("engine.x.y") under `root` (the engine folder), if any."""
+    parts = name.split(".")[1:]
+    for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _package_of(name: str, path: Path) -> str:
+    return name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+
+
+def imports_of(root: Path, name: str, runtime_only: bool = False) -> set[str]:
+    """The engine modules that module `name` imports anywhere in its body (relative or absolute).
+
+    `runtime_only` leaves out imports under `if TYPE_CHECKING:`, which never run."""
+    path = module_path(root, name)
+    if path is None:
+        return set()
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    skipped = {id(n) for node in ast.walk(tree) if runtime_only and _is_type_checking(node)
+               for n in ast.walk(node)}
+    package, found = _package_of(name, path), set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "engine")
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            if base.split(".")[0] != "engine":
+                continue
+            for alias in node.names:        # `from . import x` names a module; `from .x import y` a name of x
+                sub = f"{base}.{alias.name}"
+                found.add(sub if module_path(root, sub) else base)
+    return {m for m in found if module_path(root, m) is not None and m != name}
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and isinstance(node.test, (ast.Name, ast.Attribute)) \
+        and ast.unparse(node.test).endswith("TYPE_CHECKING")
+
+
+def reachable(root: Path, start: str) -> list[str]:
+    """Every engine module `start` imports, directly or through others, itself included, sorted.
+    (Package __init__ files count only where imported from: what they import is no code the fold
+    calls.)"""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(imports_of(root, name))
+    return sorted(seen)
+
+
+def fold_modules(root: Path = ENGINE_DIR, reducers: Mapping[str, Callable[..., Any]] = REDUCERS) -> list[str]:
+    """The engine modules the fold can run: evolve, the module of every registered reducer (should
+    one ever be registered elsewhere) and all they import."""
+    starts = {FOLD_ROOT} | {fn.__module__ for fn in reducers.values()}
+    return sorted({m for start in starts for m in reachable(root, start)})
+
+
+def engine_fingerprint(root: Path = ENGINE_DIR, reducers: Mapping[str, Callable[..., Any]] = REDUCERS) -> str:
+    """Changes whenever what a folded state means may change: any line of the fold's modules, the
+    card data or the event versions. Without the source (a stripped install) it cannot tell, so
+    it fails rather than keep snapshots that might be stale."""
+    digest = hashlib.sha256(json.dumps([SNAPSHOT_FORMAT, sorted(engine.EVENT_VERSIONS.items())]).encode())
+    paths = [module_path(root, m) for m in fold_modules(root, reducers)]
+    for path in [p for p in paths if p is not None] + [root / d for d in FOLD_DATA]:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 FINGERPRINT = engine_fingerprint()
