@@ -112,15 +112,26 @@ def player_token(token_hash: str) -> str:
 # --- keys of the workers: deadlines, notifications, ratings -----------------------------------------
 
 def deadlines() -> str:
-    """sorted set: game id -> when (epoch seconds) its current wait must have been dealt with.
+    """sorted set: what is due when. Member "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot,
+    finish), score: when it is due (epoch seconds). Each worker's deadline loop claims the due ones
+    (events/lua/claim_deadlines.lua). Shares a slot with deadline_leases()."""
+    return f"{PREFIX}:{{deadlines}}:due"
 
-    The sweeper reads it to find games whose timeout (or bot move) job was lost."""
-    return f"{PREFIX}:deadlines"
+
+def deadline_leases() -> str:
+    """sorted set: members of deadlines() a loop has claimed -> when its claim lapses (epoch
+    seconds); a lapsed claim (its loop died) is offered again."""
+    return f"{PREFIX}:{{deadlines}}:leases"
 
 
-def sweeper() -> str:
-    """string, expiring: the id of the next scheduled sweep; gone when sweeps stopped happening."""
-    return f"{PREFIX}:sweeper"
+def worker_pulse(worker_name: str) -> str:
+    """string, expiring within seconds: present while the worker process of that name is alive."""
+    return f"{PREFIX}:pulse:{worker_name}"
+
+
+def promotion(queue_name: str) -> str:
+    """string, expiring within a second: which loop moves the queue's scheduled RQ jobs that are due."""
+    return f"{PREFIX}:promotion:{queue_name}"
 
 
 def inbox(player_id: str) -> str:

@@ -1,10 +1,10 @@
 """The `arena` command line.
 
     arena serve                 everything in one command: Redis (embedded unless REDIS_URL), the web
-                                server on PORT (8000) and the workers with their scheduler; Ctrl-C
-                                stops them all
+                                server on PORT (8000), a game worker (with the deadline loop) and a
+                                webhook worker; Ctrl-C stops them all
     arena web                   the web server only (gunicorn, gthread workers)
-    arena worker                an RQ worker with its scheduler (the game and notify queues)
+    arena worker [--queue Q]    an RQ worker with its deadline loop (default: both queues)
     arena selfplay              random legal games played by the engine, with a progress bar
     arena replay GAME [--move N]    the board of a stored game after move N (default: now)
     arena export GAME [-o FILE]     a finished game's verifiable record
@@ -143,14 +143,14 @@ def web(host: str, port: int, web_workers: int, threads: int) -> None:
 @main.command()
 @click.option("--queue", "queue_names", multiple=True, help="queue to work on (repeatable); default: both")
 @click.option("--burst", is_flag=True, help="quit once the queues are empty")
-@click.option("--scheduler/--no-scheduler", default=True, show_default=True, help="also run RQ's scheduler")
+@click.option("--scheduler/--no-scheduler", default=False, hidden=True,
+              help="ignored: the deadline loop moves scheduled jobs (RQ's scheduler is not used)")
 def worker(queue_names: tuple[str, ...], burst: bool, scheduler: bool) -> None:
-    """Run an RQ worker: timeouts, reminders, bots, the sweeper, end of game, webhooks."""
+    """Run an RQ worker and its deadline loop: timeouts, reminders, bots, end of game, webhooks."""
     from events import connect
     from workers.worker import make_worker
     settings = Settings.from_env()
-    make_worker(connect(), settings, list(queue_names) or None).work(burst=burst, with_scheduler=scheduler,
-                                                                    logging_level="INFO")
+    make_worker(connect(), settings, list(queue_names) or None).work(burst=burst, logging_level="INFO")
 
 
 # --- games -----------------------------------------------------------------------------------------

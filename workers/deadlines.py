@@ -1,15 +1,15 @@
-"""Turn deadlines: the timeout of a wait, the reminder before it, and the sweeper behind both.
+"""What the deadline loop does with each due member of the deadline index (workers/due.py):
+time a wait out, remind the player before it, see that a bot's move and a game's end get done.
 
-RQ's scheduler polls once a second and keeps due times in whole seconds (rounded down), so a job
-scheduled for a deadline may start up to a second early or late. The timeout therefore judges the
-wait against the deadline recorded in the game (workers/clock.py), never against the job's time:
-a job that starts early waits out a remainder of at most WAIT_OUT seconds, or else re-schedules
-itself for the deadline (whose whole second has then passed, so the scheduler's next poll, within
-a second, picks it up). A turn is never timed out before its deadline, and is timed out within
-about a second after it.
+The timeout judges the wait against the deadline recorded in the game (workers/clock.py), never
+against the time the member was due: a member claimed early waits out a remainder of at most
+WAIT_OUT seconds, or else is indexed again at the deadline. A turn is never timed out before its
+deadline. The timeout goes through GameService.execute as the system, with the version it judged:
+if the game moved on meanwhile, it judges again; if the seat already moved, it returns quietly. So
+a member dealt with twice (a loop that died after applying it, before releasing it) changes
+nothing the second time.
 
-The timeout goes through GameService.execute as the system, with the version it judged: if the
-game moved on meanwhile, it judges again; if the seat already moved, it returns quietly.
+    handle(redis, service, item, settings, now)      # -> when to look at the member again, or None
 """
 from __future__ import annotations
 
@@ -18,35 +18,51 @@ import threading
 from typing import Any, Callable
 
 import engine
-from events import SYSTEM, ConflictError, GameNotFound, keys
+from events import SYSTEM, ConflictError, GameNotFound
 
 from . import clock as clocks
-from . import notify, queues, turns
+from . import due, endgame, notify, queues, turns
 from .settings import Settings
 
 log = logging.getLogger(__name__)
-WAIT_OUT = 0.3                      # seconds: shorter remainders are waited out, longer re-scheduled
+WAIT_OUT = 0.3                      # seconds: shorter remainders are waited out, longer indexed again
 MAX_JUDGEMENTS = 4
-SWEEP_BATCH = 500
+BUSY_RETRY = 0.1                    # seconds before a timeout that lost every race is judged again
 
 
-def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, attempt: int, settings: Settings,
-                  now: Callable[[], float], pause: Callable[[float], Any] | None = None) -> str:
-    """Time out the wait `wait` of the game if its recorded deadline has passed. Returns what it did:
-    'timed_out', 'moved' (the wait is over), 'early' (re-scheduled), 'untimed', or 'busy'."""
+def handle(redis: Any, service: Any, item: due.Due, settings: Settings, now: Callable[[], float]) -> float | None:
+    """Deal with a due member; when the loop should look at it again (None: it is done)."""
+    if item.kind == "finish":
+        return _see_finished(redis, service, item.game_id, settings, now())
+    if not service.store.exists(item.game_id):
+        raise GameNotFound(item.game_id)
+    if item.kind == "timeout":
+        _, again = apply_timeout(redis, service, item.game_id, item.wait, settings, now)
+        return again
+    if item.kind == "remind":
+        remind(redis, service, item.game_id, item.wait, settings, now())
+        return None
+    return _see_bot_played(redis, service, item.game_id, item.wait, settings, now())
+
+
+def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, settings: Settings,
+                  now: Callable[[], float], pause: Callable[[float], Any] | None = None) -> tuple[str, float | None]:
+    """Time out the wait `wait` of the game if its recorded deadline has passed. Returns what it did
+    ('timed_out', 'moved' (the wait is over), 'early', 'untimed' or 'busy') and when to judge again
+    (the deadline, when early; soon, when busy; else None)."""
     pause = pause or threading.Event().wait
     for _ in range(MAX_JUDGEMENTS):
         seating = turns.seating_of(redis, game_id)
         clock = turns.current(redis, service, game_id, seating.tc)
         if clock.over or clock.seat is None or clock.wait != wait:
-            turns.after_change(redis, service, game_id, settings=settings)
-            return "moved"
+            turns.after_change(redis, service, game_id, settings=settings)      # plans a wait it missed
+            return "moved", None
         end = clocks.deadline(clock, seating.tc)
         if end is None:
-            return "untimed"
+            return "untimed", None
         left = end - now()
         if left > WAIT_OUT:
-            return _reschedule(redis, game_id, wait, attempt, end, settings)
+            return "early", end
         if left > 0:
             pause(left)
             continue
@@ -57,20 +73,11 @@ def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, attempt: in
             continue                    # something was appended: judge again on the new version
         except engine.RuleError as err:
             if err.code in ("not_timed_out", "game_over"):
-                return "moved"
+                return "moved", None
             raise
         turns.after_change(redis, service, game_id, result, settings=settings)
-        return "timed_out"
-    return "busy"
-
-
-def _reschedule(redis: Any, game_id: str, wait: int, attempt: int, end: float, settings: Settings) -> str:
-    if attempt >= queues.MAX_EARLY_ATTEMPTS:
-        log.warning("timeout of game %s wait %s keeps starting early; leaving it to the sweeper", game_id, wait)
-        return "early"
-    queues.schedule(queues.game_queue(redis, settings), end, "workers.jobs.timeout", game_id, wait, attempt + 1,
-                    job_id=queues.job_id("timeout", game_id, wait, attempt + 1))
-    return "early"
+        return "timed_out", None
+    return "busy", now() + BUSY_RETRY
 
 
 def remind(redis: Any, service: Any, game_id: str, wait: int, settings: Settings, now: float) -> str:
@@ -98,43 +105,23 @@ def _duration(seconds: float) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
-# --- the sweeper ---------------------------------------------------------------------------------------
-
-def sweep(redis: Any, service: Any, settings: Settings, now: float) -> list[str]:
-    """Enqueue the timeout (or bot move) of every game overdue in the deadline index whose job is
-    not waiting in a queue or running (lost, failed, deleted, or its scheduler down). Returns them."""
-    limit = now - settings.sweep_grace
-    rescued = []
-    for raw in redis.zrangebyscore(keys.deadlines(), "-inf", limit, start=0, num=SWEEP_BATCH):
-        game_id = raw.decode() if isinstance(raw, bytes) else raw
-        try:
-            if _rescue(redis, service, game_id, settings, limit):
-                rescued.append(game_id)
-        except GameNotFound:
-            redis.zrem(keys.deadlines(), game_id)
-        except Exception:               # noqa: BLE001 - one broken game must not stop the sweep
-            log.exception("sweeping game %s failed", game_id)
-    return rescued
-
-
-def _rescue(redis: Any, service: Any, game_id: str, settings: Settings, limit: float) -> bool:
-    if not service.store.exists(game_id):
-        raise GameNotFound(game_id)
-    clock = turns.after_change(redis, service, game_id, settings=settings)     # claims a missed wait
+def _see_bot_played(redis: Any, service: Any, game_id: str, wait: int, settings: Settings, now: float) -> float | None:
+    """While the game still waits for the bot in this wait, see that its job is queued or running."""
     seating = turns.seating_of(redis, game_id)
-    if clock is None or clock.over or clock.seat is None:
-        return False
-    queue = queues.game_queue(redis, settings)
-    end = clocks.deadline(clock, seating.tc)
-    if end is not None and end <= limit:
-        if not queues.waiting(redis, queues.timeout_job_ids(game_id, clock.wait)):
-            queues.enqueue(queue, "workers.jobs.timeout", game_id, clock.wait,
-                           job_id=queues.job_id("sweep", game_id, clock.wait))
-            return True
-        return False
-    if clock.seat in seating.bots and (clock.since or 0) + settings.bot_delay + turns.BOT_GRACE <= limit:
-        if not queues.waiting(redis, [queues.job_id("bot", game_id, clock.wait)]):
-            queues.enqueue(queue, "workers.jobs.bot_move", game_id, clock.wait,
-                           job_id=queues.job_id("bot", game_id, clock.wait))
-            return True
-    return False
+    clock = turns.current(redis, service, game_id, seating.tc)
+    if clock.over or clock.wait != wait or clock.seat not in seating.bots:
+        turns.after_change(redis, service, game_id, settings=settings)
+        return None
+    if not queues.waiting(redis, [queues.job_id("bot", game_id, wait)]):
+        turns.enqueue_bot(queues.game_queue(redis, settings), game_id, wait)
+    return now + turns.BOT_GRACE
+
+
+def _see_finished(redis: Any, service: Any, game_id: str, settings: Settings, now: float) -> float | None:
+    """Until the game's end-of-game work is done, see that its job is queued or running."""
+    if endgame.done(redis, game_id) or not service.store.exists(game_id):
+        return None
+    if not queues.waiting(redis, [queues.job_id("finish", game_id)]):
+        queues.enqueue(queues.game_queue(redis, settings), "workers.jobs.finish_game", game_id,
+                       job_id=queues.job_id("finish", game_id))
+    return now + turns.FINISH_RECHECK

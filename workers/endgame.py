@@ -10,6 +10,8 @@
   events.verify), `<game>.result.json` the standings and rating changes; both are rewritten whole
   (via a temporary file and a rename), so running twice leaves the same files.
 - Notifications have ids, so each player is told once.
+- Each step leaves a marker in `arena:{game}:meta:finish` (standings, archived, done): a job run
+  again after its worker died mid-run does each step once (see `finish`).
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ from redis.exceptions import WatchError
 from events import keys
 from events.record import dumps_record
 
-from . import notify, turns
+from . import checkpoints, due, notify, runtime, turns
+from .clock import format_epoch
 from .settings import Settings
 
 MODEL = PlackettLuce()
@@ -125,28 +128,63 @@ def _write(path: Path, text: str) -> None:
 
 
 def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict | None:
-    """Everything that follows a game's end; None if the game is not over."""
+    """Everything that follows a game's end, step by step; None if the game is not over.
+
+    Each step leaves a marker in the game's `finish` hash, so a job run again after its worker died
+    (or run twice) picks up where it stopped: standings, then the rating (itself once per game),
+    then the archive, then the notifications (each once by its id), then `done`."""
     loaded = service.load(game_id)
     state = loaded.state
     if state.get("phase") != "over":
         return None
+    marks = keys.meta(game_id, "finish")
+    if redis.hexists(marks, "done"):
+        return json.loads(redis.hget(marks, "archived"))
     seating = turns.seating_of(redis, game_id)
-    rows = standings(state, seating)
+    redis.hsetnx(marks, "standings", json.dumps(standings(state, seating), sort_keys=True))
+    rows = json.loads(redis.hget(marks, "standings"))
+    checkpoints.reached("finish.standings")
     ratings = rate(redis, game_id, rows)
+    checkpoints.reached("finish.rated")
+    summary = _archived(redis, service, game_id, loaded, rows, ratings, settings)
+    checkpoints.reached("finish.archived")
+    _announce(redis, game_id, seating, loaded.version, state["result"], rows, ratings, settings)
+    redis.hset(marks, "done", format_epoch(runtime.now()))
+    due.drop(redis, [due.member("finish", game_id)])
+    return summary
+
+
+def done(redis: Any, game_id: str) -> bool:
+    """Whether the game's end-of-game work is complete."""
+    return bool(redis.hexists(keys.meta(game_id, "finish"), "done"))
+
+
+def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[dict], ratings: dict,
+              settings: Settings) -> dict:
+    """The archive written once (the summary it holds is kept in the marker)."""
+    marks = keys.meta(game_id, "finish")
+    kept = redis.hget(marks, "archived")
+    if kept:
+        return json.loads(kept)
     record = service.export_record(game_id)
-    result = state["result"]
-    summary = {"game_id": game_id, "form": state["form"], "version": loaded.version, "reason": result["reason"],
-               "winners": result["winners"], "ended": record["events"][-1]["time"], "standings": rows,
-               "ratings": ratings.get("players", {})}
+    result = loaded.state["result"]
+    summary = {"game_id": game_id, "form": loaded.state["form"], "version": loaded.version,
+               "reason": result["reason"], "winners": result["winners"], "ended": record["events"][-1]["time"],
+               "standings": rows, "ratings": ratings.get("players", {})}
     archive(settings.archive_dir, game_id, record, summary)
+    redis.hset(marks, "archived", json.dumps(summary, sort_keys=True))
+    return summary
+
+
+def _announce(redis: Any, game_id: str, seating: turns.Seating, version: int, result: dict, rows: list[dict],
+              ratings: dict, settings: Settings) -> None:
+    """'game over' to every registered player (each notification once, by its id)."""
     winners = " and ".join(seating.name(s) for s in result["winners"])
     for row in rows:
         if row["player"]:
-            note = notify.notification("game_over", game_id, row["seat"], loaded.version, version=loaded.version,
+            note = notify.notification("game_over", game_id, row["seat"], version, version=version,
                                        place=row["place"], winners=result["winners"], reason=result["reason"],
                                        standings=rows, rating=ratings.get("players", {}).get(row["player"]),
                                        text=f"Game {game_id} is over: {winners} "
                                             f"{'win' if len(result['winners']) > 1 else 'wins'}.")
             notify.send(redis, row["player"], note, settings)
-    redis.zrem(keys.deadlines(), game_id)
-    return summary

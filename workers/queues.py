@@ -1,19 +1,19 @@
-"""RQ plumbing in one place: job ids, queues, scheduling, cancelling, and "is a job pending?".
+"""RQ plumbing in one place: job ids, queues, enqueueing, cancelling, and "is a job pending?".
 
 Job ids are deterministic and use only letters, digits, '_' and '-' (game ids already do):
 
-    timeout-<game>-<wait>[-<attempt>]   end the wait that began at version <wait> if it is overdue
-    remind-<game>-<wait>                "deadline soon" for that wait
-    bot-<game>-<wait>                   a bot plays that wait
+    bot-<game>-<wait>                   a bot plays the wait that began at version <wait>
     finish-<game>                       end-of-game work
     hook-<notification id>              a webhook delivery (the notification id is its delivery id)
-    sweeper                             the periodic sweeper
+
+Timeouts and reminders are not RQ jobs: the deadline loop applies them (workers/deadline_loop.py).
+Game jobs carry a Retry without interval, so a job whose worker died (workers/recovery.py hands it
+to RQ's abandoned-job handling) or that failed on a lost connection runs again at once.
 
 Jobs are named by dotted path, so importing this module imports no job code.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from rq import Queue, Retry
@@ -26,22 +26,11 @@ from .settings import Settings
 GAME_JOB_TIMEOUT = 120
 RESULT_TTL = 0                      # a finished job leaves nothing behind
 FAILURE_TTL = 7 * 24 * 3600
-MAX_EARLY_ATTEMPTS = 3
+GAME_RETRIES = 3
 
 
-def job_id(kind: str, game_id: str, wait: int | None = None, attempt: int = 0) -> str:
-    parts = [kind, game_id] + ([str(wait)] if wait is not None else []) + ([str(attempt)] if attempt else [])
-    return "-".join(parts)
-
-
-def timeout_job_ids(game_id: str, wait: int) -> list[str]:
-    """The jobs that may time a wait out: the scheduled one, its re-scheduled attempts, the sweeper's."""
-    return [job_id("timeout", game_id, wait, a) for a in range(MAX_EARLY_ATTEMPTS + 1)] + [job_id("sweep", game_id, wait)]
-
-
-def wait_job_ids(game_id: str, wait: int) -> list[str]:
-    """Every job a wait may have: its timeouts, its reminder, its bot move."""
-    return timeout_job_ids(game_id, wait) + [job_id("remind", game_id, wait), job_id("bot", game_id, wait)]
+def job_id(kind: str, game_id: str, wait: int | None = None) -> str:
+    return "-".join([kind, game_id] + ([str(wait)] if wait is not None else []))
 
 
 def game_queue(redis: Any, settings: Settings) -> Queue:
@@ -52,20 +41,11 @@ def notify_queue(redis: Any, settings: Settings) -> Queue:
     return Queue(settings.notify_queue, connection=redis)
 
 
-def at(epoch: float) -> datetime:
-    return datetime.fromtimestamp(epoch, timezone.utc)
-
-
-def schedule(queue: Queue, when: float, func: str, *args: Any, job_id: str, pipeline: Any = None) -> Job:
-    """Enqueue `func(*args)` at `when` (epoch seconds; RQ keeps whole seconds, rounded down)."""
-    return queue.enqueue_at(at(when), func, *args, job_id=job_id, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL,
-                            job_timeout=GAME_JOB_TIMEOUT, pipeline=pipeline)
-
-
 def enqueue(queue: Queue, func: str, *args: Any, job_id: str, pipeline: Any = None,
             retry: Retry | None = None, job_timeout: int = GAME_JOB_TIMEOUT) -> Job:
+    """Enqueue `func(*args)` now; game jobs (no `retry` given) are retried GAME_RETRIES times at once."""
     return queue.enqueue(func, *args, job_id=job_id, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL,
-                         job_timeout=job_timeout, retry=retry, pipeline=pipeline)
+                         job_timeout=job_timeout, retry=retry or Retry(max=GAME_RETRIES), pipeline=pipeline)
 
 
 _CANCEL = """
@@ -94,8 +74,8 @@ def cancel(pipeline: Any, queue: Queue, ids: Iterable[str]) -> None:
 
 
 def waiting(redis: Any, ids: list[str]) -> bool:
-    """Whether one of the jobs is queued or running. A *scheduled* job that is overdue does not
-    count: the scheduler that should have enqueued it is late or gone."""
+    """Whether one of the jobs is queued or running (a job whose worker died counts as running
+    until workers/recovery.py hands it back to its queue)."""
     for job in Job.fetch_many(ids, connection=redis):
         if job is None:
             continue
@@ -106,8 +86,3 @@ def waiting(redis: Any, ids: list[str]) -> bool:
         if status in (JobStatus.QUEUED, JobStatus.STARTED):
             return True
     return False
-
-
-def scheduled_time(queue: Queue, jid: str) -> float | None:
-    score = queue.connection.zscore(ScheduledJobRegistry(queue=queue).key, jid)
-    return None if score is None else float(score)

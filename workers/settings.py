@@ -2,13 +2,14 @@
 
     REDIS_URL                  Redis to use; unset: the embedded redis-server under ARENA_DATA_DIR
     ARENA_DATA_DIR             where the embedded Redis and the game archive live (default ./var)
-    ARENA_QUEUE                queue of game jobs: timeouts, reminders, bots, end of game (arena)
-    ARENA_NOTIFY_QUEUE         queue of webhook deliveries (arena-notify)
-    ARENA_SWEEP_SECONDS        how often the sweeper looks for overdue games (10)
-    ARENA_SWEEP_GRACE          seconds past a deadline before the sweeper steps in (2)
+    ARENA_QUEUE                queue of game jobs: bot moves, end of game (arena)
+    ARENA_NOTIFY_QUEUE         queue of webhook deliveries, worked by a process of its own (arena-notify)
+    ARENA_DEADLINE_POLL        seconds a deadline loop sleeps at most between looks at the index (0.1)
+    ARENA_DEADLINE_LEASE       seconds a loop's claim on a due deadline lasts before another may take it (5)
     ARENA_REMINDER_FRACTION    share of the time after which "deadline soon" is sent (0.8)
     ARENA_BOT_DELAY            seconds a bot waits before it plays (0)
-    ARENA_WEBHOOK_TIMEOUT      seconds to wait for a webhook receiver (5)
+    ARENA_WEBHOOK_CONNECT_TIMEOUT  seconds to wait for a webhook receiver to accept the connection (2)
+    ARENA_WEBHOOK_TIMEOUT      seconds to wait for each read of a webhook receiver's answer (5)
     ARENA_WEBHOOK_RETRIES      seconds between webhook attempts, comma-separated (10,60,300,1800,7200)
     ARENA_INBOX_SIZE           notifications kept per player for the stream (1000)
 """
@@ -35,10 +36,11 @@ def _intervals(name: str, default: tuple[int, ...]) -> tuple[int, ...]:
 class Settings:
     queue: str = "arena"
     notify_queue: str = "arena-notify"
-    sweep_seconds: float = 10.0
-    sweep_grace: float = 2.0
+    deadline_poll: float = 0.1
+    deadline_lease: float = 5.0
     reminder_fraction: float = 0.8
     bot_delay: float = 0.0
+    webhook_connect_timeout: float = 2.0
     webhook_timeout: float = 5.0
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     inbox_size: int = 1000
@@ -49,15 +51,21 @@ class Settings:
         return cls(
             queue=os.environ.get("ARENA_QUEUE") or cls.queue,
             notify_queue=os.environ.get("ARENA_NOTIFY_QUEUE") or cls.notify_queue,
-            sweep_seconds=_float("ARENA_SWEEP_SECONDS", cls.sweep_seconds),
-            sweep_grace=_float("ARENA_SWEEP_GRACE", cls.sweep_grace),
+            deadline_poll=_float("ARENA_DEADLINE_POLL", cls.deadline_poll),
+            deadline_lease=_float("ARENA_DEADLINE_LEASE", cls.deadline_lease),
             reminder_fraction=_float("ARENA_REMINDER_FRACTION", cls.reminder_fraction),
             bot_delay=_float("ARENA_BOT_DELAY", cls.bot_delay),
+            webhook_connect_timeout=_float("ARENA_WEBHOOK_CONNECT_TIMEOUT", cls.webhook_connect_timeout),
             webhook_timeout=_float("ARENA_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_intervals("ARENA_WEBHOOK_RETRIES", cls.webhook_retries),
             inbox_size=int(_float("ARENA_INBOX_SIZE", cls.inbox_size)),
             data_dir=Path(os.environ.get("ARENA_DATA_DIR") or "./var"),
         )
+
+    @property
+    def webhook_job_timeout(self) -> int:
+        """Seconds after which RQ stops a delivery that hangs (connecting, then reading)."""
+        return int(self.webhook_connect_timeout + self.webhook_timeout) + 10
 
     @property
     def archive_dir(self) -> Path:

@@ -5,12 +5,15 @@ creation, and by the workers after theirs). It brings the game's clock up to dat
 workers/clock.py, cached beside the game: usually extended by the caller's own batch, whose state
 it already has; else by the envelopes appended since, replayed) and, when a new wait has begun,
 claims that wait (once, atomically: a wait is named by its first version, which only grows), then
-in one pipeline: cancels the previous wait's jobs, schedules the new wait's timeout at its recorded
-deadline and its reminder, enqueues a bot's move when a bot is to act, indexes the deadline for the
-sweeper, and, once the game is over, enqueues the end-of-game job. Then it notifies players.
+in one transaction: drops the previous wait's members of the deadline index (workers/due.py) and
+its queued bot job, indexes the new wait's timeout at its recorded deadline and its reminder,
+enqueues (or indexes, after ARENA_BOT_DELAY) a bot's move when a bot is to act, and, once the game
+is over, enqueues the end-of-game job. Then it notifies players. The deadline loops of the workers
+(workers/deadline_loop.py) act on the index when each member is due.
 
 Games with no time control, no bot and no registered player skip all this until they end.
-Nothing here raises into the caller's request: a failure is logged, and the sweeper repairs it.
+Nothing here raises into the caller's request: a failure is logged, and the deadline loop repairs
+it when the previous wait's member comes due (it brings the clock up to date first).
 """
 from __future__ import annotations
 
@@ -27,12 +30,13 @@ from events import keys
 from events.redaction import engine_event
 
 from . import clock as clocks
-from . import notify, queues, runtime
+from . import due, notify, queues, runtime
 from .clock import Clock, Mark, TimeControl
 from .settings import Settings
 
 log = logging.getLogger(__name__)
-BOT_GRACE = 30.0                    # seconds a bot's move may take before the sweeper steps in
+BOT_GRACE = 30.0                    # seconds a bot's move may take before a deadline loop enqueues it again
+FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done
 CLOCK, TURN = "clock", "turn"
 
 _SAVE_AND_CLAIM = """
@@ -184,7 +188,7 @@ def after_change(redis: Any, service: Any, game_id: str, result: Any = None,
     spares reading the log and replaying)."""
     try:
         return _after_change(redis, service, game_id, Appended.of(result), settings or runtime.settings())
-    except Exception:                   # noqa: BLE001 - the command is stored; the sweeper repairs the rest
+    except Exception:                   # noqa: BLE001 - the command is stored; a deadline loop repairs the rest
         log.exception("scheduling after a change to game %s failed", game_id)
         return None
 
@@ -194,8 +198,10 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
     seating = seating_of(redis, game_id)
     if seating.quiet and appended is not None:
         if appended.state.get("phase") == "over":
-            queues.enqueue(queues.game_queue(redis, settings), "workers.jobs.finish_game", game_id,
-                           job_id=queues.job_id("finish", game_id))
+            pipe = redis.pipeline()
+            pipe.multi()
+            follow_up_finish(queues.game_queue(redis, settings), game_id, pipe)
+            pipe.execute()
         return None
     clock, claimed = _refresh(redis, service, game_id, seating.tc, claim=True, appended=appended)
     if not claimed:
@@ -208,45 +214,51 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
 
 
 def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wait: int, settings: Settings) -> None:
+    """In one transaction: the previous wait's index members and queued bot job go; the new wait's
+    timeout, reminder and bot are indexed (workers/due.py), or the end-of-game work is set going."""
     queue = queues.game_queue(redis, settings)
     pipe = redis.pipeline()
     pipe.multi()                        # one transaction (RQ's enqueue needs one it need not open)
     if previous_wait > 0:
-        queues.cancel(pipe, queue, queues.wait_job_ids(game_id, previous_wait))
+        queues.cancel(pipe, queue, [queues.job_id("bot", game_id, previous_wait)])
+        due.drop(pipe, due.wait_members(game_id, previous_wait))
     if clock.over:
-        pipe.zrem(keys.deadlines(), game_id)
-        queues.enqueue(queue, "workers.jobs.finish_game", game_id, job_id=queues.job_id("finish", game_id),
-                       pipeline=pipe)
+        follow_up_finish(queue, game_id, pipe)
         pipe.execute()
         return
-    due = []
+    items = {}
     end = clocks.deadline(clock, seating.tc)
     if end is not None:
-        queues.schedule(queue, end, "workers.jobs.timeout", game_id, clock.wait,
-                        job_id=queues.job_id("timeout", game_id, clock.wait), pipeline=pipe)
-        due.append(end)
+        items[due.member("timeout", game_id, clock.wait)] = end
         if clock.seat in seating.players:
-            queues.schedule(queue, clocks.reminder(clock, seating.tc, settings.reminder_fraction),
-                            "workers.jobs.remind", game_id, clock.wait,
-                            job_id=queues.job_id("remind", game_id, clock.wait), pipeline=pipe)
+            items[due.member("remind", game_id, clock.wait)] = clocks.reminder(clock, seating.tc,
+                                                                              settings.reminder_fraction)
     if clock.seat in seating.bots:
-        due.append(schedule_bot(queue, game_id, clock, settings, pipe) + BOT_GRACE)
-    if due:
-        pipe.zadd(keys.deadlines(), {game_id: min(due)})
-    else:
-        pipe.zrem(keys.deadlines(), game_id)
+        items[due.member("bot", game_id, clock.wait)] = schedule_bot(queue, game_id, clock, settings, pipe)
+    due.add(pipe, items)
     pipe.execute()
 
 
+def follow_up_finish(queue: Any, game_id: str, pipe: Any) -> None:
+    """Enqueue the end-of-game job, and index a look at it FINISH_RECHECK seconds on, in case it is lost."""
+    queues.enqueue(queue, "workers.jobs.finish_game", game_id, job_id=queues.job_id("finish", game_id), pipeline=pipe)
+    due.add(pipe, {due.member("finish", game_id): runtime.now() + FINISH_RECHECK})
+
+
 def schedule_bot(queue: Any, game_id: str, clock: Clock, settings: Settings, pipe: Any = None) -> float:
-    """Have the bot play this wait (after ARENA_BOT_DELAY); when it is due, epoch seconds."""
-    jid = queues.job_id("bot", game_id, clock.wait)
+    """Have the bot play this wait: its job is enqueued now, or by a deadline loop once
+    ARENA_BOT_DELAY has passed. Returns when the deadline loop should look at it (and enqueue it
+    again if it was lost)."""
     when = (clock.since or runtime.now()) + settings.bot_delay
     if settings.bot_delay > 0:
-        queues.schedule(queue, when, "workers.jobs.bot_move", game_id, clock.wait, job_id=jid, pipeline=pipe)
-    else:
-        queues.enqueue(queue, "workers.jobs.bot_move", game_id, clock.wait, job_id=jid, pipeline=pipe)
-    return when
+        return when
+    enqueue_bot(queue, game_id, clock.wait, pipe)
+    return when + BOT_GRACE
+
+
+def enqueue_bot(queue: Any, game_id: str, wait: int, pipe: Any = None) -> None:
+    queues.enqueue(queue, "workers.jobs.bot_move", game_id, wait, job_id=queues.job_id("bot", game_id, wait),
+                   pipeline=pipe)
 
 
 def _announce(redis: Any, game_id: str, seating: Seating, clock: Clock, mover: int | None,

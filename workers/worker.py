@@ -1,42 +1,92 @@
-"""The worker process: an RQ SimpleWorker (jobs are short and trusted, so no fork per job) that
-makes sure the sweeper runs when it starts and at each of its maintenance rounds.
+"""The worker process: an RQ SimpleWorker (jobs are short and trusted, so no fork per job) with a
+deadline loop beside it (workers/deadline_loop.py), and no RQ scheduler.
 
-    rq worker --with-scheduler -c workers.rq_settings -w workers.worker.ArenaWorker arena arena-notify
-    arena worker                          # the same, from the `arena` command line
+    arena worker --queue arena              game jobs, and the deadline loop applies the deadlines
+    arena worker --queue arena-notify       webhook deliveries only: a process of their own, so a
+                                            slow or dead receiver never holds up anything else
+    rq worker -w workers.worker.ArenaWorker -c workers.rq_settings arena     (the same, with RQ's CLI)
+
+The loop tends the deadline index only in a worker of the game queue; in every worker it renews the
+process's pulse, hands back jobs of dead workers and moves due scheduled jobs (webhook retries).
+If RQ's work loop ends by itself (it quits on an unexpected error, e.g. Redis going away at the
+wrong moment), the worker starts it again under a fresh name instead of exiting; only a stop
+request (SIGTERM, Ctrl-C) ends it. A burst worker (tests) deals with what is due before and after
+working its queues, in its own thread.
 """
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any
 
 from rq import Queue
 from rq.worker import SimpleWorker
 
-from . import jobs, runtime
+from . import runtime
+from .deadline_loop import DeadlineLoop
 from .settings import Settings
 
+log = logging.getLogger(__name__)
 MAINTENANCE_SECONDS = 60
+RESTART_PAUSE = 0.5
 
 
 class ArenaWorker(SimpleWorker):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("maintenance_interval", MAINTENANCE_SECONDS)
         super().__init__(*args, **kwargs)
+        self.stopping = False
+        self._base_name, self._restarts = self.name, 0
+
+    def deadline_loop(self) -> DeadlineLoop:
+        settings = runtime.settings()
+        loop_client = type(self.connection)(connection_pool=self.connection.connection_pool)    # its own service
+        return DeadlineLoop(loop_client, settings, self.queues, name=lambda: self.name,
+                            tend=settings.queue in self.queue_names())
 
     def work(self, *args: Any, **kwargs: Any) -> bool:
+        kwargs["with_scheduler"] = False            # the deadline loop does the scheduler's work
         self._burst = bool(kwargs.get("burst"))
-        if not self._burst:
-            jobs.ensure_sweeper(self.connection, runtime.settings())
-        return super().work(*args, **kwargs)
+        loop = self.deadline_loop()
+        if self._burst:
+            loop.drain()
+            worked = super().work(*args, **kwargs)
+            loop.drain()
+            return worked
+        loop.start()
+        try:
+            return self._work_until_stopped(*args, **kwargs)
+        finally:
+            loop.stop()
+
+    def _work_until_stopped(self, *args: Any, **kwargs: Any) -> bool:
+        pause = threading.Event()
+        while True:
+            try:
+                worked = super().work(*args, **kwargs)
+            except Exception:                       # noqa: BLE001 - e.g. Redis down while registering
+                log.exception("worker %s: its loop failed", self.name)
+                worked = False
+            if self.stopping:
+                return worked
+            self._restarts += 1
+            self.name = f"{self._base_name}-{self._restarts}"
+            log.warning("worker: RQ's loop ended by itself; starting again as %s", self.name)
+            pause.wait(RESTART_PAUSE)
+
+    def request_stop(self, signum: Any, frame: Any) -> None:
+        self.stopping = True
+        super().request_stop(signum, frame)
+
+    def request_force_stop(self, signum: Any, frame: Any) -> None:
+        self.stopping = True
+        super().request_force_stop(signum, frame)
 
     def subscribe(self) -> None:
         """Listen for RQ's commands (stop, kill) unless in burst mode: a burst ends by itself, and
         leaving the channel costs a second."""
         if not getattr(self, "_burst", False):
             super().subscribe()
-
-    def run_maintenance_tasks(self) -> None:
-        super().run_maintenance_tasks()
-        jobs.ensure_sweeper(self.connection, runtime.settings())
 
 
 def make_worker(redis: Any, settings: Settings, queue_names: list[str] | None = None,

@@ -8,8 +8,9 @@ from workers.worker import make_worker
 
 
 def run_worker(redis) -> bool:
-    """A real RQ worker with its scheduler, in burst mode: due jobs run, then it returns."""
-    return make_worker(redis, Settings.from_env()).work(burst=True, with_scheduler=True, logging_level="WARNING")
+    """A real RQ worker in burst mode: its deadline loop deals with what is due, queued jobs run,
+    then it returns."""
+    return make_worker(redis, Settings.from_env()).work(burst=True, logging_level="WARNING")
 
 
 def bearer(token: str) -> dict:

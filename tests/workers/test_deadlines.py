@@ -1,17 +1,19 @@
-"""Turn deadlines through a real RQ worker (burst mode, with its scheduler) against a real Redis.
+"""Turn deadlines through the deadline loop of a real RQ worker (burst mode) against a real Redis.
 
-The clock is moved with freezegun: the worker, RQ's scheduler and the game service all read it.
+The clock is moved with freezegun: the worker, its deadline loop and the game service all read it.
 """
 from __future__ import annotations
 
-import math
+import threading
 from datetime import timedelta
 
+import pytest
 from freezegun import freeze_time
-from rq import Queue
 
-from events import SYSTEM
-from workers import deadlines, queues, runtime
+from events import SYSTEM, keys
+from workers import deadlines, runtime
+from workers import due as workers_due
+from workers.deadline_loop import DeadlineLoop
 from workers.settings import Settings
 
 from .helpers import (bearer, deadline, event_types, later, log_lines, new_game, parse, play_legal, register,
@@ -20,9 +22,9 @@ from .helpers import (bearer, deadline, event_types, later, log_lines, new_game,
 MINUTE = {"kind": "move", "seconds": 60}
 
 
-def scheduled(redis, job_id: str) -> float | None:
-    """When RQ will enqueue the job (epoch seconds, whole), None if it is not scheduled."""
-    return queues.scheduled_time(Queue("arena", connection=redis), job_id)
+def when(redis, kind: str, game_id: str, wait: int = 1) -> float | None:
+    """When the game's member of that kind is due in the deadline index (None: not there)."""
+    return workers_due.when(redis, workers_due.member(kind, game_id, wait))
 
 
 def events_of(client, game_id: str, kind: str) -> list[dict]:
@@ -40,23 +42,23 @@ def test_the_worker_times_out_a_turn_once_its_recorded_deadline_has_passed(clien
     assert "Bob ran out of time; the turn is played automatically." in log_lines(client, game["id"])
 
 
-def test_the_timeout_is_scheduled_at_the_deadline_in_whole_seconds_with_a_deterministic_id(client, redis_db):
+def test_the_timeout_is_indexed_at_its_recorded_deadline_to_the_microsecond(client, redis_db):
     game = new_game(client, time_control=MINUTE)
-    due = deadline(client, game["id"]).timestamp()
-    assert scheduled(redis_db, f"timeout-{game['id']}-1") == math.floor(due)
+    assert when(redis_db, "timeout", game["id"]) == pytest.approx(deadline(client, game["id"]).timestamp(), abs=1e-6)
 
 
-def test_a_timeout_job_that_starts_early_reschedules_itself_and_changes_nothing(client, redis_db):
+def test_a_timeout_claimed_early_is_indexed_again_at_the_deadline_and_changes_nothing(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
+    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": later(due, -10).timestamp()})    # a wrong score
     with freeze_time(later(due, -5)):
-        Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1)
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
-    assert scheduled(redis_db, f"timeout-{game['id']}-1-1") == math.floor(due.timestamp())
+    assert when(redis_db, "timeout", game["id"]) == pytest.approx(due.timestamp(), abs=1e-6)
     with freeze_time(later(due, 0.2)):
         run_worker(redis_db)
     assert len(events_of(client, game["id"], "TurnTimedOut")) == 1
+    assert when(redis_db, "timeout", game["id"]) is None
 
 
 def test_a_remainder_under_a_second_is_waited_out_and_the_turn_never_times_out_early(client, redis_db, app):
@@ -64,27 +66,27 @@ def test_a_remainder_under_a_second_is_waited_out_and_the_turn_never_times_out_e
     due = deadline(client, game["id"])
     service = runtime.service(redis_db)
     with freeze_time(later(due, -0.2)) as frozen:
-        done = deadlines.apply_timeout(redis_db, service, game["id"], 1, 0, Settings.from_env(), runtime.now,
+        done = deadlines.apply_timeout(redis_db, service, game["id"], 1, Settings.from_env(), runtime.now,
                                        pause=lambda s: frozen.tick(timedelta(seconds=s)))
-    assert done == "timed_out"
+    assert done == ("timed_out", None)
     [timed_out] = events_of(client, game["id"], "TurnTimedOut")
     assert parse(timed_out["time"]) >= due
 
 
-def test_a_seat_that_moved_in_time_is_not_timed_out_and_its_job_is_cancelled(client, redis_db):
+def test_a_seat_that_moved_in_time_is_not_timed_out_and_its_deadline_leaves_the_index(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
     with freeze_time(later(due, -30)):
         play_legal(client, game, seat=1)
-    assert scheduled(redis_db, f"timeout-{game['id']}-1") is None
+    assert when(redis_db, "timeout", game["id"], wait=1) is None
+    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": due.timestamp()})      # a stale copy
     with freeze_time(later(due, 1)):
-        Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1)    # a late copy
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
     assert deadline(client, game["id"]) == later(due, 30)                  # Ann's turn, from Bob's move
 
 
-def test_a_move_made_while_the_timeout_is_judged_wins_and_the_job_returns_quietly(client, redis_db):
+def test_a_move_made_while_the_timeout_is_judged_wins_and_the_loop_returns_quietly(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
 
@@ -93,9 +95,9 @@ def test_a_move_made_while_the_timeout_is_judged_wins_and_the_job_returns_quietl
             moved.append(play_legal(client, game, seat=1))
         return later(due, 1).timestamp()
     moved: list = []
-    done = deadlines.apply_timeout(redis_db, runtime.service(redis_db), game["id"], 1, 0, Settings.from_env(),
+    done = deadlines.apply_timeout(redis_db, runtime.service(redis_db), game["id"], 1, Settings.from_env(),
                                    now_after_the_player_moved)
-    assert done == "moved" and moved
+    assert done == ("moved", None) and moved
     assert "TurnTimedOut" not in event_types(client, game["id"])
 
 
@@ -109,38 +111,46 @@ def test_after_k_timeouts_in_a_row_the_seat_is_abandoned_and_the_other_side_may_
     assert {"type": "claim_win"} in legal["commands"]
 
 
-def test_the_sweeper_times_out_a_game_whose_job_was_lost(client, redis_db):
+def test_a_deadline_claimed_by_a_loop_that_died_is_applied_once_its_claim_lapses(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    queue = Queue("arena", connection=redis_db)
-    pipe = redis_db.pipeline()
-    queues.cancel(pipe, queue, [f"timeout-{game['id']}-1"])                  # the job is lost
-    pipe.execute()
-    with freeze_time(later(due, 0.5)):
+    lease = Settings.from_env().deadline_lease
+    claimed = workers_due.claim(redis_db, later(due, 0.1).timestamp(), lease, 10)      # ... and never released
+    assert [item.member for item in claimed.items] == [f"timeout:{game['id']}:1"]
+    with freeze_time(later(due, 0.2 + lease / 2)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
-    with freeze_time(later(due, 5)):
-        queue.enqueue("workers.jobs.sweep")
+    with freeze_time(later(due, 0.2 + lease)):
         run_worker(redis_db)
     assert len(events_of(client, game["id"], "TurnTimedOut")) == 1
 
 
-def test_the_sweeper_leaves_alone_games_before_their_deadline_or_with_a_job_in_the_queue(client, redis_db):
-    game = new_game(client, time_control=MINUTE)
-    due = deadline(client, game["id"])
-    service = runtime.service(redis_db)
-    assert deadlines.sweep(redis_db, service, Settings.from_env(), later(due, -1).timestamp()) == []
-    assert deadlines.sweep(redis_db, service, Settings.from_env(), later(due, 1).timestamp()) == []   # grace
-    Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1, job_id=f"timeout-{game['id']}-1")
-    assert deadlines.sweep(redis_db, service, Settings.from_env(), later(due, 3).timestamp()) == []   # queued
+def test_two_loops_racing_over_the_index_deal_with_each_deadline_once(client, redis_db, redis_server, monkeypatch):
+    games = [new_game(client, time_control=MINUTE, seed=f"race{i}") for i in range(12)]
+    due = max(deadline(client, g["id"]) for g in games)
+    dealt: list[str] = []
+    handle = deadlines.handle
 
+    def recorded(redis, service, item, settings, now):
+        dealt.append(item.member)
+        return handle(redis, service, item, settings, now)
+    monkeypatch.setattr(deadlines, "handle", recorded)
+    loops = [DeadlineLoop(redis_server.client(db=1), Settings.from_env(), [], name=lambda i=i: f"racer{i}")
+             for i in range(2)]
+    start = threading.Barrier(2)
 
-def test_the_sweeper_steps_in_when_an_overdue_job_is_still_only_scheduled(client, redis_db):
-    game = new_game(client, time_control=MINUTE)
-    due = deadline(client, game["id"])
-    swept = deadlines.sweep(redis_db, runtime.service(redis_db), Settings.from_env(), later(due, 3).timestamp())
-    assert swept == [game["id"]]
-    assert Queue("arena", connection=redis_db).get_job_ids() == [f"sweep-{game['id']}-1"]
+    def race(loop):
+        start.wait(5)
+        loop.drain()
+    with freeze_time(later(due, 0.5)):
+        threads = [threading.Thread(target=race, args=(loop,)) for loop in loops]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    assert sorted(dealt) == sorted(f"timeout:{g['id']}:1" for g in games)
+    for g in games:
+        assert len(events_of(client, g["id"], "TurnTimedOut")) == 1
 
 
 def test_a_player_is_reminded_at_eighty_percent_of_the_deadline_unless_they_moved(client, redis_db):
@@ -149,7 +159,7 @@ def test_a_player_is_reminded_at_eighty_percent_of_the_deadline_unless_they_move
                                                           {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     due = deadline(client, game["id"])
     start = due - timedelta(seconds=60)
-    assert scheduled(redis_db, f"remind-{game['id']}-1") == math.floor((start + timedelta(seconds=48)).timestamp())
+    assert when(redis_db, "remind", game["id"]) == pytest.approx((start + timedelta(seconds=48)).timestamp(), abs=1e-6)
     with freeze_time(later(start, 49)):
         run_worker(redis_db)
     kinds = [n["type"] for n in client.get("/players/me/notifications", headers=bearer(bob["token"])).json["notifications"]]
@@ -163,8 +173,8 @@ def test_no_reminder_once_the_player_has_moved(client, redis_db):
                                                           {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     start = deadline(client, game["id"]) - timedelta(seconds=60)
     play_legal(client, game, seat=1)
+    redis_db.zadd(keys.deadlines(), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
     with freeze_time(later(start, 49)):
-        Queue("arena", connection=redis_db).enqueue("workers.jobs.remind", game["id"], 1)
         run_worker(redis_db)
     kinds = [n["type"] for n in client.get("/players/me/notifications", headers=bearer(bob["token"])).json["notifications"]]
     assert "deadline_soon" not in kinds

@@ -18,12 +18,13 @@ def test_the_readme_opens_with_exactly_two_commands_make_run_and_make_test():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
 
 
-def test_the_procfile_runs_gunicorn_on_the_app_factory_and_an_rq_worker_with_its_scheduler():
+def test_the_procfile_runs_the_web_a_game_worker_and_webhook_deliveries_in_a_process_of_their_own():
     lines = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
-    assert set(lines) == {"web", "worker"}
-    assert lines["web"].startswith("gunicorn ") and "'server:create_app()'" in lines["web"]
-    assert lines["worker"].startswith("rq worker --with-scheduler ")
-    assert "workers.worker.ArenaWorker" in lines["worker"] and "workers.rq_settings" in lines["worker"]
+    assert {"web", "worker", "notifier"} <= set(lines)
+    assert "'server:create_app()'" in lines["web"]
+    assert lines["worker"] == "arena worker --queue ${ARENA_QUEUE:-arena}"
+    assert lines["notifier"] == "arena worker --queue ${ARENA_NOTIFY_QUEUE:-arena-notify}"
+    assert "--with-scheduler" not in (ROOT / "Procfile").read_text()
 
 
 def test_every_environment_variable_is_documented_in_the_readme():

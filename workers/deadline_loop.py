@@ -1,0 +1,127 @@
+"""The deadline loop: a thread in every worker process that applies what is due, when it is due.
+
+Each round (every ARENA_DEADLINE_POLL seconds at most, sooner when the earliest member of the
+index is due sooner) it claims the due members of the deadline index (workers/due.py) and deals
+with each (workers/deadlines.py): a timeout is applied through the GameService at once, a reminder
+sent, a bot's or an end-of-game job enqueued when missing. Once a second it also renews its
+process's pulse, hands the jobs of dead workers back to RQ and moves due scheduled jobs into their
+queues (workers/recovery.py). Nothing here waits on RQ's scheduler or on a job being worked.
+
+Several loops (one per worker process, on any number of machines) share the index: a member is
+claimed by one loop for ARENA_DEADLINE_LEASE seconds, and offered again if that loop died. A loop
+survives Redis going away: it retries every few tenths of a second and carries on when it is back,
+so everything overdue meanwhile is applied at once.
+
+    loop = DeadlineLoop(redis, settings, queues, name=lambda: worker.name)
+    loop.start()            # a daemon thread; loop.stop() ends it
+    loop.drain()            # in this thread: deal with everything due now (burst workers, tests)
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable
+
+import redis as redis_py
+from rq import Queue
+
+from events import GameNotFound
+
+from . import deadlines, due, recovery, runtime
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+BATCH = 32                          # members claimed per round at most
+RETRY_SECONDS = 1.0                 # a member whose handling failed is looked at again this much later
+OUTAGE_WAIT_MAX = 0.5               # seconds between attempts while Redis is unreachable, at most
+DRAIN_ROUNDS = 1000
+
+
+class DeadlineLoop:
+    def __init__(self, redis: Any, settings: Settings, queues: list[Queue], name: Callable[[], str],
+                 tend: bool = True, now: Callable[[], float] = runtime.now) -> None:
+        self.redis, self.settings, self.queues, self.name = redis, settings, queues, name
+        self.tend, self.now = tend, now
+        self.service = runtime.service(redis)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._next_chores = 0.0
+
+    def start(self) -> threading.Thread:
+        self._thread = threading.Thread(target=self.run, name="deadline-loop", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def run(self) -> None:
+        failures = 0
+        while not self._stop.is_set():
+            try:
+                _, wait = self.tick()
+                if failures:
+                    log.warning("deadline loop: Redis is back")
+                failures = 0
+            except (redis_py.ConnectionError, redis_py.TimeoutError) as exc:
+                if not failures:
+                    log.warning("deadline loop: Redis unreachable (%s); retrying", exc)
+                failures += 1
+                wait = min(OUTAGE_WAIT_MAX, 0.05 * 2 ** failures)
+            except Exception:           # noqa: BLE001 - the loop must outlive any one failure
+                log.exception("deadline loop: a round failed")
+                wait = RETRY_SECONDS
+            self._stop.wait(wait)
+
+    def drain(self) -> int:
+        """Deal with everything due now, in this thread; how many members."""
+        self._next_chores = 0.0
+        total = 0
+        for _ in range(DRAIN_ROUNDS):
+            handled, _ = self.tick()
+            total += handled
+            if not handled:
+                break
+        return total
+
+    def tick(self) -> tuple[int, float]:
+        """One round: the chores when due, then the due members. (members dealt with, seconds to sleep)"""
+        now = self.now()
+        if now >= self._next_chores:
+            self._chores(now)
+            self._next_chores = now + recovery.PULSE_SECONDS
+        if not self.tend:
+            return 0, min(recovery.PULSE_SECONDS, max(0.0, self._next_chores - now))
+        claimed = due.claim(self.redis, now, self.settings.deadline_lease, BATCH)
+        for name in claimed.unknown:
+            log.warning("deadline loop: dropping unknown member %r of the deadline index", name)
+            due.release(self.redis, name)
+        for item in claimed.items:
+            self._deal(item)
+        handled = len(claimed.items) + len(claimed.unknown)
+        if handled >= BATCH:
+            return handled, 0.0
+        wait = self.settings.deadline_poll
+        if claimed.next_at is not None:
+            wait = min(wait, max(0.0, claimed.next_at - self.now()))
+        return handled, min(wait, max(0.0, self._next_chores - self.now()))
+
+    def _chores(self, now: float) -> None:
+        recovery.pulse(self.redis, self.name())
+        recovery.rescue_abandoned(self.redis, self.queues)
+        for queue in self.queues:
+            recovery.promote_scheduled(self.redis, queue, now, self.name())
+
+    def _deal(self, item: due.Due) -> None:
+        try:
+            again = deadlines.handle(self.redis, self.service, item, self.settings, self.now)
+        except GameNotFound:
+            again = None
+        except (redis_py.ConnectionError, redis_py.TimeoutError):
+            raise                       # the lease lapses and the member is offered again
+        except Exception:               # noqa: BLE001 - one broken game must not stop the others
+            log.exception("deadline loop: %s failed; trying again in %s s", item.member, RETRY_SECONDS)
+            again = self.now() + RETRY_SECONDS
+        due.release(self.redis, item.member, again)

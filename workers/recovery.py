@@ -1,0 +1,81 @@
+"""No job is lost with its worker, and no job waits on RQ's scheduler lock.
+
+- Pulse: every worker process keeps a key (keys.worker_pulse) alive for PULSE_TTL seconds, renewed
+  every PULSE_SECONDS by its deadline loop's thread, which runs beside the job being worked on.
+- Abandoned jobs: RQ records each running job as an execution (in the queue's StartedJobRegistry)
+  with the name of its worker. An execution whose worker has no pulse belongs to a dead process:
+  its registry entry is made due, and RQ's own abandoned-job handling (`StartedJobRegistry.cleanup`)
+  takes it from there: the job's Retry re-enqueues it (at once for game jobs, after the next
+  interval for webhooks), or it is recorded as failed when it has no retries left. RQ alone would
+  notice only when the entry expires (the job's timeout plus a minute).
+- Scheduled jobs (webhook retries): moved to their queue when due by whichever loop holds the
+  queue's promotion key, which lapses within a second, so a killed process holds nothing up.
+  This replaces `rq worker --with-scheduler`, whose lock outlives a killed scheduler by minutes.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+from rq import Queue
+from rq.executions import Execution
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+from rq.utils import parse_composite_key
+
+from events import keys
+
+log = logging.getLogger(__name__)
+PULSE_SECONDS = 1.0
+PULSE_TTL_MS = 3000
+PROMOTION_MS = 900
+
+
+def pulse(redis: Any, worker_name: str) -> None:
+    redis.set(keys.worker_pulse(worker_name), "1", px=PULSE_TTL_MS)
+
+
+def alive(redis: Any, worker_name: str) -> bool:
+    return bool(redis.exists(keys.worker_pulse(worker_name)))
+
+
+def rescue_abandoned(redis: Any, queues: Iterable[Queue]) -> list[str]:
+    """Hand the jobs whose worker is dead to RQ's abandoned-job handling; their ids."""
+    rescued = []
+    for queue in queues:
+        registry = StartedJobRegistry(queue=queue)
+        dead = {}
+        for raw in redis.zrange(registry.key, 0, -1):
+            entry = raw.decode() if isinstance(raw, bytes) else raw
+            job_id, execution_id = parse_composite_key(entry)
+            try:
+                worker = Execution.fetch(execution_id, job_id, connection=redis).worker_name
+            except ValueError:
+                continue                # no execution record: RQ's own expiry deals with the entry
+            if worker and not alive(redis, worker):
+                dead[entry] = 0
+        if dead:
+            redis.zadd(registry.key, dead, xx=True)
+            registry.cleanup(timestamp=1)
+            rescued += [parse_composite_key(entry)[0] for entry in dead]
+            log.warning("jobs of dead workers handed back to RQ: %s", ", ".join(sorted(dead)))
+    return rescued
+
+
+def promote_scheduled(redis: Any, queue: Queue, now: float, holder: str) -> int:
+    """Move the queue's scheduled jobs that are due into the queue, unless another loop does it
+    just now; how many."""
+    if not redis.set(keys.promotion(queue.name), holder, nx=True, px=PROMOTION_MS):
+        return 0
+    registry = ScheduledJobRegistry(queue=queue)
+    ids = registry.get_jobs_to_schedule(int(now))
+    if not ids:
+        return 0
+    jobs = Job.fetch_many(ids, connection=redis, serializer=queue.serializer)
+    with redis.pipeline() as pipe:
+        for job_id, job in zip(ids, jobs):
+            if job is not None:
+                queue.enqueue_job(job, pipeline=pipe, at_front=job.should_enqueue_at_front())
+            registry.remove(job_id, pipeline=pipe)
+        pipe.execute()
+    return sum(1 for job in jobs if job is not None)
