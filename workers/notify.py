@@ -67,7 +67,7 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
         retry = Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \
             if settings.webhook_retries else None
         queues.enqueue(queues.notify_queue(redis, settings), "workers.jobs.deliver_webhook", player_id, note["id"],
-                       body, job_id=f"hook-{note['id']}", retry=retry, job_timeout=settings.webhook_job_timeout)
+                       body, job_id=f"hook-{note['id']}", retry=retry, job_timeout=int(settings.webhook_timeout) + 30)
     return True
 
 

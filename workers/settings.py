@@ -8,8 +8,7 @@
     ARENA_DEADLINE_LEASE       seconds a loop's claim on a due deadline lasts before another may take it (5)
     ARENA_REMINDER_FRACTION    share of the time after which "deadline soon" is sent (0.8)
     ARENA_BOT_DELAY            seconds a bot waits before it plays (0)
-    ARENA_WEBHOOK_CONNECT_TIMEOUT  seconds to wait for a webhook receiver to accept the connection (2)
-    ARENA_WEBHOOK_TIMEOUT      seconds to wait for each read of a webhook receiver's answer (5)
+    ARENA_WEBHOOK_TIMEOUT      seconds to wait for a webhook receiver (5)
     ARENA_WEBHOOK_RETRIES      seconds between webhook attempts, comma-separated (10,60,300,1800,7200)
     ARENA_INBOX_SIZE           notifications kept per player for the stream (1000)
 """
@@ -40,7 +39,6 @@ class Settings:
     deadline_lease: float = 5.0
     reminder_fraction: float = 0.8
     bot_delay: float = 0.0
-    webhook_connect_timeout: float = 2.0
     webhook_timeout: float = 5.0
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     inbox_size: int = 1000
@@ -55,17 +53,11 @@ class Settings:
             deadline_lease=_float("ARENA_DEADLINE_LEASE", cls.deadline_lease),
             reminder_fraction=_float("ARENA_REMINDER_FRACTION", cls.reminder_fraction),
             bot_delay=_float("ARENA_BOT_DELAY", cls.bot_delay),
-            webhook_connect_timeout=_float("ARENA_WEBHOOK_CONNECT_TIMEOUT", cls.webhook_connect_timeout),
             webhook_timeout=_float("ARENA_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_intervals("ARENA_WEBHOOK_RETRIES", cls.webhook_retries),
             inbox_size=int(_float("ARENA_INBOX_SIZE", cls.inbox_size)),
             data_dir=Path(os.environ.get("ARENA_DATA_DIR") or "./var"),
         )
-
-    @property
-    def webhook_job_timeout(self) -> int:
-        """Seconds after which RQ stops a delivery that hangs (connecting, then reading)."""
-        return int(self.webhook_connect_timeout + self.webhook_timeout) + 10
 
     @property
     def archive_dir(self) -> Path:
