@@ -235,9 +235,9 @@ def seeks() -> str:
     return f"{PREFIX}:{{lobby}}:seeks"
 
 
-def lobby_lock() -> str:
-    """string, expiring: held while seeks are being paired, so two pairings never share a seek."""
-    return f"{PREFIX}:{{lobby}}:pairing"
+def seek_match(player_id: str) -> str:
+    """string, expiring: JSON {game_id, form} of the game the player's last seek was paired into."""
+    return f"{_player(player_id)}:seek_match"
 
 
 def lobby_feed() -> str:

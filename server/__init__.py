@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from . import accounts, docs, errors, games, health, history, notifications, players, web
+from . import accounts, docs, errors, games, health, history, lobby, notifications, players, web
 from .context import Arena
 
 API_SPEC = {
@@ -32,7 +32,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["openapi"] = api
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp):
         api.register_blueprint(blueprint)
-    for blueprint in (accounts.blp,):
+    for blueprint in (accounts.blp, lobby.blp):
         api.register_blueprint(blueprint)
     docs.register(app)
     web.register(app)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from events import presence
 from workers import runtime, turns
 from workers.clock import TimeControl, view
 
@@ -27,4 +28,5 @@ def changed(game_id: str, result: Any = None) -> None:
     if result is not None and result.replayed:
         return                                          # an idempotent retry changed nothing
     arena = Arena.of()
+    presence.mark_live(arena.redis, game_id)
     turns.after_change(arena.redis, arena.service, game_id, result)

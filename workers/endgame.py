@@ -27,7 +27,7 @@ from redis.exceptions import WatchError
 from events import keys
 from events.record import dumps_record
 
-from . import checkpoints, due, notify, runtime, turns
+from . import checkpoints, due, notify, results, runtime, turns
 from .clock import format_epoch
 from .settings import Settings
 
@@ -144,9 +144,10 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
     redis.hsetnx(marks, "standings", json.dumps(standings(state, seating), sort_keys=True))
     rows = json.loads(redis.hget(marks, "standings"))
     checkpoints.reached("finish.standings")
-    ratings = rate(redis, game_id, rows)
+    ratings = rate(redis, game_id, rows) if results.is_rated(redis, game_id) else {}
     checkpoints.reached("finish.rated")
     summary = _archived(redis, service, game_id, loaded, rows, ratings, settings)
+    results.record(redis, game_id, summary, state)
     checkpoints.reached("finish.archived")
     _announce(redis, game_id, seating, loaded.version, state["result"], rows, ratings, settings)
     redis.hset(marks, "done", format_epoch(runtime.now()))

@@ -1,0 +1,48 @@
+"""Who is watching a game now: viewers refresh their entry while their stream is open.
+
+A stream connection calls `touch` when it opens and at each heartbeat; an entry lapses TTL
+seconds after its last touch, so a viewer whose connection died stops counting by itself.
+Viewers are player ids, or `anon:<n>` for streams without a player. Spectator counts and the
+e-mail rule "never while the player is watching that game" read it.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import keys
+
+TTL = 45.0
+
+
+def touch(redis: Any, game_id: str, viewer: str, now: float | None = None, ttl: float = TTL) -> None:
+    now = time.time() if now is None else now
+    pipe = redis.pipeline(transaction=False)
+    pipe.zadd(keys.presence(game_id), {viewer: now + ttl})
+    pipe.zremrangebyscore(keys.presence(game_id), "-inf", now)
+    pipe.expire(keys.presence(game_id), int(ttl) + 60)
+    pipe.execute()
+
+
+def leave(redis: Any, game_id: str, viewer: str) -> None:
+    redis.zrem(keys.presence(game_id), viewer)
+
+
+def viewers(redis: Any, game_id: str, now: float | None = None) -> list[str]:
+    now = time.time() if now is None else now
+    return [v.decode() if isinstance(v, bytes) else v
+            for v in redis.zrangebyscore(keys.presence(game_id), now, "+inf")]
+
+
+def watching(redis: Any, game_id: str, player_id: str, now: float | None = None) -> bool:
+    until = redis.zscore(keys.presence(game_id), player_id)
+    return until is not None and until >= (time.time() if now is None else now)
+
+
+def mark_live(redis: Any, game_id: str, now: float | None = None) -> None:
+    """Put the game at the top of the list of games to watch (workers/results.py takes it off)."""
+    redis.zadd(keys.live_games(), {game_id: time.time() if now is None else now})
+
+
+def live(redis: Any, limit: int = 50) -> list[str]:
+    return [g.decode() if isinstance(g, bytes) else g for g in redis.zrevrange(keys.live_games(), 0, limit - 1)]

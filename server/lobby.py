@@ -1,0 +1,388 @@
+"""The lobby: open tables to join, quick match, and the feed the live list follows.
+
+A table names a form, its number of players, how schools are chosen (each player's own, random
+or drafted), a time control, rated or casual, and optionally the range of form ratings (openskill
+ordinals) that may join. Its creator holds the first place; others join free places and may
+leave before the start. When the last place is taken the game starts: the table's id is the
+game's id, and seat order is drawn at random. The creator of a 4-player melee may start it with 3.
+
+Quick match: a seek names a form and a time control. Seeks of the same kind are paired when their
+ordinals are close enough: the allowed gap widens the longer a seek waits (LOBBY_SEEK_WINDOW,
+LOBBY_SEEK_WIDENING per second), so nobody waits for ever. Pairing runs when a seek is made and
+whenever one is looked at, so a waiting page that polls (or follows the feed) is paired in time.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from flask import current_app
+from flask_smorest import Blueprint
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from engine.schools import CHOICES
+from engine.setup import SUPPORTED_SCHOOLS
+from events import GameExists, accounts, lobby, results
+
+from . import auth, clocks, games, roster
+from .context import Arena
+from .errors import ApiError
+from .games import problems
+from .schemas import FORMS, Strict, TimeControlIn
+
+blp = Blueprint("lobby", __name__, url_prefix="/lobby", description="Open tables and quick match")
+SEATS = {"duel": (2, 2), "high_form": (2, 2), "melee": (3, 4)}
+SCHOOL_MODES = ("fixed", "random", "draft")
+MATCH_SIZE = {"duel": 2, "high_form": 2, "melee": 3}
+SEEK_WINDOW, SEEK_WIDENING = 3.0, 0.25         # ordinal points; and more per second waited
+
+
+def _now() -> float:
+    return time.time()
+
+
+class TableIn(Strict):
+    form = fields.String(required=True, validate=validate.OneOf(FORMS))
+    seats = fields.Integer(validate=validate.Range(min=2, max=4), metadata={"description": "defaults to the form's"})
+    schools = fields.String(load_default="random", validate=validate.OneOf(SCHOOL_MODES))
+    school = fields.String(validate=validate.OneOf(SUPPORTED_SCHOOLS),
+                           metadata={"description": "your school when schools are 'fixed'"})
+    time_control = fields.Nested(TimeControlIn)
+    rated = fields.Boolean(load_default=True)
+    rating_min = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
+    rating_max = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
+
+    @validates_schema
+    def _consistent(self, data: dict, **_: object) -> None:
+        low, high = SEATS[data["form"]]
+        if not low <= data.get("seats", low) <= high:
+            raise ValidationError(f"{data['form']} is played by {low}" + (f" to {high}" if high > low else ""), "seats")
+        if data["schools"] == "fixed" and "school" not in data:
+            raise ValidationError("with schools 'fixed', say which school you play", "school")
+        low, high = data.get("rating_min"), data.get("rating_max")
+        if low is not None and high is not None and low > high:
+            raise ValidationError("rating_min is above rating_max", "rating_min")
+
+
+class JoinIn(Strict):
+    school = fields.String(validate=validate.OneOf(SUPPORTED_SCHOOLS),
+                           metadata={"description": "your school when the table's schools are 'fixed'"})
+
+
+class SeekIn(Strict):
+    form = fields.String(required=True, validate=validate.OneOf(FORMS))
+    time_control = fields.Nested(TimeControlIn)
+
+
+def stream_id(text: str) -> None:
+    """A Redis stream id ('<ms>' or '<ms>-<n>', each part below 2**63) that XRANGE accepts, even exclusive."""
+    parts = text.split("-")
+    if not (1 <= len(parts) <= 2 and all(p.isascii() and p.isdigit() and len(p) <= 20 and int(p) < 2 ** 63
+                                         for p in parts)):
+        raise ValidationError("not a feed id: '<milliseconds>-<sequence>'")
+
+
+class FeedQuery(Schema):
+    after = fields.String(load_default="0", validate=stream_id, metadata={"description": "a feed id (last_id)"})
+
+
+class TableOut(Schema):
+    id = fields.String()
+    form = fields.String()
+    seats = fields.Integer()
+    schools = fields.String()
+    time_control = fields.Dict(allow_none=True)
+    rated = fields.Boolean()
+    rating_min = fields.Float(allow_none=True)
+    rating_max = fields.Float(allow_none=True)
+    creator = fields.String()
+    players = fields.List(fields.Dict())
+    status = fields.String(metadata={"description": "open, started or closed"})
+    game_id = fields.String(allow_none=True)
+    created = fields.Float()
+    can_start = fields.Boolean(metadata={"description": "a melee of 4 with 3 seated: its creator may start it"})
+
+
+class TablesOut(Schema):
+    tables = fields.List(fields.Nested(TableOut))
+    feed = fields.String(metadata={"description": "the feed id this list is up to date with"})
+
+
+class FeedOut(Schema):
+    entries = fields.List(fields.Dict())
+    last_id = fields.String()
+
+
+class SeekOut(Schema):
+    player = fields.String()
+    form = fields.String()
+    time_control = fields.Dict(allow_none=True)
+    ordinal = fields.Float()
+    since = fields.Float()
+    status = fields.String(metadata={"description": "waiting, matched or none"})
+    game_id = fields.String(allow_none=True)
+    window = fields.Float(metadata={"description": "the rating gap accepted now"})
+
+
+# --- tables ----------------------------------------------------------------------------------------
+
+def _me() -> accounts.Account:
+    redis = Arena.of().redis
+    account = accounts.load(redis, auth.require_player(redis))
+    if account is None:
+        raise ApiError(401, "bad_token", "This player no longer exists.")
+    return account
+
+
+def _out(table: dict) -> dict:
+    low = SEATS[table["form"]][0]
+    return {**table, "can_start": table["status"] == "open" and low <= len(table["players"]) < table["seats"]}
+
+
+def _table_or_404(table_id: str) -> dict:
+    found = lobby.table(Arena.of().redis, table_id)
+    if found is None:
+        raise ApiError(404, "table_not_found", f"No table {table_id!r}.")
+    return found
+
+
+@blp.route("/tables")
+@blp.response(200, TablesOut)
+def list_tables():
+    """The open tables, oldest first; `feed` is where to follow changes from (GET /lobby/feed)."""
+    redis = Arena.of().redis
+    feed = lobby.feed_head(redis)
+    return {"tables": [_out(t) for t in lobby.open_tables(redis)], "feed": feed}
+
+
+@blp.route("/feed")
+@blp.arguments(FeedQuery, location="query")
+@blp.response(200, FeedOut)
+@problems(400)
+def feed(query: dict):
+    """Changes to the lobby after `after` (tables opened, changed, started, closed; seeks paired)."""
+    rows = lobby.feed_after(Arena.of().redis, query["after"])
+    return {"entries": [{"id": sid, **entry} for sid, entry in rows], "last_id": rows[-1][0] if rows else query["after"]}
+
+
+@blp.route("/tables", methods=["POST"])
+@blp.arguments(TableIn)
+@blp.response(201, TableOut)
+@problems(400, 401, 403)
+def open_table(data: dict):
+    """Open a table; you take its first place."""
+    me = _me()
+    table = {"id": lobby.new_id(), "form": data["form"], "seats": data.get("seats", SEATS[data["form"]][0]),
+             "schools": data["schools"], "time_control": data.get("time_control"), "rated": data["rated"],
+             "rating_min": data.get("rating_min"), "rating_max": data.get("rating_max"), "creator": me.id,
+             "players": [_place(me, data)], "status": "open", "game_id": None, "created": _now()}
+    return _out(lobby.open_table(Arena.of().redis, table))
+
+
+def _place(account: accounts.Account, data: dict) -> dict:
+    return {"player": account.id, "name": account.name, "school": data.get("school")}
+
+
+@blp.route("/tables/<table_id>")
+@blp.response(200, TableOut)
+@problems(404)
+def get_table(table_id: str):
+    return _out(_table_or_404(table_id))
+
+
+@blp.route("/tables/<table_id>/join", methods=["POST"])
+@blp.arguments(JoinIn)
+@blp.response(200, TableOut)
+@problems(400, 401, 403, 404, 409)
+def join(data: dict, table_id: str):
+    """Take a free place; the game starts when the table is full (then `game_id` names it)."""
+    me = _me()
+    ordinal = results.ordinal(Arena.of().redis, me.id, _table_or_404(table_id)["form"])
+
+    def take(table: dict) -> dict:
+        _check_open(table)
+        if any(p["player"] == me.id for p in table["players"]):
+            return table
+        if len(table["players"]) >= table["seats"]:
+            raise ApiError(409, "table_full", "Every place at this table is taken.")
+        low, high = table["rating_min"], table["rating_max"]
+        if (low is not None and ordinal < low) or (high is not None and ordinal > high):
+            raise ApiError(403, "rating_out_of_range", f"This table is for ratings {low} to {high}; yours is {ordinal}.")
+        if table["schools"] == "fixed":
+            if "school" not in data:
+                raise ApiError(400, "malformed_request", "school: this table's players choose their school")
+            if any(p["school"] == data["school"] for p in table["players"]):
+                raise ApiError(409, "school_taken", f"Another player at this table plays {data['school']}.")
+        table = {**table, "players": table["players"] + [_place(me, data)]}
+        return _starting(table) if len(table["players"]) == table["seats"] else table
+
+    return _out(_finish_start(lobby.change_table(Arena.of().redis, table_id, take)))
+
+
+def _check_open(table: dict) -> None:
+    if table["status"] != "open":
+        raise ApiError(409, "table_not_open", f"This table is {table['status']}.")
+
+
+def _starting(table: dict) -> dict:
+    """The table as it starts: seat order drawn, the game named after the table."""
+    order = list(table["players"])
+    secrets.SystemRandom().shuffle(order)
+    return {**table, "players": order, "status": "started", "game_id": table["id"]}
+
+
+def _finish_start(table: dict | None) -> dict:
+    if table is None:
+        raise ApiError(404, "table_not_found", "No such table.")
+    if table["status"] == "started":
+        start_game(table["game_id"], table["form"], table["players"], table["time_control"], table["rated"],
+                   table["schools"])
+    return table
+
+
+def start_game(game_id: str, form: str, players: list[dict], time_control: dict | None, rated: bool,
+               schools: str) -> None:
+    """Create the game of a full table or of paired seeks (again harmlessly, if it exists)."""
+    arena = Arena.of()
+    seats = [{"name": p["name"], "player": p["player"],
+              "school": p["school"] if schools == "fixed" else schools} for p in players]
+    options = games._options({"form": form, "players": seats, "teams": False, "time_control": time_control or {}})
+    try:
+        arena.service.create_game(options, game_id=game_id)
+    except GameExists:
+        pass
+    roster.save(arena.redis, game_id, [{"name": s["name"], "player": s["player"], "bot": False} for s in seats],
+                {"form": form, "time_control": time_control, "rated": rated, "lobby": True})
+    clocks.changed(game_id)
+
+
+@blp.route("/tables/<table_id>/leave", methods=["POST"])
+@blp.response(200, TableOut)
+@problems(401, 403, 404, 409)
+def leave(table_id: str):
+    """Give up your place before the start; a table its creator leaves closes."""
+    me = _me()
+
+    def drop(table: dict) -> dict:
+        _check_open(table)
+        if table["creator"] == me.id:
+            return {**table, "status": "closed"}
+        return {**table, "players": [p for p in table["players"] if p["player"] != me.id]}
+
+    found = lobby.change_table(Arena.of().redis, table_id, drop)
+    if found is None:
+        raise ApiError(404, "table_not_found", f"No table {table_id!r}.")
+    return _out(found)
+
+
+@blp.route("/tables/<table_id>/start", methods=["POST"])
+@blp.response(200, TableOut)
+@problems(401, 403, 404, 409)
+def start(table_id: str):
+    """The creator starts a 4-player melee with 3 players seated (a full table starts by itself)."""
+    me = _me()
+
+    def go(table: dict) -> dict:
+        _check_open(table)
+        if table["creator"] != me.id:
+            raise ApiError(403, "not_the_creator", "Only the table's creator may start it early.")
+        if not _out(table)["can_start"]:
+            raise ApiError(409, "not_enough_players", "This table cannot start with the players it has.")
+        return _starting({**table, "seats": len(table["players"])})
+
+    return _out(_finish_start(lobby.change_table(Arena.of().redis, table_id, go)))
+
+
+# --- quick match -------------------------------------------------------------------------------------
+
+def _window(seek: dict, now: float) -> float:
+    base = current_app.config.get("LOBBY_SEEK_WINDOW", SEEK_WINDOW)
+    widening = current_app.config.get("LOBBY_SEEK_WIDENING", SEEK_WIDENING)
+    return base + widening * max(0.0, now - seek["since"])
+
+
+def _groups(waiting: list[dict], now: float) -> list[list[dict]]:
+    """Groups of seeks to pair now: same form and time control, every gap within every window.
+    The longest-waiting seek is served first, with the nearest ratings."""
+    taken: set[str] = set()
+    groups = []
+    for seek in sorted(waiting, key=lambda s: s["since"]):
+        if seek["player"] in taken:
+            continue
+        kind = (seek["form"], _tc_key(seek["time_control"]))
+        near = sorted((s for s in waiting if s["player"] not in taken and s["player"] != seek["player"]
+                       and (s["form"], _tc_key(s["time_control"])) == kind),
+                      key=lambda s: abs(s["ordinal"] - seek["ordinal"]))
+        group = [seek] + near[:MATCH_SIZE[seek["form"]] - 1]
+        if len(group) < MATCH_SIZE[seek["form"]]:
+            continue
+        spread = max(s["ordinal"] for s in group) - min(s["ordinal"] for s in group)
+        if spread <= min(_window(s, now) for s in group):
+            groups.append(group)
+            taken.update(s["player"] for s in group)
+    return groups
+
+
+def _tc_key(tc: dict | None) -> tuple:
+    if not tc or tc.get("kind", "none") == "none":
+        return ("none",)
+    return (tc["kind"], tc.get("seconds"), tc.get("increment", 0))
+
+
+def pair_now() -> None:
+    """Pair the seeks that can be paired now, and start their games."""
+    redis = Arena.of().redis
+    now = _now()
+    for group in lobby.pair_seeks(redis, lambda waiting: _groups(waiting, now)):
+        game_id = lobby.new_id()
+        seek = group[0]
+        start_game(game_id, seek["form"], [{"player": s["player"], "name": s["name"], "school": None} for s in group],
+                   seek["time_control"], True, "random")
+        lobby.matched(redis, [s["player"] for s in group], game_id, seek["form"])
+
+
+def _seek_out(redis: Any, player_id: str) -> dict:
+    waiting = lobby.seek(redis, player_id)
+    if waiting is not None:
+        return {**waiting, "status": "waiting", "game_id": None, "window": round(_window(waiting, _now()), 3)}
+    match = lobby.match_of(redis, player_id)
+    if match is not None:
+        return {"player": player_id, "form": match["form"], "status": "matched", "game_id": match["game_id"]}
+    return {"player": player_id, "status": "none", "game_id": None}
+
+
+@blp.route("/seeks", methods=["POST"])
+@blp.arguments(SeekIn)
+@blp.response(201, SeekOut)
+@problems(400, 401, 403)
+def make_seek(data: dict):
+    """Seek a rated game of a form and time control; you are paired with a player of close rating."""
+    me = _me()
+    redis = Arena.of().redis
+    tc = data.get("time_control")
+    lobby.put_seek(redis, {"player": me.id, "name": me.name, "form": data["form"],
+                           "time_control": tc if tc and tc.get("kind") != "none" else None,
+                           "ordinal": results.ordinal(redis, me.id, data["form"]), "since": _now()})
+    lobby.forget_match(redis, me.id)
+    pair_now()
+    return _seek_out(redis, me.id)
+
+
+@blp.route("/seeks/me")
+@blp.response(200, SeekOut)
+@problems(401)
+def my_seek():
+    """Your seek: waiting (with the rating gap accepted now), matched (with the game), or none."""
+    me = _me()
+    pair_now()
+    return _seek_out(Arena.of().redis, me.id)
+
+
+@blp.route("/seeks/me", methods=["DELETE"])
+@blp.response(204)
+@problems(401, 403)
+def cancel_seek():
+    """Stop seeking."""
+    lobby.drop_seek(Arena.of().redis, _me().id)
+    return ""

@@ -1,0 +1,35 @@
+"""Helpers for the people tests: signed-up accounts, each with its own test client (its own cookies)."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+PASSWORD = "correct horse battery"
+
+
+@dataclass
+class Person:
+    client: object
+    id: str
+    name: str
+
+    @property
+    def csrf(self) -> dict:
+        return {"X-CSRF-Token": self.client.get_cookie("arena_csrf").value}
+
+    def get(self, path: str, **kw):
+        return self.client.get(path, **kw)
+
+    def post(self, path: str, json: dict | None = None, **kw):
+        return self.client.post(path, json=json if json is not None else {}, headers=self.csrf, **kw)
+
+    def delete(self, path: str, **kw):
+        return self.client.delete(path, headers=self.csrf, **kw)
+
+
+def person(app, prefix: str = "p") -> Person:
+    client = app.test_client()
+    name = f"{prefix}{uuid.uuid4().hex[:8]}"
+    r = client.post("/accounts", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.json
+    return Person(client, r.json["id"], name)

@@ -1,0 +1,70 @@
+"""At a game's end: each registered player's result and rating in the game's form, for profiles.
+
+Called by the end-of-game job (workers/endgame.py) with its summary; idempotent. The form rating
+(openskill Plackett-Luce, as the overall rating) changes only in rated games; the change is
+computed once and kept beside the game, so a second run writes the very same values.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from events import keys, results
+
+MODEL = PlackettLuce()             # the overall rating's model (workers/endgame.py), per form
+
+
+def is_rated(redis: Any, game_id: str) -> bool:
+    """Games are rated unless their table said casual (roster info `rated: false`)."""
+    raw = redis.get(keys.meta(game_id, "info"))
+    return not raw or json.loads(raw).get("rated", True) is not False
+
+
+def record(redis: Any, game_id: str, summary: dict, state: dict) -> None:
+    rows = summary["standings"]
+    change = _form_change(redis, game_id, summary["form"], rows) if is_rated(redis, game_id) else {}
+    for row in rows:
+        pid = row["player"]
+        if not pid:
+            continue
+        entry = {"game_id": game_id, "form": summary["form"], "ended": summary["ended"], "place": row["place"],
+                 "won": row["seat"] in summary["winners"], "reason": summary["reason"], "score": row["score"],
+                 "seat": row["seat"], "school": state["seats"][row["seat"]].get("school"),
+                 "opponents": [{"name": r["name"], "player": r["player"], "seat": r["seat"]}
+                               for r in rows if r["seat"] != row["seat"]],
+                 "rated": pid in change}
+        if pid in change:
+            entry["rating"] = {"before": results.public(change[pid]["before"]),
+                               "after": results.public(change[pid]["after"])}
+        results.keep(redis, pid, game_id, entry, change[pid]["after"] if pid in change else None)
+    redis.zrem(keys.live_games(), game_id)
+
+
+def _form_change(redis: Any, game_id: str, form: str, rows: list[dict]) -> dict:
+    """{player: {before, after}} in the form, computed on the first run and kept with the game."""
+    key = keys.meta(game_id, "form_rating")
+    kept = redis.get(key)
+    if kept:
+        return json.loads(kept)
+    players = [r["player"] for r in rows if r["player"]]
+    sides: dict[int, list[dict]] = {}
+    for row in rows:
+        sides.setdefault(row["color"], []).append(row)
+    if len(sides) < 2 or not players or len(set(players)) != len(players):
+        return {}
+    before = {pid: results.form_rating(redis, pid, form) for pid in players}
+    teams = list(sides.values())
+    rated = MODEL.rate([[MODEL.rating(before[r["player"]]["mu"], before[r["player"]]["sigma"]) if r["player"]
+                         else MODEL.rating() for r in team] for team in teams],
+                       ranks=[min(r["place"] for r in team) for team in teams])
+    change = {}
+    for team, new in zip(teams, rated):
+        for row, rating in zip(team, new):
+            if row["player"]:
+                change[row["player"]] = {"before": before[row["player"]],
+                                         "after": {"mu": rating.mu, "sigma": rating.sigma,
+                                                   "games": before[row["player"]]["games"] + 1}}
+    redis.set(key, json.dumps(change), nx=True)
+    return json.loads(redis.get(key))
