@@ -6,7 +6,8 @@
 Modules, one job each: keys (every Redis key), envelope (the stored form and canonical JSON),
 schemas (payload schemas and upcasters), hashchain (hashes and the seed commitment), store (the
 log, lua/append.lua and lua/load.lua), idempotency, snapshots, redaction, service (load, decide,
-append), record, export and verify (exported records), embedded and redis_process (redis-server).
+append), record, export and verify (exported records), signing and provenance (who vouches for a
+record, and where a stored game comes from), embedded and redis_process (redis-server).
 Command lines: `python -m events.verify RECORD.json`, `python -m events.export GAME_ID`,
 `python -m events.embedded start|stop|status`.
 """

@@ -65,3 +65,11 @@ class RecordRejected(StoreError):
         super().__init__(reason if version is None else f"event {version}: {reason}")
         self.reason = reason
         self.version = version
+
+
+class RecordMalformed(RecordRejected):
+    """An import that is not a record at all: no valid game id, no list of events."""
+
+
+class RecordUnfinished(RecordRejected):
+    """A record of a game that has not ended: imported, it would be a live game nobody can play."""

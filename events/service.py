@@ -24,9 +24,10 @@ from typing import Any, Callable
 
 import engine
 
-from . import keys, snapshots
+from . import keys, provenance, signing, snapshots
 from .envelope import SYSTEM, Actor, Envelope, format_time, utc_now
-from .errors import ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordRejected
+from .errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordMalformed,
+                     RecordRejected, RecordUnfinished)
 from .hashchain import GENESIS, event_hash, seed_commitment
 from .idempotency import TTL_SECONDS, IdempotencyRecord, fingerprint
 from .record import build_record
@@ -159,22 +160,40 @@ class GameService:
         return [redact_envelope(env, seat, self.registry) for env in envelopes]
 
     def import_record(self, record: dict) -> Created:
-        """Store a verified record under its own game id (the id is part of every hash)."""
+        """Store a verified, finished record under its own game id (the id is part of every hash).
+
+        Its provenance (provenance.py) comes from its signature: only a record signed by a trusted
+        key passes for a genuine game; any other is stored marked as unsigned or foreign."""
+        game_id = record.get("game_id") if isinstance(record, dict) else None
+        if not keys.valid_game_id(game_id):
+            raise RecordMalformed("game_id: a record names its game (1-64 letters, digits, '_' or '-')")
+        if not isinstance(record.get("events"), list) or not record["events"]:
+            raise RecordMalformed("events: a record holds the list of its events")
         verdict = verify_record(record, self.registry)
         if not verdict.ok:
             raise RecordRejected(verdict.reason, verdict.version)
+        if signing.statement(record) is None:
+            raise RecordUnfinished("the game has not ended: only finished games are imported")
+        origin = provenance.of_import(signing.check(record, signing.trusted_keys()), record)
+        if self.store.exists(game_id):
+            raise GameExists(game_id)
         envelopes = [Envelope.from_dict(e) for e in record["events"]]
+        provenance.mark(self.store.redis, game_id, origin, envelopes[-1].hash)
         try:
-            version = self.store.append(record["game_id"], 0, envelopes)
+            version = self.store.append(game_id, 0, envelopes)
         except ConflictError:
-            raise GameExists(record["game_id"]) from None
-        return Created(record["game_id"], version)
+            raise GameExists(game_id) from None
+        return Created(game_id, version)
+
+    def provenance(self, game_id: str) -> provenance.Provenance:
+        return provenance.read(self.store.redis, game_id)
 
     def export_record(self, game_id: str, *, allow_unfinished: bool = False) -> dict:
         """The game's full record for `python -m events.verify`: every event unredacted.
 
         Only once the game is over, unless allowed (an operator's export of a running game then
-        holds the seed and every hidden card)."""
+        holds the seed and every hidden card). A finished game played here is signed with this
+        server's key; an imported one keeps the signature it came with, if it was a valid one."""
         envelopes = self.store.read(game_id)
         if not envelopes:
             raise GameNotFound(game_id)
@@ -182,8 +201,15 @@ class GameService:
         over = state.get("phase") == "over"
         if not over and not allow_unfinished:
             raise GameNotOver(game_id)
-        return build_record(game_id, envelopes, state, seed=None if over else state["rng"]["seed"],
-                            engine=self.fingerprint)
+        record = build_record(game_id, envelopes, state, seed=None if over else state["rng"]["seed"],
+                              engine=self.fingerprint)
+        origin = self.provenance(game_id)
+        record["provenance"] = origin.view()
+        if over:
+            signature = signing.sign(record, signing.server_key()) if origin.origin == "local" else origin.signature
+            if signature:
+                record["signature"] = signature
+        return record
 
     # --- changing ----------------------------------------------------------------------------------
 

@@ -5,7 +5,10 @@ commitment published with it; the hash chain is intact (each hash keyed with tha
 hashchain.py); every payload fits its schema; the seed revealed at the end is the committed one;
 the creation events are what the seed gives; every move's events are what the rules and the seed
 give for its command (decided again); and the replay ends in the recorded final state. The first failure is reported with the
-version of the first bad event. Exit status: 0 valid, 1 invalid, 2 unreadable.
+version of the first bad event. Then the signature (signing.py), against the public keys given
+with --key: "consistent, signed by <key id>", "consistent but unsigned" or "consistent but unknown
+signer <key id>"; a signature that does not fit the record fails. Exit status: 0 consistent (signed
+or not), 1 invalid or badly signed, 2 unreadable.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import sys
 from dataclasses import dataclass
 from typing import Sequence
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 import engine
 from engine.audit import without_stamp
 
@@ -21,6 +26,7 @@ from .envelope import Envelope, EnvelopeError
 from .hashchain import commitment_matches, first_bad_version
 from .record import FORMAT, RecordError, loads_record
 from .schemas import REGISTRY, SchemaError, SchemaRegistry
+from .signing import check, key_id, public_key_from_option
 
 
 @dataclass(frozen=True)
@@ -171,23 +177,48 @@ def _replayed(state: dict, events: list[dict], first_version: int) -> dict:
         raise _Bad(f"the engine cannot replay these events: {exc!r}", first_version) from None
 
 
+def report(data: str | bytes, trusted: Sequence[Ed25519PublicKey] = ()) -> tuple[int, str]:
+    """(exit status, one plain line) for a record checked for consistency, then for its signature."""
+    try:
+        record = loads_record(data)
+    except RecordError as exc:
+        return 1, _failed(Verdict(False, str(exc), exc.version))
+    verdict = verify_record(record)
+    if not verdict.ok:
+        return 1, _failed(verdict)
+    signature = check(record, {key_id(k): k for k in trusted})
+    detail = f"{verdict.events} events; {verdict.reason}"
+    if signature.status == "trusted":
+        return 0, f"consistent, signed by {signature.key_id} ({detail})"
+    if signature.status == "unknown":
+        hint = "" if trusted else "; name the signer's key with --key or --server"
+        return 0, f"consistent but unknown signer {signature.key_id} ({detail}{hint})"
+    if signature.status == "unsigned":
+        return 0, f"consistent but unsigned ({detail})"
+    return 1, "FAILED: the signature does not fit the record (changed after signing, or not made by its key)"
+
+
+def _failed(verdict: Verdict) -> str:
+    where = f" at version {verdict.version}" if verdict.version is not None else ""
+    return f"FAILED{where}: {verdict.reason}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m events.verify", description=__doc__.splitlines()[0])
     parser.add_argument("record", help="a record written by GameService.export_record / events.record")
+    parser.add_argument("--key", action="append", default=[],
+                        help="a trusted signer's public key: base64 of 32 bytes, PEM, or a file (repeatable)")
     args = parser.parse_args(argv)
     try:
         with open(args.record, "rb") as source:
             data = source.read()
-    except OSError as exc:
-        print(f"cannot read {args.record}: {exc}", file=sys.stderr)
+        trusted = [public_key_from_option(k) for k in args.key]
+    except (OSError, ValueError) as exc:
+        print(f"cannot read {args.record} or a key: {exc}", file=sys.stderr)
         return 2
-    verdict = verify_text(data)
-    if verdict.ok:
-        print(f"OK: {verdict.events} events; {verdict.reason}")
-        return 0
-    where = f" at version {verdict.version}" if verdict.version is not None else ""
-    print(f"FAILED{where}: {verdict.reason}")
-    return 1
+    status, line = report(data, trusted)
+    print(line)
+    return status
 
 
 if __name__ == "__main__":

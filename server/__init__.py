@@ -12,6 +12,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from . import accounts, docs, errors, games, health, history, lobby, notifications, players, web
+from . import signing_keys
 from .context import Arena
 
 API_SPEC = {
@@ -34,6 +35,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         api.register_blueprint(blueprint)
     for blueprint in (accounts.blp, lobby.blp):
         api.register_blueprint(blueprint)
+    api.register_blueprint(signing_keys.blp)
     docs.register(app)
     web.register(app)
     errors.register(app)

@@ -9,7 +9,8 @@
     arena replay GAME [--move N]    the board of a stored game after move N (default: now)
     arena export GAME [-o FILE]     a finished game's verifiable record
     arena import FILE           store a record (after verifying it) under its own game id
-    arena verify FILE           check a record offline: hash chain, seed, replay
+    arena verify FILE [--key PUBKEY | --server URL]   check a record offline: hash chain, seed,
+                                replay; then its signature against the given or fetched keys
     arena check-rules           before a deploy: list the stored games whose moves would now decide
                                 differently (exit 1 if any)
 
@@ -273,7 +274,7 @@ def export(game: str, output: str | None, unfinished: bool) -> None:
 @main.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 def import_(file: str) -> None:
-    """Store a game record, after verifying it, under its own game id."""
+    """Store a finished game's record, after verifying it, under its own game id (marked by its signer)."""
     from events.errors import StoreError
     from events.record import RecordError, loads_record
     redis, service = _service()
@@ -283,22 +284,40 @@ def import_(file: str) -> None:
         created = service.import_record(record)
     except (RecordError, StoreError, ValueError) as exc:
         raise click.ClickException(f"cannot import {file}: {exc}") from None
-    click.echo(f"imported game {created.game_id} ({created.version} events)")
+    origin = service.provenance(created.game_id)
+    signer = f" by {origin.key_id}" if origin.key_id else ""
+    click.echo(f"imported game {created.game_id} ({created.version} events), {origin.origin}{signer}"
+               + ("" if origin.rated else ": it never counts for ratings"))
 
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-def verify(file: str) -> None:
-    """Check a record offline: hash chain, seed commitment, shuffles, replay."""
-    from events.verify import verify_text
+@click.option("--key", "key_texts", multiple=True,
+              help="a trusted signer's public key: base64 of 32 bytes, PEM, or a file holding one (repeatable)")
+@click.option("--server", help="fetch the trusted keys from this server's GET /keys (e.g. https://arena.example)")
+def verify(file: str, key_texts: tuple[str, ...], server: str | None) -> None:
+    """Check a record offline (hash chain, seed, shuffles, replay), then who signed it."""
+    from events.signing import public_key_from_option, public_key_from_text
+    from events.verify import report
+    try:
+        trusted = [public_key_from_option(k) for k in key_texts]
+        if server:
+            trusted += [public_key_from_text(k["public_key"]) for k in _published_keys(server)]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise click.ClickException(f"cannot read the keys: {exc}") from None
     with open(file, "rb") as source:
-        verdict = verify_text(source.read())
-    if verdict.ok:
-        click.echo(f"OK: {verdict.events} events; {verdict.reason}")
-        return
-    where = f" at version {verdict.version}" if verdict.version is not None else ""
-    click.echo(f"FAILED{where}: {verdict.reason}")
-    sys.exit(1)
+        status, line = report(source.read(), trusted)
+    click.echo(line)
+    sys.exit(status)
+
+
+def _published_keys(server: str) -> list[dict]:
+    """The keys a server signs its records with (not those it trusts: that trust is its own)."""
+    import json
+    import urllib.request
+    with urllib.request.urlopen(server.rstrip("/") + "/keys", timeout=10) as answer:
+        body = json.loads(answer.read(1 << 20))
+    return list(body["keys"])
 
 
 @main.command("check-rules")

@@ -11,8 +11,8 @@ from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
 import engine
-from events.errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordRejected,
-                           VersionNotFound)
+from events.errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordMalformed,
+                           RecordRejected, RecordUnfinished, VersionNotFound)
 from events.keys import InvalidKeyPart
 
 PROBLEM = "application/problem+json"
@@ -70,6 +70,8 @@ def register(app: Flask) -> None:
         422, "idempotency_key_reused", "This Idempotency-Key was already used with a different command."))
     app.register_error_handler(RecordRejected, lambda e: problem(
         422, "record_rejected", str(e), first_bad_version=e.version))
+    app.register_error_handler(RecordMalformed, lambda e: problem(400, "malformed_request", str(e)))
+    app.register_error_handler(RecordUnfinished, lambda e: problem(422, "record_unfinished", str(e)))
     app.register_error_handler(GameExists, lambda e: problem(409, "game_exists", f"A game {e.game_id!r} exists already."))
     app.register_error_handler(InvalidKeyPart, lambda e: problem(400, "malformed_request", str(e)))
     app.register_error_handler(HTTPException, _http_error)

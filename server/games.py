@@ -52,7 +52,8 @@ def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
             "players": [{"seat": i, "name": s["name"], "player": s.get("player"), "bot": s.get("bot", False)}
                         for i, s in enumerate(roster.seats(arena.redis, game_id))],
             "time_control": info.get("time_control"),
-            "clocks": clocks.clocks_view(game_id, info.get("time_control")) if at is None else None}
+            "clocks": clocks.clocks_view(game_id, info.get("time_control")) if at is None else None,
+            "provenance": arena.service.provenance(game_id).view()}
 
 
 @blp.route("", methods=["POST"])

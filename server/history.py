@@ -66,7 +66,7 @@ def moves(game_id: str):
             continue
         command = {**start["payload"]["command"], "seat": start["payload"]["seat"]}
         out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names)})
-    return {"moves": out}
+    return {"moves": out, "provenance": arena.service.provenance(game_id).view()}
 
 
 @blp.route("/<game_id>/moves/<int:n>")
@@ -91,7 +91,7 @@ def log(game_id: str):
         text = describe({"type": env["type"], **env["payload"]}, names)
         if text:
             lines.append({"version": env["version"], "time": env["time"], "text": text})
-    return {"lines": lines}
+    return {"lines": lines, "provenance": arena.service.provenance(game_id).view()}
 
 
 @blp.route("/<game_id>/record")
@@ -104,14 +104,19 @@ def record(game_id: str):
     loaded = arena.service.load(game_id)
     if loaded.state["phase"] == "over":
         return arena.service.export_record(game_id)
-    return {"game_id": game_id, "complete": False, "seat": caller.seat, "events": _events(game_id, caller.seat)}
+    return {"game_id": game_id, "complete": False, "seat": caller.seat, "events": _events(game_id, caller.seat),
+            "provenance": arena.service.provenance(game_id).view()}
 
 
 @blp.route("/import", methods=["POST"])
 @blp.response(201, GameOut)
 @problems(400, 409, 422)
 def import_record():
-    """Load a finished game's record after verifying its hash chain, seed and replay."""
+    """Load a finished game's record after verifying its hash chain, seed and replay.
+
+    An unfinished record is refused (422 record_unfinished). A record not signed by a trusted key
+    (this server's, see GET /keys, or ARENA_TRUSTED_KEYS) is stored as `unsigned` or `foreign`
+    (`provenance` in every view of it) and never counts for ratings."""
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise ApiError(400, "malformed_request", "Send the record as a JSON object.")

@@ -148,6 +148,13 @@ class PieceOut(Schema):
     rank = fields.String()
 
 
+class ProvenanceOut(Schema):
+    """Where the game comes from: played here, or imported with or without a trusted signature."""
+    origin = fields.String(metadata={"description": "local | trusted | foreign | unsigned"})
+    key_id = fields.String(allow_none=True, metadata={"description": "the key that signed an imported record"})
+    rated = fields.Boolean(metadata={"description": "false: the game never counts for ratings"})
+
+
 class GameOut(Schema):
     """A game as one seat (or a spectator) sees it."""
     id = fields.String()
@@ -176,6 +183,7 @@ class GameOut(Schema):
     players = fields.List(fields.Dict())
     time_control = fields.Dict(allow_none=True)
     clocks = fields.Dict(allow_none=True)
+    provenance = fields.Nested(ProvenanceOut)
 
 
 class MoveOut(Schema):
@@ -187,6 +195,7 @@ class MoveOut(Schema):
 
 class MovesOut(Schema):
     moves = fields.List(fields.Nested(MoveOut))
+    provenance = fields.Nested(ProvenanceOut)
 
 
 class LogLineOut(Schema):
@@ -197,6 +206,7 @@ class LogLineOut(Schema):
 
 class LogOut(Schema):
     lines = fields.List(fields.Nested(LogLineOut))
+    provenance = fields.Nested(ProvenanceOut)
 
 
 class BoardQuery(Schema):

@@ -6,11 +6,24 @@ Tests keep apart by using fresh game ids (`game_id`), not by flushing.
 """
 from __future__ import annotations
 
+import os
 import uuid
 
 import pytest
 
 from events.redis_process import RedisCluster, RedisProcess, start_cluster, start_redis
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_data_dir(tmp_path_factory: pytest.TempPathFactory):
+    """Files the code makes under ARENA_DATA_DIR (the record signing key, archives) go to a temp
+    dir, not to ./var of the checkout; tests that care set their own."""
+    if os.environ.get("ARENA_DATA_DIR"):
+        yield
+        return
+    os.environ["ARENA_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    yield
+    os.environ.pop("ARENA_DATA_DIR", None)
 
 
 @pytest.fixture(scope="session")

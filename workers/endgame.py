@@ -6,6 +6,7 @@
   melee, team play with seats of one colour as one team). Only registered players have ratings;
   other seats play with a fresh default rating that is not kept. A game is rated once: the new
   ratings and the game's entry in `rated_games` are written in one transaction watched over both.
+  An imported game without a trusted signature is never rated (results.is_rated, events/provenance.py).
 - Archive: `<ARENA_DATA_DIR>/archive/<game>.json` is the verifiable record (python -m
   events.verify), `<game>.result.json` the standings and rating changes; both are rewritten whole
   (via a temporary file and a rename), so running twice leaves the same files.

@@ -11,13 +11,16 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from events import keys, results
+from events import keys, provenance, results
 
 MODEL = PlackettLuce()             # the overall rating's model (workers/endgame.py), per form
 
 
 def is_rated(redis: Any, game_id: str) -> bool:
-    """Games are rated unless their table said casual (roster info `rated: false`)."""
+    """Games are rated unless their table said casual (roster info `rated: false`), and never when
+    imported without a trusted signature (events/provenance.py)."""
+    if not provenance.counts_for_ratings(redis, game_id):
+        return False
     raw = redis.get(keys.meta(game_id, "info"))
     return not raw or json.loads(raw).get("rated", True) is not False
 

@@ -10,7 +10,7 @@ import pytest
 
 import engine
 
-from events import GameService
+from events import GameService, signing
 from events.envelope import Envelope
 from events.hashchain import event_hash
 from events.record import dumps_record, loads_record, write_record
@@ -62,11 +62,13 @@ def test_an_exported_record_verifies(finished):
     assert loads_record(text) == json.loads(text)
 
 
-def test_the_command_line_says_ok_and_exits_zero(finished):
+def test_the_command_line_says_consistent_and_who_signed_and_exits_zero(finished):
     _, _, path = finished
-    run = subprocess.run([sys.executable, "-m", "events.verify", str(path)], capture_output=True, text=True, cwd=ROOT)
+    own = signing.describe_key(signing.server_key().public_key())
+    run = subprocess.run([sys.executable, "-m", "events.verify", str(path), "--key", own["public_key"]],
+                         capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith("OK")
+    assert run.stdout.startswith(f"consistent, signed by {own['key_id']} (")
 
 
 def test_one_changed_byte_in_any_event_fails_with_that_events_version(finished):
