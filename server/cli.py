@@ -84,7 +84,7 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     url, embedded = _redis()
     settings = Settings.from_env()
     env = {**os.environ, "REDIS_URL": url}
-    worker = [sys.executable, "-m", "server.cli", "worker", "--queue"]
+    worker = [sys.executable, "-m", "workers", "--queue"]
     commands = {"web": _gunicorn(host, port, web_workers, threads),
                 "worker": worker + [settings.queue], "notifier": worker + [settings.notify_queue]}
     children: dict[str, subprocess.Popen] = {}
@@ -148,10 +148,8 @@ def web(host: str, port: int, web_workers: int, threads: int) -> None:
               help="ignored: the deadline loop moves scheduled jobs (RQ's scheduler is not used)")
 def worker(queue_names: tuple[str, ...], burst: bool, scheduler: bool) -> None:
     """Run an RQ worker and its deadline loop: timeouts, reminders, bots, end of game, webhooks."""
-    from events import connect
-    from workers.worker import make_worker
-    settings = Settings.from_env()
-    make_worker(connect(), settings, list(queue_names) or None).work(burst=burst, logging_level="INFO")
+    from workers.worker import run
+    run(list(queue_names) or None, burst=burst)
 
 
 # --- games -----------------------------------------------------------------------------------------

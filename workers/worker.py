@@ -4,6 +4,7 @@ deadline loop beside it (workers/deadline_loop.py), and no RQ scheduler.
     arena worker --queue arena              game jobs, and the deadline loop applies the deadlines
     arena worker --queue arena-notify       webhook deliveries only: a process of their own, so a
                                             slow or dead receiver never holds up anything else
+    python -m workers --queue arena         the same as `arena worker`, without the web app's imports
     rq worker -w workers.worker.ArenaWorker -c workers.rq_settings arena     (the same, with RQ's CLI)
 
 The loop tends the deadline index only in a worker of the game queue; in every worker it renews the
@@ -87,6 +88,12 @@ class ArenaWorker(SimpleWorker):
         leaving the channel costs a second."""
         if not getattr(self, "_burst", False):
             super().subscribe()
+
+
+def run(queue_names: list[str] | None = None, burst: bool = False) -> bool:
+    """Work the queues (default: both) on REDIS_URL (or the embedded Redis) until stopped."""
+    from events import connect
+    return make_worker(connect(), runtime.settings(), queue_names).work(burst=burst, logging_level="INFO")
 
 
 def make_worker(redis: Any, settings: Settings, queue_names: list[str] | None = None,

@@ -22,8 +22,8 @@ def test_the_procfile_runs_the_web_a_game_worker_and_webhook_deliveries_in_a_pro
     lines = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
     assert {"web", "worker", "notifier"} <= set(lines)
     assert "'server:create_app()'" in lines["web"]
-    assert lines["worker"] == "arena worker --queue ${ARENA_QUEUE:-arena}"
-    assert lines["notifier"] == "arena worker --queue ${ARENA_NOTIFY_QUEUE:-arena-notify}"
+    assert lines["worker"] == "python -m workers --queue ${ARENA_QUEUE:-arena}"
+    assert lines["notifier"] == "python -m workers --queue ${ARENA_NOTIFY_QUEUE:-arena-notify}"
     assert "--with-scheduler" not in (ROOT / "Procfile").read_text()
 
 
