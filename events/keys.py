@@ -130,7 +130,7 @@ def worker_pulse(worker_name: str) -> str:
 
 
 def promotion(queue_name: str) -> str:
-    """string, expiring within a second: which loop moves the queue's scheduled RQ jobs that are due."""
+    """lock (redis-py), expiring within a second: the loop moving the queue's due scheduled RQ jobs."""
     return f"{PREFIX}:promotion:{queue_name}"
 
 

@@ -112,7 +112,7 @@ class DeadlineLoop:
         recovery.pulse(self.redis, self.name())
         recovery.rescue_abandoned(self.redis, self.queues)
         for queue in self.queues:
-            recovery.promote_scheduled(self.redis, queue, now, self.name())
+            recovery.promote_scheduled(self.redis, queue, now)
 
     def _deal(self, item: due.Due) -> None:
         try:

@@ -8,15 +8,17 @@
   takes it from there: the job's Retry re-enqueues it (at once for game jobs, after the next
   interval for webhooks), or it is recorded as failed when it has no retries left. RQ alone would
   notice only when the entry expires (the job's timeout plus a minute).
-- Scheduled jobs (webhook retries): moved to their queue when due by whichever loop holds the
-  queue's promotion key, which lapses within a second, so a killed process holds nothing up.
+- Scheduled jobs (webhook retries): moved to their queue when due by one loop at a time, under a
+  redis-py Lock on the queue's promotion key that lapses within a second if its holder was killed.
   This replaces `rq worker --with-scheduler`, whose lock outlives a killed scheduler by minutes.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any, Iterable
 
+from redis.exceptions import LockError
 from rq import Queue
 from rq.executions import Execution
 from rq.job import Job
@@ -28,7 +30,7 @@ from events import keys
 log = logging.getLogger(__name__)
 PULSE_SECONDS = 1.0
 PULSE_TTL_MS = 3000
-PROMOTION_MS = 900
+PROMOTION_SECONDS = 0.9           # a killed promoter holds the others up this long at most
 
 
 def pulse(redis: Any, worker_name: str) -> None:
@@ -62,20 +64,25 @@ def rescue_abandoned(redis: Any, queues: Iterable[Queue]) -> list[str]:
     return rescued
 
 
-def promote_scheduled(redis: Any, queue: Queue, now: float, holder: str) -> int:
-    """Move the queue's scheduled jobs that are due into the queue, unless another loop does it
-    just now; how many."""
-    if not redis.set(keys.promotion(queue.name), holder, nx=True, px=PROMOTION_MS):
+def promote_scheduled(redis: Any, queue: Queue, now: float) -> int:
+    """Move the queue's scheduled jobs that are due into the queue, unless another loop is doing it
+    (one at a time, so none is moved twice); how many."""
+    lock = redis.lock(keys.promotion(queue.name), timeout=PROMOTION_SECONDS, blocking=False)
+    if not lock.acquire():
         return 0
-    registry = ScheduledJobRegistry(queue=queue)
-    ids = registry.get_jobs_to_schedule(int(now))
-    if not ids:
-        return 0
-    jobs = Job.fetch_many(ids, connection=redis, serializer=queue.serializer)
-    with redis.pipeline() as pipe:
-        for job_id, job in zip(ids, jobs):
-            if job is not None:
-                queue.enqueue_job(job, pipeline=pipe, at_front=job.should_enqueue_at_front())
-            registry.remove(job_id, pipeline=pipe)
-        pipe.execute()
-    return sum(1 for job in jobs if job is not None)
+    try:
+        registry = ScheduledJobRegistry(queue=queue)
+        ids = registry.get_jobs_to_schedule(int(now))
+        if not ids:
+            return 0
+        jobs = Job.fetch_many(ids, connection=redis, serializer=queue.serializer)
+        with redis.pipeline() as pipe:
+            for job_id, job in zip(ids, jobs):
+                if job is not None:
+                    queue.enqueue_job(job, pipeline=pipe, at_front=job.should_enqueue_at_front())
+                registry.remove(job_id, pipeline=pipe)
+            pipe.execute()
+        return sum(1 for job in jobs if job is not None)
+    finally:
+        with contextlib.suppress(LockError):
+            lock.release()

@@ -10,6 +10,8 @@ import pytest
 
 from server import create_app
 
+from .processes import DurableRedis, Worker
+
 DB = 1
 
 
@@ -42,3 +44,32 @@ def app(redis_url, redis_db):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+# --- real processes (tests/workers/processes.py): a Redis that can be killed, worker processes -------
+
+@pytest.fixture
+def durable_redis(tmp_path):
+    """A redis-server of the test's own, append-only file flushed on every write."""
+    server = DurableRedis(tmp_path / "redis")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def durable_client(durable_redis):
+    return create_app({"REDIS_URL": durable_redis.url, "TESTING": True}).test_client()
+
+
+@pytest.fixture
+def worker_processes(durable_redis, tmp_path):
+    """start(queue="arena", **env) -> a worker process on durable_redis; all are stopped afterwards."""
+    started: list[Worker] = []
+
+    def start(queue: str = "arena", **env: str) -> Worker:
+        started.append(Worker(durable_redis.url, tmp_path / "data", queue, **env))
+        return started[-1]
+    yield start
+    for worker in started:
+        worker.stop()

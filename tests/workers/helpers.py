@@ -1,7 +1,10 @@
 """Helpers of the worker tests: a burst worker, playing over HTTP, reading clocks and logs."""
 from __future__ import annotations
 
+import threading
+import time
 from datetime import datetime, timedelta, timezone
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from workers.settings import Settings
 from workers.worker import make_worker
@@ -64,3 +67,53 @@ def log_lines(client, game_id: str) -> list[str]:
 
 def event_types(client, game_id: str) -> list[str]:
     return [e["type"] for e in client.get(f"/games/{game_id}/events").json["events"]]
+
+
+TWO_SECONDS = {"kind": "move", "seconds": 2}
+
+
+def deadlines_of(client, games: list[dict]) -> dict[str, float]:
+    return {g["id"]: parse(client.get(f"/games/{g['id']}").json["clocks"]["deadline"]).timestamp() for g in games}
+
+
+def timed_out_at(client, game_id: str) -> float | None:
+    for event in client.get(f"/games/{game_id}/events").json["events"]:
+        if event["type"] == "TurnTimedOut":
+            return parse(event["time"]).timestamp()
+    return None
+
+
+def all_timed_out(client, due: dict[str, float]) -> dict[str, float] | None:
+    seen = {g: timed_out_at(client, g) for g in due}
+    return seen if all(seen.values()) else None
+
+
+class Receiver:
+    """A local HTTP server that records each POST and answers with the next of `statuses`, after
+    holding each request `hold` seconds (a slow receiver)."""
+
+    def __init__(self, statuses: list[int], hold: float = 0.0) -> None:
+        self.statuses, self.requests, self.times = list(statuses), [], []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:                              # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                receiver.requests.append((dict(self.headers), body))
+                receiver.times.append(time.time())
+                time.sleep(hold)
+                status = receiver.statuses.pop(0) if len(receiver.statuses) > 1 else receiver.statuses[0]
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()

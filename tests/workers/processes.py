@@ -3,6 +3,7 @@ same port and files, and `arena worker` processes. Every process is started here
 and ended by its own pid (kill -9 where the crash is the point)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -76,12 +77,13 @@ class Worker:
         self.process.wait()
 
     def stop(self) -> None:
+        """SIGTERM (a warm shut-down), then kill -9 after 10 s."""
         if self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill9()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self.kill9()
 
 
 def pulses(redis) -> int:

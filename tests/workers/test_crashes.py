@@ -7,59 +7,22 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
-
-from server import create_app
+from events import keys
 from workers import endgame, notify
 
-from .helpers import bearer, new_game, parse, register
-from .processes import START_SECONDS, DurableRedis, Worker, pulses, wait_for
+from .helpers import TWO_SECONDS, all_timed_out, bearer, deadlines_of, new_game, register, timed_out_at
+from .processes import START_SECONDS, Worker, pulses, wait_for
 
-LIMIT = {"kind": "move", "seconds": 2}
 GAMES = 4
 RECOVERY_SECONDS = 5.0              # the issue's promise after a restart
 
 
-@pytest.fixture
-def redis(tmp_path):
-    server = DurableRedis(tmp_path / "redis")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def client(redis):
-    app = create_app({"REDIS_URL": redis.url, "TESTING": True})
-    return app.test_client()
-
-
-@pytest.fixture
-def workers(redis, tmp_path):
-    started: list[Worker] = []
-
-    def start(**env: str) -> Worker:
-        started.append(Worker(redis.url, tmp_path / "data", **env))
-        return started[-1]
-    yield start
-    for worker in started:
-        worker.stop()
-
-
-def deadlines_of(client, games: list[dict]) -> dict[str, float]:
-    return {g["id"]: parse(client.get(f"/games/{g['id']}").json["clocks"]["deadline"]).timestamp() for g in games}
-
-
-def timed_out_at(client, game_id: str) -> float | None:
-    for event in client.get(f"/games/{game_id}/events").json["events"]:
-        if event["type"] == "TurnTimedOut":
-            return parse(event["time"]).timestamp()
-    return None
-
-
-def all_timed_out(client, due: dict[str, float]) -> dict[str, float] | None:
-    seen = {g: timed_out_at(client, g) for g in due}
-    return seen if all(seen.values()) else None
+def timed_games_under_way(client, redis, workers, seed: str) -> tuple[Worker, dict[str, float]]:
+    """A worker whose deadline loop runs, and GAMES games with a 2 s move limit: their deadlines."""
+    worker = workers()
+    wait_for(lambda: pulses(redis.client()), START_SECONDS, "the worker's deadline loop")
+    games = [new_game(client, time_control=TWO_SECONDS, seed=f"{seed}{i}") for i in range(GAMES)]
+    return worker, deadlines_of(client, games)
 
 
 def sleep_until(moment: float) -> None:
@@ -67,17 +30,14 @@ def sleep_until(moment: float) -> None:
 
 
 def test_every_turn_that_fell_due_while_the_worker_was_killed_times_out_within_5_s_of_its_restart(
-        client, redis, workers):
-    first = workers()
-    server = redis.client()
-    wait_for(lambda: pulses(server), START_SECONDS, "the worker's deadline loop")
-    games = [new_game(client, time_control=LIMIT, seed=f"kill{i}") for i in range(GAMES)]
-    due = deadlines_of(client, games)
+        durable_client, durable_redis, worker_processes):
+    first, due = timed_games_under_way(durable_client, durable_redis, worker_processes, "kill")
     first.kill9()                                       # during the wait
     sleep_until(max(due.values()) + 0.5)
-    assert not any(timed_out_at(client, g) for g in due), "nothing applies deadlines while no worker runs"
-    second = workers()
-    seen = wait_for(lambda: all_timed_out(client, due), RECOVERY_SECONDS, "every overdue timeout", step=0.1)
+    assert not any(timed_out_at(durable_client, g) for g in due), "nothing applies deadlines while no worker runs"
+    second = worker_processes()
+    seen = wait_for(lambda: all_timed_out(durable_client, due), RECOVERY_SECONDS, "every overdue timeout",
+                    step=0.1)
     assert all(seen[g] >= due[g] for g in due), "a turn timed out before its deadline"
     after = max(seen.values()) - second.started
     print(f"\nworker kill -9: {GAMES} overdue timeouts applied {after:.2f} s after the restart (process start "
@@ -86,17 +46,14 @@ def test_every_turn_that_fell_due_while_the_worker_was_killed_times_out_within_5
 
 
 def test_every_turn_that_fell_due_while_redis_was_killed_times_out_within_5_s_of_its_restart(
-        client, redis, workers):
-    workers()
-    server = redis.client()
-    wait_for(lambda: pulses(server), START_SECONDS, "the worker's deadline loop")
-    games = [new_game(client, time_control=LIMIT, seed=f"redis{i}") for i in range(GAMES)]
-    due = deadlines_of(client, games)
-    redis.kill9()                                       # during the wait
+        durable_client, durable_redis, worker_processes):
+    _, due = timed_games_under_way(durable_client, durable_redis, worker_processes, "redis")
+    durable_redis.kill9()                               # during the wait
     sleep_until(max(due.values()) + 0.5)
     restarted = time.time()
-    redis.start()                                       # same port, same files
-    seen = wait_for(lambda: all_timed_out(client, due), RECOVERY_SECONDS, "every overdue timeout", step=0.1)
+    durable_redis.start()                               # same port, same files
+    seen = wait_for(lambda: all_timed_out(durable_client, due), RECOVERY_SECONDS, "every overdue timeout",
+                    step=0.1)
     assert all(seen[g] >= due[g] for g in due), "a turn timed out before its deadline"
     assert all(seen[g] >= restarted for g in due)
     after = max(seen.values()) - restarted
@@ -105,24 +62,26 @@ def test_every_turn_that_fell_due_while_redis_was_killed_times_out_within_5_s_of
 
 
 def test_an_end_of_game_job_whose_worker_is_killed_mid_run_completes_once_after_a_restart(
-        client, redis, workers, tmp_path):
+        durable_client, durable_redis, worker_processes, tmp_path):
     flag = tmp_path / "paused"
-    first = workers(ARENA_PAUSE_AT="finish.rated", ARENA_PAUSE_FLAG=str(flag))
-    ann, bob = register(client, "Ann"), register(client, "Bob")
-    game = new_game(client, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
-                                     {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
-    assert client.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"])).status_code == 200
+    first = worker_processes(ARENA_PAUSE_AT="finish.rated", ARENA_PAUSE_FLAG=str(flag))
+    ann, bob = register(durable_client, "Ann"), register(durable_client, "Bob")
+    game = new_game(durable_client, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                                             {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+    resigned = durable_client.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"]))
+    assert resigned.status_code == 200
     wait_for(flag.exists, START_SECONDS, "the end-of-game job to reach its pause")
-    server = redis.client()
-    assert json.loads(server.hget("arena:{ratings}:games", game["id"]))       # rated, not archived, not told
+    server = durable_redis.client()
+    assert server.hget(keys.rated_games(), game["id"])                          # rated, not archived, not told
+    assert not (tmp_path / "data" / "archive").exists()
     assert not endgame.done(server, game["id"])
     first.kill9()
-    second = workers()
+    second = worker_processes()
     wait_for(lambda: endgame.done(server, game["id"]), 15, "the end-of-game job to complete after the restart",
              step=0.1)
     print(f"\nend-of-game job completed {time.time() - second.started:.2f} s after the worker's restart")
     for player in (ann, bob):
-        rating = client.get("/players/me/rating", headers=bearer(player["token"])).json
+        rating = durable_client.get("/players/me/rating", headers=bearer(player["token"])).json
         assert rating["games"] == 1                                             # rated once
         overs = [n for _, n in notify.inbox(server, player["id"]) if n["type"] == "game_over"]
         assert len(overs) == 1                                                  # told once

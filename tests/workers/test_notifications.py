@@ -2,46 +2,16 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from datetime import datetime, timezone
 
 import pytest
+from freezegun import freeze_time
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from workers import notify, webhooks
 
-from .helpers import bearer, new_game, play_legal, register, run_worker
-
-
-class Receiver:
-    """A local HTTP server that records each POST and answers with the next of `statuses`."""
-
-    def __init__(self, statuses: list[int]) -> None:
-        self.statuses, self.requests, self.times = list(statuses), [], []
-        receiver = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:                              # noqa: N802 - http.server's name
-                body = self.rfile.read(int(self.headers["Content-Length"]))
-                receiver.requests.append((dict(self.headers), body))
-                receiver.times.append(time.time())
-                status = receiver.statuses.pop(0) if len(receiver.statuses) > 1 else receiver.statuses[0]
-                self.send_response(status)
-                self.end_headers()
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+from .helpers import Receiver, bearer, later, new_game, play_legal, register, run_worker
 
 
 @pytest.fixture
@@ -164,6 +134,9 @@ def test_retries_back_off_through_rqs_schedule(client, redis_db, receiver, monke
     assert job_id.startswith("hook-yourturn-")
     waited = registry.get_scheduled_time(job_id).timestamp() - hook.times[0]
     assert 28 <= waited <= 32
+    with freeze_time(later(datetime.fromtimestamp(hook.times[0], timezone.utc), 31)):
+        run_worker(redis_db)                              # the deadline loop moves it to its queue
+    assert len(hook.requests) == 2 and registry.get_job_ids()[0].startswith("hook-yourturn-")    # and the next
 
 
 def test_an_unreachable_receiver_is_a_recorded_failure(client, redis_db, monkeypatch):
