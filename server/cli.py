@@ -1,9 +1,11 @@
 """The `arena` command line.
 
     arena serve                 everything in one command: Redis (embedded unless REDIS_URL), the web
-                                server on PORT (8000), a game worker (with the deadline loop) and a
+                                front on PORT (8000), a game worker (with the deadline loop) and a
                                 webhook worker; Ctrl-C stops them all
-    arena web                   the web server only (gunicorn, gthread workers)
+    arena web                   the web front only: uvicorn, streams served natively, the Flask app
+                                on threads (--gthread: the Flask app alone under gunicorn)
+    arena stream                the stream endpoints only (uvicorn), for a path-routing proxy
     arena worker [--queue Q]    an RQ worker with its deadline loop (default: both queues)
     arena selfplay              random legal games played by the engine, with a progress bar
     arena replay GAME [--move N]    the board of a stored game after move N (default: now)
@@ -48,7 +50,8 @@ def main() -> None:
 # --- running ---------------------------------------------------------------------------------------
 
 def _gunicorn(host: str, port: int, workers: int, threads: int) -> list[str]:
-    """gunicorn with threaded workers (SSE streams hold a thread each; CPU-bound moves stay fair)."""
+    """gunicorn with threaded workers for the Flask app alone (a stream would hold a thread each:
+    route the stream paths to `arena stream`)."""
     import gunicorn
     extra = ["--no-control-socket"] if gunicorn.version_info >= (27,) else []      # no shared ~/.gunicorn socket
     return [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}", "--worker-class", "gthread",
@@ -85,7 +88,9 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     settings = Settings.from_env()
     env = {**os.environ, "REDIS_URL": url}
     worker = [sys.executable, "-m", "workers", "--queue"]
-    commands = {"web": _gunicorn(host, port, web_workers, threads),
+    web = [sys.executable, "-m", "server.cli", "web", "--host", host, "--port", str(port),
+           "--web-workers", str(web_workers), "--threads", str(threads)]
+    commands = {"web": web,
                 "worker": worker + [settings.queue], "notifier": worker + [settings.notify_queue]}
     children: dict[str, subprocess.Popen] = {}
     stop = threading.Event()
@@ -111,13 +116,8 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
 
 def _redis() -> tuple[str, Any]:
     """REDIS_URL, or the embedded server's socket (and the server, when this command started it)."""
-    if os.environ.get("REDIS_URL"):
-        return os.environ["REDIS_URL"], None
-    from events.embedded import EmbeddedRedis, data_dir
-    server = EmbeddedRedis(data_dir())
-    started = not server.is_running()
-    server.ensure_running()
-    return f"unix://{server.socket_path}", server if started else None
+    from .streams.front import redis_url
+    return redis_url()
 
 
 def _stop(children: dict[str, subprocess.Popen]) -> None:
@@ -135,10 +135,27 @@ def _stop(children: dict[str, subprocess.Popen]) -> None:
 
 @main.command()
 @web_options
-def web(host: str, port: int, web_workers: int, threads: int) -> None:
-    """Run the web server only (gunicorn serving server:create_app())."""
-    argv = _gunicorn(host, port, web_workers, threads)
-    os.execv(argv[0], argv)
+@click.option("--gthread", is_flag=True, help="the Flask app alone under gunicorn (no async stream tier)")
+def web(host: str, port: int, web_workers: int, threads: int, gthread: bool) -> None:
+    """Run the web front only: streams on the event loop, the Flask app on WEB_THREADS threads."""
+    if gthread:
+        argv = _gunicorn(host, port, web_workers, threads)
+        os.execv(argv[0], argv)
+    _front("create_web", host, port, web_workers, threads)
+
+
+@main.command()
+@web_options
+def stream(host: str, port: int, web_workers: int, threads: int) -> None:
+    """Run the stream endpoints only (route /games/*/stream and /players/me/stream here)."""
+    _front("create_stream", host, port, web_workers, threads)
+
+
+def _front(factory: str, host: str, port: int, workers: int, threads: int) -> None:
+    from .streams import front
+    os.environ["REDIS_URL"] = _redis()[0]           # every front process uses the same Redis
+    os.environ["WEB_THREADS"] = str(threads)
+    front.run(factory, host, port, workers)
 
 
 @main.command()

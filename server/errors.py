@@ -1,13 +1,18 @@
 """Every refusal as application/problem+json, mapped from exceptions in one place.
 
 Views raise; they never catch. Status codes: 400 malformed, 401 no or bad token, 403 not your seat
-or not your turn, 404 unknown, 409 stale expected_version, 422 illegal by the rules.
+or not your turn, 404 unknown, 409 stale expected_version, 422 illegal by the rules, 503 (with
+Retry-After) when Redis cannot be reached.
 """
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from flask import Flask, Response, json
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ReadOnlyError as RedisReadOnlyError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 import engine
@@ -18,6 +23,9 @@ from events.keys import InvalidKeyPart
 PROBLEM = "application/problem+json"
 # Engine codes that mean "not you, not now" rather than "against the rules".
 FORBIDDEN_CODES = {"not_your_turn", "not_your_decision"}
+# Redis errors that mean "not now" (503 + Retry-After), never a 500: connection refused or reset,
+# a timeout, loading its data after a restart (BusyLoadingError is a ConnectionError), a replica.
+REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError)
 
 
 class ApiError(Exception):
@@ -28,10 +36,26 @@ class ApiError(Exception):
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
 
 
-def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
-    body = {"type": f"https://tash-kalar-arena.invalid/problems/{code}", "title": code.replace("_", " "),
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict:
+    """The problem+json document; the async front (server/streams/) sends the same."""
+    return {"type": f"https://tash-kalar-arena.invalid/problems/{code}", "title": code.replace("_", " "),
             "status": status, "code": code, "detail": detail, **extra}
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
+    return Response(json.dumps(problem_body(status, code, detail, **extra)), status=status, mimetype=PROBLEM)
+
+
+def retry_after_seconds() -> int:
+    return int(os.environ.get("ARENA_RETRY_AFTER") or 2)
+
+
+def _redis_unavailable(err: Exception) -> Response:
+    """Redis unreachable (down, restarting, loading its file, failing over): try again shortly."""
+    response = problem(503, "store_unavailable", f"The game store is unavailable ({type(err).__name__}); try again "
+                       "shortly. A command sent again with the same Idempotency-Key is applied at most once.")
+    response.headers["Retry-After"] = str(retry_after_seconds())
+    return response
 
 
 def _rule_error(err: engine.RuleError) -> Response:
@@ -75,3 +99,5 @@ def register(app: Flask) -> None:
     app.register_error_handler(GameExists, lambda e: problem(409, "game_exists", f"A game {e.game_id!r} exists already."))
     app.register_error_handler(InvalidKeyPart, lambda e: problem(400, "malformed_request", str(e)))
     app.register_error_handler(HTTPException, _http_error)
+    for unavailable in REDIS_UNAVAILABLE:
+        app.register_error_handler(unavailable, _redis_unavailable)

@@ -1,21 +1,49 @@
-"""GET /health: is the server up, and can it reach Redis?"""
+"""GET /health: is the server up, and what is down (Redis, the workers, the stream reader)?
+
+503 when Redis cannot be reached (nothing works without it); otherwise 200, with status
+"degraded" and `down` naming what is missing: no RQ worker registered (deadlines and bots wait),
+or this process's stream reader reconnecting. Other parts add a check with
+`app.extensions["arena_health"][name] = callable -> {"ok": bool, ...}` (the async tier does).
+"""
 from __future__ import annotations
 
+from flask import current_app
 from flask_smorest import Blueprint
 from redis.exceptions import RedisError
+from rq import Worker
 
 from .context import Arena
 from .schemas import HealthOut
 
-blp = Blueprint("health", __name__, description="Liveness and Redis reachability")
+blp = Blueprint("health", __name__, description="Liveness and what is down")
+
+
+def _redis() -> dict:
+    try:
+        Arena.of().redis.ping()
+        return {"ok": True}
+    except RedisError as exc:
+        return {"ok": False, "error": str(exc) or type(exc).__name__}
+
+
+def _workers() -> dict:
+    count = Worker.count(connection=Arena.of().redis)
+    return {"ok": count > 0, "count": count}
 
 
 @blp.route("/health")
 @blp.response(200, HealthOut)
 @blp.alt_response(503, schema=HealthOut)
 def health():
-    try:
-        ok = bool(Arena.of().redis.ping())
-    except RedisError:
-        ok = False
-    return ({"status": "ok", "redis": True}, 200) if ok else ({"status": "degraded", "redis": False}, 503)
+    checks = {"redis": _redis()}
+    if checks["redis"]["ok"]:
+        try:
+            checks["workers"] = _workers()
+        except RedisError as exc:
+            checks["workers"] = {"ok": False, "error": str(exc)}
+    for name, check in current_app.extensions.get("arena_health", {}).items():
+        checks[name] = check()
+    down = [name for name, check in checks.items() if not check["ok"]]
+    body = {"status": "ok" if not down else "degraded", "redis": checks["redis"]["ok"], "down": down,
+            "checks": checks}
+    return body, 200 if checks["redis"]["ok"] else 503

@@ -1,23 +1,20 @@
 """A game's history: its events, moves, log in words, rewind, record, picture and live stream."""
 from __future__ import annotations
 
-import json
-from typing import Iterator
-
-from flask import Response, request, stream_with_context
+from flask import Response, request
 from flask_smorest import Blueprint
 
 from engine.narrate import describe, describe_command
-from events import keys
+from events import Envelope, GameNotFound, keys
+from events.redaction import redact_envelope
 
-from . import auth, roster, svg
+from . import auth, roster, sse, svg
 from .context import Arena
 from .errors import ApiError
 from .games import game_view, problems
 from .schemas import MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, StreamQuery
 
 blp = Blueprint("history", __name__, url_prefix="/games", description="Watch, rewind and audit a game")
-HEARTBEAT_SECONDS = 3          # under redis-py's default socket timeout, so a quiet wait never errors
 
 
 def _events(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
@@ -141,7 +138,14 @@ def board_svg(query: dict, game_id: str):
 @blp.response(200, content_type="text/event-stream")
 @problems(401, 404)
 def stream(query: dict, game_id: str):
-    """Server-Sent Events, one per stored event (id = version); resume with Last-Event-ID."""
+    """Server-Sent Events, one per stored event (id = version); resume with Last-Event-ID.
+
+    Served by the async tier (server/streams/) under `arena serve`; this view is its fallback."""
+    return sse.flask_response(open_stream(query, game_id), query["follow"])
+
+
+def open_stream(query: dict, game_id: str) -> sse.Source:
+    """The game's log as the caller's seat may read it, after Last-Event-ID (or `after`)."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     last = request.headers.get("Last-Event-ID", query.get("after", 0))
@@ -151,22 +155,16 @@ def stream(query: dict, game_id: str):
             raise ValueError
     except (TypeError, ValueError):
         raise ApiError(400, "malformed_request", "Last-Event-ID must be an event version.") from None
-    _events(game_id, caller.seat, after)          # 404 before the stream starts
-    return Response(stream_with_context(_sse(game_id, caller.seat, after, query["follow"])),
-                    mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    if not arena.service.store.exists(game_id):
+        raise GameNotFound(game_id)                 # 404 before the stream starts
+    return sse.Source(keys.log(game_id), (after, 0), render_events, caller.seat)
 
 
-def _sse(game_id: str, seat: int | None, after: int, follow: bool) -> Iterator[str]:
-    arena = Arena.of()
-    yield ": connected\n\n"                    # headers and a first line go out at once
-    while True:
-        batch = _events(game_id, seat, after)
-        for env in batch:
-            after = env["version"]
-            yield f"id: {after}\nevent: {env['type']}\ndata: {json.dumps(env)}\n\n"
-            if env["type"] == "GameEnded":
-                return
-        if not follow:
-            return
-        if not arena.redis.xread({keys.log(game_id): f"{after}-0"}, count=1, block=HEARTBEAT_SECONDS * 1000):
-            yield ": keep-alive\n\n"
+def render_events(entries, seat: int | None) -> list[sse.Frame]:
+    """Log entries as SSE frames for `seat`: each envelope redacted as the store's reads do."""
+    frames = []
+    for env in Envelope.many_from_stored([sse.field(fields, "e") for _, fields in entries]):
+        out = redact_envelope(env, seat)
+        frames.append(sse.Frame((out["version"], 0), sse.frame(out["version"], out["type"], out),
+                                last=out["type"] == "GameEnded"))
+    return frames

@@ -7,24 +7,21 @@ ARENA_INBOX_SIZE). Webhook deliveries carry the same JSON body.
 """
 from __future__ import annotations
 
-import json
 import re
-from typing import Iterator
 
-from flask import Response, request, stream_with_context
+from flask import request
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from events import keys
 from workers import endgame, notify, webhooks
 
-from . import auth
+from . import auth, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
 
 blp = Blueprint("notifications", __name__, url_prefix="/players", description="Your notifications")
-HEARTBEAT_SECONDS = 15
 STREAM_ID = re.compile(r"^\d{1,20}(-\d{1,20})?$")
 
 
@@ -65,24 +62,20 @@ def _after(query: dict) -> str:
 @blp.response(200, content_type="text/event-stream")
 @problems(400, 401)
 def stream(query: dict):
-    """Server-Sent Events, one per notification (id = its stream id); resume with Last-Event-ID."""
+    """Server-Sent Events, one per notification (id = its stream id); resume with Last-Event-ID.
+
+    Served by the async tier (server/streams/) under `arena serve`; this view is its fallback."""
+    return sse.flask_response(open_stream(query), query["follow"])
+
+
+def open_stream(query: dict) -> sse.Source:
+    """The caller's inbox after Last-Event-ID (or `after`)."""
     pid = auth.require_player(Arena.of().redis)
-    after = _after(query)
-    return Response(stream_with_context(_sse(pid, after, query["follow"])), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return sse.Source(keys.inbox(pid), sse.parse_id(_after(query)), render_notes)
 
 
-def _sse(pid: str, after: str, follow: bool) -> Iterator[str]:
-    redis = Arena.of().redis
-    while True:
-        for sid, note in notify.inbox(redis, pid, after):
-            after = sid
-            yield f"id: {sid}\nevent: {note['type']}\ndata: {json.dumps(note)}\n\n"
-        if not follow:
-            return
-        start = "0-0" if after in ("0", "") else after
-        if not redis.xread({keys.inbox(pid): start}, count=1, block=HEARTBEAT_SECONDS * 1000):
-            yield ": keep-alive\n\n"
+def render_notes(entries, viewer: None = None) -> list[sse.Frame]:
+    return [sse.Frame(sse.parse_id(sid), sse.frame(sid, note["type"], note)) for sid, note in notify.rows(entries)]
 
 
 @blp.route("/me/notifications")

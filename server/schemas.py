@@ -247,8 +247,10 @@ class MyGamesOut(Schema):
 
 
 class HealthOut(Schema):
-    status = fields.String()
+    status = fields.String(metadata={"description": "ok, or degraded when something is down"})
     redis = fields.Boolean()
+    down = fields.List(fields.String(), metadata={"description": "what is down: redis, workers, streams"})
+    checks = fields.Dict(metadata={"description": "each part's state: ok, and a count or the error"})
 
 
 class ProblemOut(Schema):

@@ -74,8 +74,12 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
 def inbox(redis: Any, player_id: str, after: str = "0", count: int = 100) -> list[tuple[str, dict]]:
     """(stream id, notification) after stream id `after`, oldest first."""
     start = "-" if after in ("", "0", "0-0") else f"({after}"
-    rows = redis.xrange(keys.inbox(player_id), start, "+", count=count)
-    return [(_text(sid), json.loads(_field(fields, "data"))) for sid, fields in rows]
+    return rows(redis.xrange(keys.inbox(player_id), start, "+", count=count))
+
+
+def rows(entries: Any) -> list[tuple[str, dict]]:
+    """Inbox stream entries as (stream id, notification)."""
+    return [(_text(sid), json.loads(_field(fields, "data"))) for sid, fields in entries]
 
 
 def _field(fields: Any, name: str) -> Any:

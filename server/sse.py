@@ -1,0 +1,122 @@
+"""Server-Sent Events read from Redis streams: one description of a stream for both servers.
+
+A stream endpoint is an *opener*: a function run in a Flask request context (so the usual token
+lookup and problem+json refusals apply) that answers with a `Source`: the Redis stream key to
+follow, the entry id to resume after (from Last-Event-ID) and a `render` that turns stream
+entries into SSE frames as this viewer may see them (per-seat redaction happens there). The async
+tier (server/streams/) follows a Source with one shared blocking reader per process; the Flask
+view (`flask_response`) follows it with a blocking read per request and is kept for the test
+client and a plain WSGI deployment.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field as dataclass_field
+from typing import Any, Callable, Hashable, Iterator, Sequence
+
+from flask import Response, stream_with_context
+
+from .context import Arena
+
+StreamId = tuple[int, int]                    # a Redis stream entry id "<ms>-<seq>" as numbers
+Entry = tuple[Any, Any]                       # (entry id, fields) as redis-py returns them
+CONNECTED = ": connected\n\n"                 # sent first, so headers and a first line go out at once
+KEEP_ALIVE = ": keep-alive\n\n"
+PAGE = 100                                    # entries per read
+FALLBACK_BLOCK_SECONDS = 3                    # the Flask fallback's wait, under redis-py's socket timeout
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+@dataclass(frozen=True)
+class Frame:
+    id: StreamId
+    text: str
+    last: bool = False                        # the stream ends after this frame (a finished game)
+
+
+Render = Callable[[Sequence[Entry], Hashable], list[Frame]]
+
+
+@dataclass(frozen=True)
+class Source:
+    """What one viewer follows: `render(entries, viewer)` is pure, so viewers alike share its work."""
+    key: str
+    after: StreamId
+    render: Render
+    viewer: Hashable = None
+
+
+def parse_id(raw: Any) -> StreamId:
+    text = raw.decode() if isinstance(raw, bytes) else str(raw)
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def format_id(sid: StreamId) -> str:
+    return f"{sid[0]}-{sid[1]}"
+
+
+def frame(event_id: Any, event: str, data: dict) -> str:
+    return f"id: {event_id}\nevent: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def field(fields: Any, name: str) -> Any:
+    """One field of a stream entry (RESP2 gives a dict, RESP3 may give a flat list; bytes or str)."""
+    if isinstance(fields, dict):
+        return fields.get(name, fields.get(name.encode()))
+    pairs = dict(zip(fields[::2], fields[1::2]))
+    return pairs.get(name, pairs.get(name.encode()))
+
+
+@dataclass
+class Backlog:
+    """Frames stored after some id, read a page at a time: `upto` is the last entry read (rendered
+    or not), `over` that the stream has ended."""
+    source: Source
+    upto: StreamId
+    frames: list[Frame] = dataclass_field(default_factory=list)
+    over: bool = False
+
+    def query(self) -> tuple[str, str, str]:
+        """XRANGE arguments for the next page (with count=PAGE)."""
+        return self.source.key, f"({format_id(self.upto)}", "+"
+
+    def take(self, entries: Sequence[Entry]) -> bool:
+        """Add a page; True when the backlog is complete."""
+        if entries:
+            for item in self.source.render(entries, self.source.viewer):
+                self.frames.append(item)
+                if item.last:
+                    self.over = True
+                    break
+            self.upto = self.frames[-1].id if self.over else max(self.upto, parse_id(entries[-1][0]))
+        return self.over or len(entries) < PAGE
+
+
+def read_after(redis: Any, source: Source, after: StreamId) -> Backlog:
+    """Every frame stored after `after`, read with a synchronous client."""
+    backlog = Backlog(source, after)
+    while not backlog.take(redis.xrange(*backlog.query(), count=PAGE)):
+        pass
+    return backlog
+
+
+def flask_response(source: Source, follow: bool) -> Response:
+    """The stream served by Flask itself: one blocking read per request (holds a thread)."""
+    return Response(stream_with_context(_follow(Arena.of().redis, source, follow)), mimetype="text/event-stream",
+                    headers=HEADERS)
+
+
+def _follow(redis: Any, source: Source, follow: bool) -> Iterator[str]:
+    after, opening = source.after, CONNECTED
+    while True:
+        backlog = read_after(redis, source, after)
+        text = opening + "".join(item.text for item in backlog.frames)
+        if text:
+            yield text
+        opening = ""
+        if backlog.over or not follow:
+            return
+        after = backlog.upto
+        if not redis.xread({source.key: format_id(after)}, count=1, block=FALLBACK_BLOCK_SECONDS * 1000):
+            yield KEEP_ALIVE

@@ -1,0 +1,90 @@
+"""The ASGI front: stream routes served natively, everything else by the Flask app on its threads.
+
+    uvicorn --factory server.streams.front:create_web      # what `arena web` / `arena serve` run
+    uvicorn --factory server.streams.front:create_stream   # streams only (`arena stream`), behind a proxy
+
+Under the front, the Flask app runs through a2wsgi's WSGIMiddleware on a pool of WEB_THREADS
+threads, so rules computation never stalls the event loop; request bodies are read on the loop
+first (body.py), so a slow body holds no thread either.
+"""
+from __future__ import annotations
+
+import os
+import resource
+from contextlib import asynccontextmanager
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+from .. import create_app
+from .body import BufferedBody, send_problem
+from .limits import limits
+from .routes import ROUTES
+from .tier import StreamTier
+
+
+def redis_url() -> tuple[str, Any]:
+    """REDIS_URL, or the embedded server's socket (and the server, when this call started it)."""
+    if os.environ.get("REDIS_URL"):
+        return os.environ["REDIS_URL"], None
+    from events.embedded import EmbeddedRedis, data_dir
+    server = EmbeddedRedis(data_dir())
+    started = not server.is_running()
+    server.ensure_running()
+    return f"unix://{server.socket_path}", server if started else None
+
+
+def create_front(*, streams_only: bool = False) -> Starlette:
+    settings = limits()
+    url, _ = redis_url()
+    flask_app = create_app({"REDIS_URL": url})
+    tier = StreamTier(flask_app, url, settings)
+    rest = _not_streamed if streams_only else BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads),
+                                                            settings.max_body_bytes, settings.body_timeout)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):
+        tier.hub.start()
+        yield
+        await tier.hub.stop()
+
+    app = Starlette(routes=[*(tier.route(r) for r in ROUTES), Mount("", app=rest)], lifespan=lifespan)
+    app.state.tier = tier
+    return app
+
+
+def create_web() -> Starlette:
+    return create_front()
+
+
+def create_stream() -> Starlette:
+    return create_front(streams_only=True)
+
+
+async def _not_streamed(scope: dict, receive: Any, send: Any) -> None:
+    if scope["type"] == "http":
+        await send_problem(send, 404, "not_found", "This server answers only the stream endpoints.")
+
+
+def raise_fd_limit() -> int:
+    """Every connection is a file descriptor: lift the soft limit to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def run(factory: str, host: str, port: int, workers: int) -> None:
+    """Serve `server.streams.front:<factory>` with uvicorn and the front's limits."""
+    import uvicorn
+
+    from .protocol import GuardedHttpProtocol
+    settings = limits()
+    raise_fd_limit()
+    forwarded = os.environ.get("ARENA_FORWARDED_ALLOW_IPS")
+    uvicorn.run(f"server.streams.front:{factory}", factory=True, host=host, port=port, workers=workers,
+                http=GuardedHttpProtocol, timeout_keep_alive=settings.keepalive_timeout, backlog=4096,
+                timeout_graceful_shutdown=3, proxy_headers=bool(forwarded), forwarded_allow_ips=forwarded or None,
+                access_log=os.environ.get("ARENA_ACCESS_LOG", "1") != "0", server_header=False)

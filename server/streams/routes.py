@@ -1,0 +1,24 @@
+"""Every long-lived endpoint the async tier serves: add yours here (see the package docstring)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from marshmallow import Schema
+
+from .. import history, notifications
+from ..schemas import StreamQuery
+from ..sse import Source
+
+
+@dataclass(frozen=True)
+class StreamRoute:
+    path: str                                  # a Starlette path: "/games/{game_id}/stream"
+    open: Callable[..., Source]                # opener(query, **path parameters), in a Flask request context
+    query: type[Schema]                        # the query string's schema (a `follow` field is honoured)
+
+
+ROUTES = [
+    StreamRoute("/games/{game_id}/stream", history.open_stream, StreamQuery),
+    StreamRoute("/players/me/stream", notifications.open_stream, notifications.InboxQuery),
+]

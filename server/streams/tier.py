@@ -1,0 +1,151 @@
+"""The stream endpoints of one process: caps, opening through the Flask app, then following.
+
+Opening runs the route's opener in a Flask request context on a worker thread (a few Redis round
+trips: the token lookup, the existence check, the backlog), so authentication, redaction and every
+refusal (problem+json, 503 when Redis is down) are the Flask app's own. Following is a coroutine:
+it waits on its subscription to the hub and sends a heartbeat comment when the game is quiet.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+
+from a2wsgi.wsgi import build_environ
+from flask import Flask, request
+from flask_smorest import Blueprint
+from redis.exceptions import RedisError
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from .. import sse
+from ..context import Arena
+from ..errors import PROBLEM, problem_body
+from .hub import StreamHub
+from .limits import Limits, OpenStreams
+from .routes import StreamRoute
+
+log = logging.getLogger("arena.streams")
+OPENER_THREADS = 8                  # opening is a few Redis round trips and a render: short, GIL-bound
+
+
+@dataclass
+class Opened:
+    source: sse.Source
+    follow: bool
+    backlog: sse.Backlog
+
+
+class StreamTier:
+    def __init__(self, flask_app: Flask, redis_url: str, limits: Limits) -> None:
+        self.flask_app = flask_app
+        self.limits = limits
+        self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog)
+        self.open_streams = OpenStreams(limits.streams_per_address, limits.streams_per_token)
+        self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
+        flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
+
+    def route(self, stream: StreamRoute) -> Route:
+        async def endpoint(request: Request) -> Response:
+            return await self.serve(stream, request)
+        return Route(stream.path, endpoint, methods=["GET"], name=stream.path)
+
+    async def serve(self, stream: StreamRoute, request: Request) -> Response:
+        address = request.client.host if request.client else "unknown"
+        claim = self.open_streams.claim(address, _token(request))
+        if claim is None:
+            return problem_response(429, "too_many_streams", "This address or token has as many streams open as it "
+                                    "may; close one or retry later.", retry_after=self.limits.retry_after)
+        try:
+            opened = await asyncio.get_running_loop().run_in_executor(self.openers, self._open, stream, request.scope)
+        except BaseException:
+            claim.release()
+            raise
+        if not isinstance(opened, Opened):
+            claim.release()
+            return opened
+        return SSEResponse(self._follow(opened), on_close=claim.release)
+
+    def _open(self, stream: StreamRoute, scope: dict) -> Opened | Response:
+        """Run on a thread: the opener in a Flask request context, then the backlog."""
+        app = self.flask_app
+        with app.request_context(build_environ(scope, io.BytesIO())):      # a GET: any body is ignored
+            try:
+                query = Blueprint.ARGUMENTS_PARSER.parse(stream.query(), request, location="query")
+                source = stream.open(query, **scope.get("path_params", {}))
+                backlog = sse.read_after(Arena.of().redis, source, source.after)
+                return Opened(source, query.get("follow", True), backlog)
+            except Exception as exc:
+                try:
+                    answer = app.handle_user_exception(exc)
+                except Exception as unhandled:
+                    answer = app.handle_exception(unhandled)
+                flask_response = app.process_response(app.make_response(answer))
+                return Response(flask_response.get_data(), status_code=flask_response.status_code,
+                                headers=dict(flask_response.headers))
+
+    async def _follow(self, opened: Opened) -> AsyncIterator[str]:
+        backlog = opened.backlog
+        yield sse.CONNECTED + "".join(item.text for item in backlog.frames)
+        if backlog.over or not opened.follow:
+            return
+        sub = self.hub.subscribe(opened.source, backlog.upto)
+        try:
+            try:
+                backlog = await self.hub.read_after(opened.source, backlog.upto)   # what came meanwhile
+            except RedisError as exc:
+                log.warning("stream of %s closed: %r", opened.source.key, exc)
+                return                          # Redis went away just now: the client resumes from its last id
+            last = backlog.upto
+            if backlog.frames:
+                yield "".join(item.text for item in backlog.frames)
+            if backlog.over:
+                return
+            while True:
+                try:
+                    frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
+                except TimeoutError:
+                    yield sse.KEEP_ALIVE
+                    continue
+                if frames is None:
+                    return                      # the client reads too slowly: it resumes with Last-Event-ID
+                fresh = [item for item in frames if item.id > last]
+                if not fresh:
+                    continue
+                last = fresh[-1].id
+                ended = next((i for i, item in enumerate(fresh) if item.last), None)
+                yield "".join(item.text for item in fresh[: None if ended is None else ended + 1])
+                if ended is not None:
+                    return
+        finally:
+            self.hub.unsubscribe(sub)
+
+
+class SSEResponse(StreamingResponse):
+    """A text/event-stream response that runs `on_close` however it ends (even before it starts)."""
+
+    def __init__(self, content: AsyncIterator[str], on_close) -> None:
+        super().__init__(content, media_type="text/event-stream", headers=sse.HEADERS)
+        self.on_close = on_close
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.on_close()
+
+
+def problem_response(status: int, code: str, detail: str, retry_after: int | None = None) -> Response:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return Response(json.dumps(problem_body(status, code, detail)), status_code=status, media_type=PROBLEM,
+                    headers=headers)
+
+
+def _token(request: Request) -> str | None:
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
