@@ -1,7 +1,7 @@
 """GET /health: is the server up, and what is down (Redis, the workers, the stream reader)?
 
 503 when Redis cannot be reached (nothing works without it); otherwise 200, with status
-"degraded" and `down` naming what is missing: no RQ worker registered (deadlines and bots wait),
+"degraded" and `down` naming what is missing: no RQ worker alive (deadlines and bots wait),
 or this process's stream reader reconnecting. Other parts add a check with
 `app.extensions["arena_health"][name] = callable -> {"ok": bool, ...}` (the async tier does).
 """
@@ -11,6 +11,8 @@ from flask import current_app
 from flask_smorest import Blueprint
 from redis.exceptions import RedisError
 from rq import Worker
+
+from workers import recovery
 
 from .context import Arena
 from .schemas import HealthOut
@@ -27,8 +29,10 @@ def _redis() -> dict:
 
 
 def _workers() -> dict:
-    count = Worker.count(connection=Arena.of().redis)
-    return {"ok": count > 0, "count": count}
+    """Registered RQ workers whose pulse is alive (a killed one drops out within seconds)."""
+    redis = Arena.of().redis
+    live = sum(recovery.alive(redis, worker.name) for worker in Worker.all(connection=redis))
+    return {"ok": live > 0, "count": live}
 
 
 @blp.route("/health")
