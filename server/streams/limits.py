@@ -28,11 +28,15 @@ class Limits:
     def from_env(cls) -> "Limits":
         values = {}
         for f in fields(cls):
-            name = "WEB_THREADS" if f.name == "wsgi_threads" else f"ARENA_{f.name.upper()}"
-            raw = os.environ.get(name)
+            raw = os.environ.get(variable(f.name))
             if raw:
                 values[f.name] = type(f.default)(raw)
         return cls(**values)
+
+
+def variable(name: str) -> str:
+    """The environment variable of a Limits field."""
+    return "WEB_THREADS" if name == "wsgi_threads" else f"ARENA_{name.upper()}"
 
 
 @cache

@@ -117,3 +117,13 @@ def test_an_idle_keep_alive_connection_is_closed_after_the_keep_alive_timeout(fr
         assert reply.startswith(b"HTTP/1.1 200") and 0.8 < time.monotonic() - started < 5
         writer.close()
     asyncio.run(scenario())
+
+
+def test_every_limit_is_an_environment_variable_in_the_readme():
+    from dataclasses import fields
+    from pathlib import Path
+
+    from server.streams.limits import Limits, variable
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    missing = [variable(f.name) for f in fields(Limits) if f"`{variable(f.name)}`" not in readme]
+    assert not missing, missing

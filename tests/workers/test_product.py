@@ -21,7 +21,7 @@ def test_the_readme_opens_with_exactly_two_commands_make_run_and_make_test():
 def test_the_procfile_runs_the_web_a_game_worker_and_webhook_deliveries_in_a_process_of_their_own():
     lines = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if line.strip())
     assert {"web", "worker", "notifier"} <= set(lines)
-    assert "'server:create_app()'" in lines["web"]
+    assert lines["web"].startswith("arena web ") and lines["stream"].startswith("arena stream ")
     assert lines["worker"] == "python -m workers --queue ${ARENA_QUEUE:-arena}"
     assert lines["notifier"] == "python -m workers --queue ${ARENA_NOTIFY_QUEUE:-arena-notify}"
     assert "--with-scheduler" not in (ROOT / "Procfile").read_text()
