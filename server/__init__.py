@@ -11,7 +11,8 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from . import accounts, docs, errors, games, health, history, lobby, notifications, players, web
+from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
+               vacations, web)
 from . import signing_keys
 from .context import Arena
 
@@ -33,7 +34,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["openapi"] = api
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp):
         api.register_blueprint(blueprint)
-    for blueprint in (accounts.blp, lobby.blp):
+    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(signing_keys.blp)
     docs.register(app)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from events import presence
-from workers import runtime, turns
-from workers.clock import TimeControl, view
+from workers import runtime, turns, vacation
+from workers.clock import TimeControl
 
 from .context import Arena
 
@@ -20,7 +20,8 @@ def clocks_view(game_id: str, time_control: dict | None) -> dict | None:
     if not tc.timed:
         return None
     arena = Arena.of()
-    return view(turns.current(arena.redis, arena.service, game_id, tc), tc, runtime.now())
+    seating = turns.seating_of(arena.redis, game_id)
+    return vacation.view(arena.redis, turns.current(arena.redis, arena.service, game_id, tc), seating, runtime.now())
 
 
 def changed(game_id: str, result: Any = None) -> None:

@@ -8,7 +8,7 @@ from engine.narrate import describe, describe_command
 from events import Envelope, GameNotFound, keys
 from events.redaction import redact_envelope
 
-from . import auth, roster, sse, svg
+from . import auth, chat, roster, sse, svg
 from .context import Arena
 from .errors import ApiError
 from .games import game_view, problems
@@ -95,14 +95,19 @@ def log(game_id: str):
 @blp.response(200)
 @problems(401, 404)
 def record(game_id: str):
-    """The exportable record: complete once the game has ended, redacted for the caller before."""
+    """The exportable record: complete once the game has ended, redacted for the caller before.
+    `?chat=1` adds the chat channels the caller may read (they are not part of the hash chain)."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     loaded = arena.service.load(game_id)
     if loaded.state["phase"] == "over":
-        return arena.service.export_record(game_id)
-    return {"game_id": game_id, "complete": False, "seat": caller.seat, "events": _events(game_id, caller.seat),
-            "provenance": arena.service.provenance(game_id).view()}
+        out = arena.service.export_record(game_id)
+    else:
+        out = {"game_id": game_id, "complete": False, "seat": caller.seat, "events": _events(game_id, caller.seat),
+               "provenance": arena.service.provenance(game_id).view()}
+    if request.args.get("chat") in ("1", "true", "yes"):
+        out["chat"] = chat.export_for(game_id, caller)     # outside the hash chain: verify ignores it
+    return out
 
 
 @blp.route("/import", methods=["POST"])

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
-from typing import Iterable
+from typing import Callable, Iterable
 
 REMINDER_FRACTION = 0.8
 
@@ -105,8 +105,10 @@ def batch_starts(kind: str, version: int, payload: dict) -> bool:
     return version == 1 or (kind == "CommandAccepted" and not payload.get("auto"))
 
 
-def fold(clock: Clock, marks: Iterable[Mark], tc: TimeControl) -> Clock:
-    """The clock after `marks` (in version order; those already folded in are skipped)."""
+def fold(clock: Clock, marks: Iterable[Mark], tc: TimeControl,
+         paused: Callable[[int, float, float], float] | None = None) -> Clock:
+    """The clock after `marks` (in version order; those already folded in are skipped).
+    `paused(seat, start, end)`: seconds the seat's clock stood still (vacation, workers/vacation.py)."""
     c = clock.to_json()
     for m in marks:
         if m.version <= c["version"]:
@@ -118,16 +120,17 @@ def fold(clock: Clock, marks: Iterable[Mark], tc: TimeControl) -> Clock:
         else:
             changed = (m.seat, m.turn) != (c["seat"], c["wait_turn"])
         if changed:
-            _begin_wait(c, m, tc)
+            _begin_wait(c, m, tc, paused)
         c.update(over=m.over, version=m.version)
     return Clock(**c)
 
 
-def _begin_wait(c: dict, m: Mark, tc: TimeControl) -> None:
-    """The wait that ends is charged to its seat's bank (plus the increment, capped)."""
+def _begin_wait(c: dict, m: Mark, tc: TimeControl, paused: Callable[[int, float, float], float] | None) -> None:
+    """The wait that ends is charged to its seat's bank (plus the increment, capped), less any pause."""
     now = parse_time(m.time)
     if c["seat"] is not None and c["since"] is not None and tc.kind == "bank":
-        left = max(0.0, c["banks"][c["seat"]] - max(0.0, now - c["since"]))
+        used = now - c["since"] - (paused(c["seat"], c["since"], now) if paused else 0.0)
+        left = max(0.0, c["banks"][c["seat"]] - max(0.0, used))
         c["banks"][c["seat"]] = min(float(tc.seconds), left + tc.increment)
     c.update(seat=m.seat, wait_turn=m.turn, since=now, wait=m.first)
 

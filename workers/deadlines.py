@@ -21,7 +21,7 @@ import engine
 from events import SYSTEM, ConflictError, GameNotFound
 
 from . import clock as clocks
-from . import due, endgame, notify, queues, turns
+from . import due, endgame, notify, queues, turns, vacation
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, settings: S
         if clock.over or clock.seat is None or clock.wait != wait:
             turns.after_change(redis, service, game_id, settings=settings)      # plans a wait it missed
             return "moved", None
-        end = clocks.deadline(clock, seating.tc)
+        end = vacation.deadline(redis, clock, seating)
         if end is None:
             return "untimed", None
         left = end - now()
@@ -86,7 +86,7 @@ def remind(redis: Any, service: Any, game_id: str, wait: int, settings: Settings
     clock = turns.current(redis, service, game_id, seating.tc)
     if clock.over or clock.wait != wait or clock.seat not in seating.players:
         return "moved"
-    end = clocks.deadline(clock, seating.tc)
+    end = vacation.deadline(redis, clock, seating)
     if end is None:
         return "untimed"
     note = notify.notification("deadline_soon", game_id, clock.seat, wait, version=clock.version,

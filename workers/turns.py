@@ -30,7 +30,7 @@ from events import keys
 from events.redaction import engine_event
 
 from . import clock as clocks
-from . import due, notify, queues, runtime
+from . import due, notify, queues, runtime, vacation
 from .clock import Clock, Mark, TimeControl
 from .settings import Settings
 
@@ -149,7 +149,7 @@ def _refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: boo
         new_marks = [appended.mark()]                   # the usual case: no need to read the log
     else:
         new_marks = marks(service, game_id, cached.version, service.store.read(game_id, after=cached.version))
-    latest = clocks.fold(cached, new_marks, tc)
+    latest = clocks.fold(cached, new_marks, tc, vacation.paused_for(redis, seating_of(redis, game_id)))
     if latest.version == 0 or (not new_marks and not claim):
         return latest, None                         # no such game, or nothing new to keep
     seat = "" if latest.seat is None else str(latest.seat)
@@ -227,7 +227,7 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
         pipe.execute()
         return
     items = {}
-    end = clocks.deadline(clock, seating.tc)
+    end = vacation.deadline(redis, clock, seating)
     if end is not None:
         items[due.member("timeout", game_id, clock.wait)] = end
         if clock.seat in seating.players:
@@ -266,7 +266,7 @@ def _announce(redis: Any, game_id: str, seating: Seating, clock: Clock, mover: i
     """'your turn' to the seat now waited for; 'opponent moved' to the other players but the mover."""
     if clock.over or clock.seat is None:
         return                          # the end-of-game job tells everyone
-    end = clocks.deadline(clock, seating.tc)
+    end = vacation.deadline(redis, clock, seating)
     common = {"version": clock.version, "since": clocks.format_epoch(clock.since),
               "deadline": clocks.format_epoch(end) if end is not None else None}
     for seat, pid in seating.players.items():

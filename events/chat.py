@@ -1,0 +1,84 @@
+"""A game's chat: two Redis streams beside its log (players', spectators'), never in its hash chain.
+
+Messages are plain text and carry who wrote them; nothing here is read by the engine. Each
+channel keeps its last MAX_KEPT messages. Mutes are per reader (a set of player ids not to show);
+reports go to one moderators' stream with a copy of the message.
+"""
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from . import keys
+
+MAX_KEPT = 2000
+CHANNELS = ("players", "spectators")
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _decode(fields: dict) -> dict:
+    for key, value in fields.items():
+        if _text(key) == "data":
+            return json.loads(value)
+    raise KeyError("data")
+
+
+def post(redis: Any, game_id: str, channel: str, message: dict) -> dict:
+    """Append a message ({player, name, seat, text}); it comes back with its id and time."""
+    body = {**message, "time": round(time.time(), 3)}
+    sid = _text(redis.xadd(keys.chat(game_id, channel), {"data": json.dumps(body)}, maxlen=MAX_KEPT,
+                           approximate=True))
+    return {"id": sid, "channel": channel, **body}
+
+
+def read(redis: Any, game_id: str, channel: str, after: str = "0", count: int = 200) -> list[dict]:
+    """Messages after stream id `after`, oldest first."""
+    start = "-" if after in ("", "0", "0-0") else f"({after}"
+    return [{"id": _text(sid), "channel": channel, **_decode(fields)}
+            for sid, fields in redis.xrange(keys.chat(game_id, channel), start, "+", count=count)]
+
+
+def latest(redis: Any, game_id: str, channel: str, count: int) -> list[dict]:
+    """The last `count` messages, newest first."""
+    return [{"id": _text(sid), **_decode(fields)}
+            for sid, fields in redis.xrevrange(keys.chat(game_id, channel), "+", "-", count=count)]
+
+
+def message(redis: Any, game_id: str, channel: str, message_id: str) -> dict | None:
+    rows = redis.xrange(keys.chat(game_id, channel), message_id, message_id)
+    return {"id": message_id, "channel": channel, **_decode(rows[0][1])} if rows else None
+
+
+def report(redis: Any, game_id: str, found: dict, reporter: str | None, reason: str) -> str:
+    body = {"game_id": game_id, "message": found, "reporter": reporter, "reason": reason, "time": time.time()}
+    return _text(redis.xadd(keys.chat_reports(), {"data": json.dumps(body)}, maxlen=100_000, approximate=True))
+
+
+def mute(redis: Any, player_id: str, other: str) -> None:
+    redis.sadd(keys.mutes(player_id), other)
+
+
+def unmute(redis: Any, player_id: str, other: str) -> None:
+    redis.srem(keys.mutes(player_id), other)
+
+
+def muted(redis: Any, player_id: str | None) -> set[str]:
+    if player_id is None:
+        return set()
+    return {_text(m) for m in redis.smembers(keys.mutes(player_id))}
+
+
+def export(redis: Any, game_id: str, channels: tuple[str, ...] = CHANNELS) -> dict[str, list[dict]]:
+    """Every kept message of the game's channels, for a record export that asks for its chat."""
+    out = {}
+    for channel in channels:
+        rows, after = [], "0"
+        while batch := read(redis, game_id, channel, after, count=500):
+            rows += batch
+            after = batch[-1]["id"]
+        out[channel] = rows
+    return out

@@ -1,0 +1,211 @@
+"""Chat beside a game: the players' channel and the spectators' channel, with mutes and reports.
+
+Who reads and writes what (as on Lichess, so nobody at the table gets outside help):
+
+    players     read and write: the game's seats (a seat token, or an account holding a seat)
+    spectators  read: anyone without a seat (and everyone once the game is over);
+                write: signed-in players without a seat
+
+Messages are plain text (control characters dropped, at most MAX_LENGTH characters), shown with
+textContent by the page; a writer may send at most RATE_COUNT messages a channel in RATE_SECONDS.
+Chat never touches the game's log or hash chain; GET /games/{id}/record?chat=1 adds it to an export.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from flask_smorest import Blueprint
+from marshmallow import Schema, ValidationError, fields, validate
+
+from events import GameNotFound, accounts, chat, keys
+
+from . import auth, roster
+from .context import Arena
+from .errors import ApiError
+from .games import problems
+from .lobby import stream_id
+from .schemas import Strict
+
+blp = Blueprint("chat", __name__, description="Chat beside a game, mutes and reports")
+MAX_LENGTH = 500
+RATE_COUNT, RATE_SECONDS = 5, 10.0
+CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+Channel = fields.String(load_default="players", validate=validate.OneOf(chat.CHANNELS))
+
+
+class ChatIn(Strict):
+    channel = Channel
+    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_LENGTH))
+
+
+class ChatQuery(Schema):
+    channel = Channel
+    after = fields.String(load_default="0", validate=stream_id)
+
+
+class ReportIn(Strict):
+    reason = fields.String(load_default="", validate=validate.Length(max=300))
+
+
+class MuteIn(Strict):
+    player = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
+
+
+class MessageOut(Schema):
+    id = fields.String()
+    channel = fields.String()
+    player = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    name = fields.String()
+    text = fields.String()
+    time = fields.Float()
+
+
+class ChatOut(Schema):
+    channel = fields.String()
+    messages = fields.List(fields.Nested(MessageOut))
+    last_id = fields.String()
+
+
+class ReportOut(Schema):
+    report = fields.String(metadata={"description": "the report's id"})
+
+
+class MutesOut(Schema):
+    players = fields.List(fields.String())
+
+
+def _over(game_id: str) -> bool:
+    return Arena.of().service.load(game_id).state.get("phase") == "over"
+
+
+def _caller(game_id: str, channel: str, writing: bool) -> auth.Caller:
+    """The caller, if they may read (or write) the channel; else a 401/403 that says why."""
+    redis = Arena.of().redis
+    caller = auth.caller_for_game(redis, game_id, required=writing)
+    if not Arena.of().service.store.exists(game_id):
+        raise GameNotFound(game_id)
+    if channel == "players":
+        if caller.seat is None:
+            raise ApiError(403, "not_your_seat", "The players' chat is for the game's players.")
+    elif caller.seat is not None and not _over(game_id):
+        raise ApiError(403, "players_cannot_read_spectators",
+                       "Players see the spectators' chat once the game is over.")
+    elif writing and caller.player is None:
+        raise ApiError(401, "token_required", "Sign in to write in the spectators' chat.")
+    return caller
+
+
+def export_for(game_id: str, caller: auth.Caller) -> dict[str, list[dict]]:
+    """The channels the caller may read, whole, for GET /games/{id}/record?chat=1."""
+    over = _over(game_id)
+    readable = [c for c in chat.CHANNELS
+                if (c == "players" and caller.seat is not None) or (c == "spectators" and (over or caller.seat is None))]
+    return chat.export(Arena.of().redis, game_id, tuple(readable))
+
+
+def clean(text: str) -> str:
+    return CONTROL.sub("", text).strip()
+
+
+@blp.route("/games/<game_id>/chat")
+@blp.arguments(ChatQuery, location="query")
+@blp.response(200, ChatOut)
+@problems(400, 401, 403, 404)
+def read(query: dict, game_id: str):
+    """Messages of one channel after `after` (oldest first), without those of players you muted."""
+    caller = _caller(game_id, query["channel"], writing=False)
+    redis = Arena.of().redis
+    rows = chat.read(redis, game_id, query["channel"], query["after"])
+    hidden = chat.muted(redis, caller.player)
+    return {"channel": query["channel"], "last_id": rows[-1]["id"] if rows else query["after"],
+            "messages": [m for m in rows if m.get("player") not in hidden]}
+
+
+@blp.route("/games/<game_id>/chat", methods=["POST"])
+@blp.arguments(ChatIn)
+@blp.response(201, MessageOut)
+@problems(400, 401, 403, 404, 429)
+def write(data: dict, game_id: str):
+    """Say something in a channel (plain text)."""
+    caller = _caller(game_id, data["channel"], writing=True)
+    text = clean(data["text"])
+    if not text:
+        raise ApiError(400, "malformed_request", "text: say something (control characters are dropped).")
+    redis = Arena.of().redis
+    _check_rate(game_id, data["channel"], caller)
+    name = _name(game_id, caller)
+    return chat.post(redis, game_id, data["channel"], {"player": caller.player, "seat": caller.seat, "name": name,
+                                                       "text": text})
+
+
+def _name(game_id: str, caller: auth.Caller) -> str:
+    redis = Arena.of().redis
+    if caller.player is not None:
+        account = accounts.load(redis, caller.player)
+        if account is not None and account.name:
+            return account.name
+    return roster.names(redis, game_id).get(caller.seat, "Spectator")
+
+
+def _check_rate(game_id: str, channel: str, caller: auth.Caller) -> None:
+    since = time.time() - RATE_SECONDS
+    mine = [m for m in chat.latest(Arena.of().redis, game_id, channel, 50)
+            if (m.get("player"), m.get("seat")) == (caller.player, caller.seat) and m["time"] >= since]
+    if len(mine) >= RATE_COUNT:
+        raise ApiError(429, "chat_too_fast", f"At most {RATE_COUNT} messages in {RATE_SECONDS:g} seconds; wait a moment.")
+
+
+@blp.route("/games/<game_id>/chat/<channel>/<message_id>/report", methods=["POST"])
+@blp.arguments(ReportIn)
+@blp.response(202, ReportOut)
+@problems(400, 401, 403, 404)
+def report(data: dict, game_id: str, channel: str, message_id: str):
+    """Report a message to the moderators (a copy of it is kept with the report)."""
+    if channel not in chat.CHANNELS:
+        raise ApiError(404, "channel_not_found", "The channels are 'players' and 'spectators'.")
+    caller = _caller(game_id, channel, writing=True)
+    try:
+        stream_id(message_id)
+    except ValidationError:
+        found = None
+    else:
+        found = chat.message(Arena.of().redis, game_id, channel, message_id)
+    if found is None:
+        raise ApiError(404, "message_not_found", f"No message {message_id!r} in this channel.")
+    rid = chat.report(Arena.of().redis, game_id, found, caller.player or f"seat {caller.seat}", data["reason"])
+    return {"report": rid}
+
+
+@blp.route("/accounts/me/mutes")
+@blp.response(200, MutesOut)
+@problems(401)
+def list_mutes():
+    """The players whose messages you do not see."""
+    pid = auth.require_player(Arena.of().redis)
+    return {"players": sorted(chat.muted(Arena.of().redis, pid))}
+
+
+@blp.route("/accounts/me/mutes", methods=["POST"])
+@blp.arguments(MuteIn)
+@blp.response(200, MutesOut)
+@problems(400, 401, 403, 404)
+def mute(data: dict):
+    """Stop seeing a player's chat messages, in every game."""
+    redis = Arena.of().redis
+    pid = auth.require_player(redis)
+    if not redis.exists(keys.player(data["player"])):
+        raise ApiError(404, "player_not_found", f"No player {data['player']!r}.")
+    chat.mute(redis, pid, data["player"])
+    return {"players": sorted(chat.muted(redis, pid))}
+
+
+@blp.route("/accounts/me/mutes/<player_id>", methods=["DELETE"])
+@blp.response(200, MutesOut)
+@problems(401, 403)
+def unmute(player_id: str):
+    redis = Arena.of().redis
+    pid = auth.require_player(redis)
+    chat.unmute(redis, pid, player_id)
+    return {"players": sorted(chat.muted(redis, pid))}
