@@ -12,7 +12,8 @@ A receiver answering 2xx has it. The URL is checked again at every attempt (urlg
 host is resolved now and the connection goes to the vetted address, while the Host header, TLS
 SNI and the certificate check use the URL's name. Redirects are not followed (a 3xx is a
 failure), at most RESPONSE_LIMIT bytes of an answer are read, connecting may take CONNECT_TIMEOUT
-seconds and each read ARENA_WEBHOOK_TIMEOUT.
+seconds, each read ARENA_WEBHOOK_TIMEOUT, and the whole exchange no more than the two together
+(then the connection is shut).
 
 A failure is recorded in the player's `webhook_failures` stream in words that tell nothing about
 the network behind the server ("refused: address not allowed", "failed: no answer", "failed: HTTP
@@ -29,6 +30,7 @@ import http.client
 import json
 import socket
 import ssl
+import threading
 from typing import Any
 
 from events import keys
@@ -95,20 +97,24 @@ def post(url: str, data: bytes, headers: dict[str, str], timeout: float) -> int:
     failures = []
     for address in addresses:
         connection = _PinnedConnection(target, address, timeout)
+        hang_up = threading.Timer(connection.connect_timeout + timeout, connection.hang_up)
+        hang_up.start()
         try:
-            connection.connect()
-        except OSError as exc:
-            failures.append(f"{address}: {exc!r}")
-            connection.close()
-            continue
-        try:
+            try:
+                connection.connect()
+            except OSError as exc:
+                failures.append(f"{address}: {exc!r}")
+                continue
             connection.request("POST", target.path, body=data, headers=headers)
             response = connection.getresponse()
             response.read(RESPONSE_LIMIT)
+            if connection.hung_up:                  # what came before the hang-up may look complete
+                raise NoAnswer(f"{address}: no complete answer in time")
             return response.status
         except (OSError, http.client.HTTPException) as exc:
             raise NoAnswer(f"{address}: {exc!r}") from None
         finally:
+            hang_up.cancel()
             connection.close()
     raise NoAnswer("; ".join(failures))
 
@@ -119,15 +125,29 @@ class _PinnedConnection(http.client.HTTPConnection):
     def __init__(self, target: urlguard.Target, address: str, timeout: float) -> None:
         super().__init__(target.host, target.port, timeout=timeout)
         self.default_port = urlguard.DEFAULT_PORTS[target.scheme]      # no ":443" in the Host header
-        self.address, self.tls = address, target.tls
+        self.address, self.tls, self.read_timeout = address, target.tls, timeout
+        self.hung_up = False
+
+    @property
+    def connect_timeout(self) -> float:
+        return min(CONNECT_TIMEOUT, self.read_timeout)
 
     def connect(self) -> None:
-        sock = socket.create_connection((self.address, self.port), timeout=min(CONNECT_TIMEOUT, self.timeout))
-        sock.settimeout(self.timeout)
+        sock = socket.create_connection((self.address, self.port), timeout=self.connect_timeout)
+        sock.settimeout(self.read_timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock                                   # hang_up can end a slow TLS handshake too
         if self.tls:
-            sock = ssl.create_default_context().wrap_socket(sock, server_hostname=self.host)
-        self.sock = sock
+            self.sock = ssl.create_default_context().wrap_socket(sock, server_hostname=self.host)
+
+    def hang_up(self) -> None:
+        """End a delivery that outlived its time (a receiver trickling bytes never hits the read timeout)."""
+        self.hung_up = True
+        try:
+            if self.sock is not None:
+                self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 def _event_type(body: str) -> str:

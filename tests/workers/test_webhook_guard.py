@@ -7,13 +7,19 @@ webhook job against real sockets on 127.0.0.x.
 """
 from __future__ import annotations
 
+import datetime
 import socket
+import ssl
 import struct
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from events import keys
 from workers import urlguard, webhooks
@@ -26,7 +32,8 @@ BIG_BODY = 64 * 1024 * 1024
 class LocalServer:
     """An HTTP server on a loopback address; `answer(handler)` writes each response."""
 
-    def __init__(self, answer: Callable[[BaseHTTPRequestHandler], None], host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, answer: Callable[[BaseHTTPRequestHandler], None], host: str = "127.0.0.1", port: int = 0,
+                 tls: ssl.SSLContext | None = None) -> None:
         self.requests: list[dict] = []
         server = self
 
@@ -40,8 +47,10 @@ class LocalServer:
                 pass
 
         self.http = ThreadingHTTPServer((host, port), Handler)
+        if tls is not None:
+            self.http.socket = tls.wrap_socket(self.http.socket, server_side=True)
         self.port = self.http.server_address[1]
-        self.url = f"http://{host}:{self.port}/hook"
+        self.url = f"{'https' if tls else 'http'}://{host}:{self.port}/hook"
         threading.Thread(target=self.http.serve_forever, args=(0.05,), daemon=True).start()
 
     def close(self) -> None:
@@ -63,8 +72,8 @@ def status(code: int, **headers: str) -> Callable[[BaseHTTPRequestHandler], None
 def servers():
     made: list[LocalServer] = []
 
-    def make(answer=status(200), host: str = "127.0.0.1", port: int = 0) -> LocalServer:
-        made.append(LocalServer(answer, host, port))
+    def make(answer=status(200), host: str = "127.0.0.1", port: int = 0, tls: ssl.SSLContext | None = None):
+        made.append(LocalServer(answer, host, port, tls))
         return made[-1]
     yield make
     for server in made:
@@ -195,6 +204,86 @@ def test_a_big_answer_is_not_read_past_the_limit(client, redis_db, servers, monk
     hook.close()                                                     # waits for the handler to finish
     assert failures == [] and len(hook.requests) == 1
     assert sent and sent[0] < BIG_BODY // 4, f"{sent[0]} bytes went out before the client hung up"
+
+
+def test_a_receiver_trickling_its_answer_is_cut_off(client, redis_db, monkeypatch):
+    """Each byte comes within the read timeout, but the whole exchange has its own limit."""
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1")
+    monkeypatch.setenv("ARENA_WEBHOOK_TIMEOUT", "0.5")
+    listener = socket.create_server(("127.0.0.1", 0))
+    trickled = []
+
+    def trickle() -> None:
+        conn, _ = listener.accept()
+        conn.recv(65536)
+        sent = 0
+        try:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+            for _ in range(100):                       # 30 s at most if nobody hangs up
+                conn.sendall(b"z")
+                sent += 1
+                threading.Event().wait(0.3)
+        except OSError:
+            pass
+        trickled.append(sent)
+        conn.close()
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    try:
+        failures = notify_and_deliver(client, redis_db,
+                                      register(client, "Bob", f"http://127.0.0.1:{listener.getsockname()[1]}/hook"))
+        thread.join(10)
+    finally:
+        listener.close()
+    assert [f["error"] for f in failures] == ["failed: no answer"]
+    assert trickled and trickled[0] < 20, trickled
+
+
+def _tls_for(name: str, tmp_path) -> tuple[ssl.SSLContext, str]:
+    """A server context with a certificate for `name` from a fresh CA; the CA's file for clients."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    def cert(subject: str, key, issuer: str, issuer_key, ca: bool):
+        builder = (x509.CertificateBuilder()
+                   .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)]))
+                   .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
+                   .public_key(key.public_key()).serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(hours=1))
+                   .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if not ca:
+            builder = builder.add_extension(x509.SubjectAlternativeName([x509.DNSName(subject)]), critical=False)
+        return builder.sign(issuer_key, hashes.SHA256())
+
+    ca_key, leaf_key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca = cert("test CA", ca_key, "test CA", ca_key, True)
+    leaf = cert(name, leaf_key, "test CA", ca_key, False)
+    pem = serialization.Encoding.PEM
+    (tmp_path / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (tmp_path / "leaf.pem").write_bytes(leaf.public_bytes(pem) + leaf_key.private_bytes(
+        pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(tmp_path / "leaf.pem")
+    return context, str(tmp_path / "ca.pem")
+
+
+@pytest.mark.parametrize("certified", ["hook.test", "other.test"])
+def test_https_to_the_vetted_address_checks_the_certificate_against_the_name(client, redis_db, servers, monkeypatch,
+                                                                             tmp_path, certified):
+    context, ca_file = _tls_for(certified, tmp_path)
+    names = []
+    context.sni_callback = lambda sock, name, ctx: names.append(name)
+    hook = servers(tls=context)
+    monkeypatch.setenv("SSL_CERT_FILE", ca_file)                       # the client trusts the test CA
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "hook.test")
+    monkeypatch.setattr(urlguard, "resolver",
+                        lambda host, port, *a, **kw: socket.getaddrinfo("127.0.0.1", port, *a, **kw))
+    failures = notify_and_deliver(client, redis_db, hooked_player(client, redis_db, f"https://hook.test:{hook.port}/h"))
+    assert names == ["hook.test"]
+    if certified == "hook.test":
+        assert failures == [] and [h["Host"] for h in hook.requests] == [f"hook.test:{hook.port}"]
+    else:
+        assert [f["error"] for f in failures] == ["failed: no answer"] and hook.requests == []
 
 
 def _silent_listener(reset: bool) -> tuple[socket.socket, threading.Thread]:
