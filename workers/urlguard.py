@@ -118,9 +118,11 @@ def check_url(url: str) -> Target:
     if parts.username is not None or parts.password is not None:
         raise Malformed("a webhook URL may not carry a user name or password (the signature authenticates)")
     try:
-        port = parts.port or DEFAULT_PORTS[scheme]
+        port = DEFAULT_PORTS[scheme] if parts.port is None else parts.port
     except ValueError:
-        raise Malformed("the webhook URL's port is not a number from 1 to 65535") from None
+        port = 0
+    if not 0 < port < 65536:
+        raise Malformed("the webhook URL's port is not a number from 1 to 65535")
     host = _host(parts.hostname or "")
     path = quote(parts.path or "/", safe=string.punctuation) + (f"?{quote(parts.query, safe=string.punctuation)}"
                                                                  if parts.query else "")

@@ -121,7 +121,7 @@ def test_registration_refuses_an_address_inside_and_says_why(client, redis_db, h
 
 
 @pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "gopher://example.com/",
-                                 "http://user:pass@example.com/hook", "http:///hook", "http://example.com:99999/",
+                                 "http://user:pass@example.com/hook", "http:///hook", "http://example.com:99999/", "http://example.com:0/",
                                  "javascript:alert(1)", "http://exa mple.com/"])
 def test_registration_refuses_what_is_not_an_http_url(client, redis_db, url):
     r = client.post("/players", json={"name": "Eve", "webhook_url": url})
