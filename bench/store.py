@@ -60,7 +60,7 @@ def typical_batch() -> list[dict]:
     state = engine.replay(engine.new_game(OPTIONS))
     rng = random.Random(1)
     while True:
-        command = rng.choice([c for c in engine.legal_commands(state, active_seat(state)) if c["type"] != "resign"])
+        command = rng.choice([c for c in engine.legal_commands(state, active_seat(state)) if c["type"] not in ("resign", "undo", "redo")])
         events = engine.decide(state, command)
         if len(events) == 5:
             return events
@@ -93,7 +93,7 @@ def random_commands(seed: str, limit: int) -> list[tuple[dict, int]]:
     state, version = engine.replay(events), len(events)
     rng, out = random.Random(seed), []
     while state["phase"] != "over" and len(out) < limit:
-        command = rng.choice([c for c in engine.legal_commands(state, active_seat(state)) if c["type"] != "resign"])
+        command = rng.choice([c for c in engine.legal_commands(state, active_seat(state)) if c["type"] not in ("resign", "undo", "redo")])
         out.append((command, version))
         new = engine.decide(state, command)
         state, version = engine.replay(new, state), version + len(new)

@@ -6,7 +6,7 @@ automatic consequences: a turn with no action and no free option left ends by it
 """
 from __future__ import annotations
 
-from . import actions, decisions, flares, frost, tasks, teams, timeouts, turns, warp
+from . import actions, decisions, flares, frost, tasks, teams, timeouts, turns, undo, warp
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
@@ -14,6 +14,7 @@ from .state import State, color_of, turn_actor
 
 ANSWERS = ("choose", "move", "skip")
 SYSTEM_COMMANDS = ("timeout", "claim_win")
+DISPLAY_ONLY = ("squares",)            # what /legal adds for clients to show; never a rule's input
 ANY_TIME = {"resign": actions.resign, "claim_win": lambda ctx, seat, command: timeouts.claim_win(ctx, seat)}
 
 
@@ -28,10 +29,13 @@ def decide(state: State, command: dict) -> list[Event]:
     """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise malformed("a command is an object with a 'type'")
+    command = {k: v for k, v in command.items() if k not in DISPLAY_ONLY}
     if state.get("phase") == "over":
         raise RuleError("game_over", "The game has ended.", "RULES 10")
     seat = _seat(state, command)
     kind = command["type"]
+    if kind in undo.UNDO_COMMANDS:
+        return undo.decide(state, seat, command)
     if kind not in ANSWERS and kind not in actions.HANDLERS and kind not in SYSTEM_COMMANDS:
         raise malformed(f"unknown command type {kind!r}")
     ctx = Context(state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from . import checkpoints
 from .cards import RANKS
 from .state import LEGENDARY, State, clone, color_of
 
@@ -32,7 +33,9 @@ def reducer(name: str, version: int = 1) -> Callable[[Reducer], Reducer]:
 
 
 def apply(state: State, event: Event) -> None:
+    version = state.get("version", 0) + 1
     REDUCERS[event["type"]](state, event)
+    checkpoints.follow(state, event, version)
 
 
 def replay(events: list[Event], state: State | None = None) -> State:
@@ -424,6 +427,18 @@ def _piece_released(s: State, e: Event) -> None:
     if e["square"] is not None:
         s["board"][e["square"]] = [e["piece"], e["color"], rank]
     s["stasis"][e["seat"]] = None
+
+
+# --- undo and redo within a turn (engine/checkpoints.py, engine/undo.py) ----------------------
+
+@reducer("TurnStepUndone")
+def _turn_step_undone(s: State, e: Event) -> None:
+    checkpoints.restore(s, e["to_version"], e["from_version"])
+
+
+@reducer("TurnStepRedone")
+def _turn_step_redone(s: State, e: Event) -> None:
+    checkpoints.restore(s, e["to_version"], e["from_version"])
 
 
 def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list, list]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, warp
+from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, undo, warp
 from .cards import CARDS, card_kind
 from .geometry import SQUARES
 from .patterns import all_fits
@@ -24,6 +24,7 @@ def legal_commands(state: State, seat: int) -> list[dict]:
                 out.append({"type": "skip"})
     elif state["turn"] and turn_actor(state) == seat:
         out.extend(_turn_commands(state, seat))
+    out.extend(undo.commands(state, seat))
     if teams.can_pass(state, seat):
         out.append({"type": "pass_control"})
     if two_sided(state):

@@ -35,7 +35,7 @@ class GameOutcome:
 def pick(rng: random.Random, commands: list[dict]) -> dict:
     by_type: dict[str, list[dict]] = {}
     for c in commands:
-        if c["type"] != "resign":
+        if c["type"] not in ("resign", "undo", "redo"):
             by_type.setdefault(c["type"], []).append(c)
     kind = rng.choice(sorted(by_type))
     return rng.choice(by_type[kind])

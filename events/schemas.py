@@ -189,6 +189,8 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
         "seat": _seat, "square": lambda: _square(allow_none=True), "piece": _piece, "color": _color, "rank": _rank,
     },
     "GameEnded": {"result": fields.Dict, "seed": fields.Str},
+    "TurnStepUndone": {"seat": _seat, "to_version": _count, "from_version": _count},
+    "TurnStepRedone": {"seat": _seat, "to_version": _count, "from_version": _count},
 }
 
 

@@ -41,7 +41,7 @@ def evaluate(state: State, seat: int) -> float:
 
 def choose(state: State, seat: int, rng: random.Random) -> dict:
     """The bot's command for `seat` (complete, with the seat)."""
-    options = [c for c in engine.legal_commands(state, seat) if c["type"] != "resign"]
+    options = [c for c in engine.legal_commands(state, seat) if c["type"] not in ("resign", "undo", "redo")]
     for command in options:
         if command["type"] == "claim_win":
             return command

@@ -38,10 +38,11 @@ def events_of(state: dict, command: dict, seat: int | None = None) -> list[dict]
 
 
 def legal(state: dict, seat: int | None = None) -> list[dict]:
-    """Legal commands without the seat field and without resign, for easy comparison."""
+    """Legal commands without the seat field and the display-only squares, and without resign,
+    undo and redo (tested in test_undo.py), for easy comparison."""
     acting = seat if seat is not None else active_seat(state)
-    return [{k: v for k, v in c.items() if k != "seat"} for c in engine.legal_commands(state, acting)
-            if c["type"] != "resign"]
+    return [{k: v for k, v in c.items() if k not in ("seat", "squares")} for c in engine.legal_commands(state, acting)
+            if c["type"] not in ("resign", "undo", "redo")]
 
 
 def board(state: dict) -> str:

@@ -72,6 +72,8 @@ SAMPLES = {
     "PieceStored": {"seat": 0, "square": "e5", "piece": 4, "color": 1, "rank": "heroic", "gateway": False},
     "PieceReleased": {"seat": 0, "square": None, "piece": 4, "color": 1, "rank": "heroic"},
     "GameEnded": {"result": {"reason": "end_of_game", "winners": [0], "standings": []}, "seed": "s"},
+    "TurnStepUndone": {"seat": 0, "to_version": 40, "from_version": 44},
+    "TurnStepRedone": {"seat": 0, "to_version": 42, "from_version": 40},
 }
 
 
