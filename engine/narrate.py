@@ -178,6 +178,10 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "SeatAbandoned": lambda e, n: f"{_who(n, e['seat'])} has timed out {e['timeouts']} times in a row and is "
                                   f"now played automatically.",
     "GameEnded": _ended,
+    "TurnStepUndone": lambda e, n: f"{_who(n, e['seat'])} takes back a step (back to the position of "
+                                   f"version {e['to_version']}).",
+    "TurnStepRedone": lambda e, n: f"{_who(n, e['seat'])} plays a step again (forward to the position of "
+                                   f"version {e['to_version']}).",
 }
 
 
@@ -209,4 +213,6 @@ def describe_command(command: dict, names: Names | None = None) -> str:
     if kind == "choose":
         picked = next((f"{k} {v}" for k, v in command.items() if k not in ("type", "seat")), "")
         return f"{who} chooses {picked}".rstrip()
+    if kind in ("undo", "redo"):
+        return f"{who} {'takes back a step' if kind == 'undo' else 'plays a step again'}"
     return f"{who}: {kind.replace('_', ' ')}"

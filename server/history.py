@@ -5,6 +5,7 @@ from flask import Response, request
 from flask_smorest import Blueprint
 
 from engine.narrate import describe, describe_command
+from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys
 from events.redaction import redact_envelope
 
@@ -28,6 +29,11 @@ def move_versions(events: list[dict]) -> list[tuple[int, dict]]:
     starts = [e for e in events if e["type"] == "CommandAccepted"]
     ends = [s["version"] - 1 for s in starts] + [events[-1]["version"] if events else 0]
     return [(ends[0], {})] + [(ends[i + 1], s) for i, s in enumerate(starts)]
+
+
+def undone_starts(events: list[dict]) -> set[int]:
+    """Versions of the CommandAccepted envelopes whose moves stand undone."""
+    return undone_moves([(e["version"], {"type": e["type"], **e["payload"]}) for e in events])
 
 
 def version_after_move(game_id: str, seat: int | None, n: int) -> int:
@@ -56,13 +62,16 @@ def moves(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     names = roster.names(arena.redis, game_id)
+    events = _events(game_id, caller.seat)
+    undone = undone_starts(events)
     out = []
-    for n, (version, start) in enumerate(move_versions(_events(game_id, caller.seat))):
+    for n, (version, start) in enumerate(move_versions(events)):
         if n == 0:
-            out.append({"move": 0, "version": version, "seat": None, "text": "Setup"})
+            out.append({"move": 0, "version": version, "seat": None, "text": "Setup", "undone": False})
             continue
         command = {**start["payload"]["command"], "seat": start["payload"]["seat"]}
-        out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names)})
+        out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names),
+                    "undone": start["version"] in undone})
     return {"moves": out, "provenance": arena.service.provenance(game_id).view()}
 
 
@@ -83,11 +92,16 @@ def log(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     names = roster.names(arena.redis, game_id)
-    lines = []
-    for env in _events(game_id, caller.seat):
+    events = _events(game_id, caller.seat)
+    undone = undone_starts(events)
+    lines, move, start = [], 0, 0
+    for env in events:
+        if env["type"] == "CommandAccepted":
+            move, start = move + 1, env["version"]
         text = describe({"type": env["type"], **env["payload"]}, names)
         if text:
-            lines.append({"version": env["version"], "time": env["time"], "text": text})
+            lines.append({"version": env["version"], "time": env["time"], "text": text, "move": move,
+                          "undone": start in undone})
     return {"lines": lines, "provenance": arena.service.provenance(game_id).view()}
 
 

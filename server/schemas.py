@@ -9,7 +9,7 @@ from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validat
 
 FORMS = ("high_form", "duel", "melee")
 COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
-                 "skip", "pass_control", "thaw", "warp")
+                 "skip", "pass_control", "thaw", "warp", "undo", "redo")
 RANKS = ("common", "heroic", "legendary")
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 MAX_VERSION = 10 ** 9
@@ -115,6 +115,10 @@ class CommandIn(Strict):
     school = fields.String(validate=validate.Length(min=1, max=32), metadata={"description": "a drafted school"})
     from_ = fields.String(data_key="from", attribute="from", validate=validate.Length(min=2, max=3))
     to = fields.String(validate=validate.Length(min=2, max=3))
+    to_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION),
+                                metadata={"description": "undo / redo: the version to step back or forward to"})
+    squares = fields.Dict(metadata={"description": "display only, as /legal lists it (pattern, affects, path); "
+                                                   "ignored by the rules"})
     expected_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
 
 
@@ -191,6 +195,7 @@ class MoveOut(Schema):
     version = fields.Integer()
     seat = fields.Raw(allow_none=True)
     text = fields.String()
+    undone = fields.Boolean(metadata={"description": "taken back by an undo (and not redone)"})
 
 
 class MovesOut(Schema):
@@ -202,6 +207,8 @@ class LogLineOut(Schema):
     version = fields.Integer()
     time = fields.String()
     text = fields.String()
+    move = fields.Integer(metadata={"description": "the move this line belongs to (rewind to it)"})
+    undone = fields.Boolean(metadata={"description": "part of a move taken back by an undo"})
 
 
 class LogOut(Schema):
