@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .cards import CARDS
 from .decide import decide
+from .display import annotated_commands
 from .errors import RuleError
 from .evolve import EVENT_VERSIONS, apply, evolve, replay
 from .legal import legal_commands
@@ -23,6 +24,6 @@ from .views import player_view, redact
 
 
 __all__ = [
-    "CARDS", "EVENT_VERSIONS", "RuleError", "State", "apply", "decide", "evolve", "from_position", "from_text",
+    "CARDS", "EVENT_VERSIONS", "RuleError", "State", "annotated_commands", "apply", "decide", "evolve", "from_position", "from_text",
     "legal_commands", "new_game", "player_view", "redact", "replay", "to_text",
 ]
