@@ -12,6 +12,7 @@ from events import keys
 from . import auth, clocks, roster
 from .context import Arena
 from .errors import ApiError
+from .results import stats_and_result
 from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, LegalOut, ProblemOut
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
@@ -48,6 +49,8 @@ def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
     arena = Arena.of()
     view = arena.service.view(game_id, seat, at)
     info = roster.info(arena.redis, game_id)
+    if view.view["result"] and at is None:         # finished: the result explained (results.py)
+        view.view["result"] = stats_and_result(game_id, seat, arena.service.load(game_id).state)[1]
     return {"id": game_id, "version": view.version, "latest": view.latest, "seat": seat, **view.view,
             "players": [{"seat": i, "name": s["name"], "player": s.get("player"), "bot": s.get("bot", False)}
                         for i, s in enumerate(roster.seats(arena.redis, game_id))],
@@ -62,6 +65,11 @@ def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
 @problems(400, 404, 422)
 def create_game(data: dict):
     """Create a game; the answer holds one secret token per seat (hand each to its player)."""
+    return open_game(data)
+
+
+def open_game(data: dict) -> dict:
+    """Create the game `data` describes (as CreateGameIn loads it): log, tokens, roster, clocks."""
     arena = Arena.of()
     _check_players(arena.redis, data["players"])
     options = _options(data)
@@ -95,7 +103,7 @@ def legal(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     loaded = arena.service.load(game_id)
-    commands = [] if caller.seat is None else engine.legal_commands(loaded.state, caller.seat)
+    commands = [] if caller.seat is None else engine.annotated_commands(loaded.state, caller.seat)
     return {"version": loaded.version, "seat": caller.seat,
             "commands": [{k: v for k, v in c.items() if k != "seat"} for c in commands]}
 
