@@ -14,6 +14,7 @@ from flask_smorest import Api
 from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
                vacations, web)
 from . import signing_keys
+from . import table
 from .context import Arena
 
 API_SPEC = {
@@ -37,6 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(signing_keys.blp)
+    api.register_blueprint(table.blp)
     docs.register(app)
     web.register(app)
     errors.register(app)

@@ -128,6 +128,15 @@ class CommandOut(Schema):
     replayed = fields.Boolean()
 
 
+class StatsOut(Schema):
+    version = fields.Integer()
+    players = fields.List(fields.Dict(), metadata={"description": "per seat: name, pieces_placed, beings_summoned, "
+                                                   "legends_summoned, destroyed {common, heroic, legendary}, upgrades, "
+                                                   "flares, tasks, timeouts, undos, points by reason (melee: by colour)"})
+    result = fields.Dict(allow_none=True, metadata={"description": "once over: the result with target, each standing's "
+                                                    "breakdown and the tie-break that decided (null while playing)"})
+
+
 class LegalOut(Schema):
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)

@@ -50,3 +50,39 @@ def test_undo_and_redo_over_http_append_events_and_show_undone_moves(client):
     assert send(tokens[1], {"type": "resign"}).status_code == 200
     record = client.get(f"/games/{game_id}/record").json
     assert verify_record(record).ok
+
+
+MELEE_TIE = {"board": "5/7/9/9/9/9/9/7/5", "decks": {"0": [], "1": [], "2": []},
+             "scores": {"0": {"1": 5, "2": 7}, "1": {"0": 5, "2": 6}, "2": {"0": 4, "1": 9}},
+             "turn": {"seat": 0, "actions_left": 1}}
+
+
+def test_stats_result_and_rematch_of_a_melee_decided_on_a_tie_break(client):
+    players = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"},
+               {"name": "Cy", "school": "highland"}]
+    r = client.post("/games", json={"form": "melee", "setup": MELEE_TIE, "players": players})
+    game_id, tokens = r.json["id"], [s["token"] for s in r.json["seats"]]
+    squares = iter(["a5", "b5", "c5", "d5", "e5", "f5", "g5"])
+    for seat in (0, 1, 1, 2, 2, 0, 0):
+        assert client.post(f"/games/{game_id}/commands", json={"type": "place", "square": next(squares)},
+                           headers=bearer(tokens[seat])).status_code == 200
+    view = client.get(f"/games/{game_id}").json
+    assert view["status"] == "finished"
+    assert view["result"]["tiebreak"]["decided_by"] == "second-lowest colour"
+    assert view["result"]["standings"][0]["breakdown"]["weakest"] == 1
+    stats = client.get(f"/games/{game_id}/stats").json
+    assert [p["pieces_placed"] for p in stats["players"]] == [3, 2, 2] and stats["players"][0]["name"] == "Ann"
+    assert stats["result"]["winners"] == [0]
+    assert client.post(f"/games/{game_id}/rematch").status_code == 401
+    again = client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[2]))
+    assert again.status_code == 201
+    assert [s["name"] for s in again.json["seats"]] == ["Bob", "Cy", "Ann"]
+    new = client.get(f"/games/{again.json['id']}").json
+    assert [s["school"] for s in new["seats"]] == ["sylvan", "highland", "northern"]
+    assert "/games/{game_id}/stats" in client.get("/openapi.json").json["paths"]
+
+
+def test_a_rematch_waits_for_the_end_of_the_game(client):
+    game_id, tokens = start(client, {"board": "5/7/9/9/9/9/9/7/5", "turn": {"seat": 0, "actions_left": 2}})
+    r = client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[0]))
+    assert r.status_code == 409 and r.json["code"] == "game_not_over"
