@@ -1,13 +1,15 @@
 """The game log in words: one English sentence per event worth telling, from redacted events.
 
 Works on what a seat may see (the output of `redact`), so the log never says more than the
-events it reads. `names` maps seat numbers to player names.
+events it reads. `names` maps seat numbers to player names, kept as typed. `Narrator` reads a
+whole log in order and follows the board, so that every piece it mentions is named with its
+owner and rank ("Bob's heroic piece on c2 moves to b3"), undone steps included.
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from .cards import CARDS
+from .cards import CARDS, RANK_NAMES
 
 Names = dict[int, str]
 
@@ -25,8 +27,26 @@ def _who(names: Names, seat: int | None) -> str:
     return names.get(seat, f"Seat {seat + 1}")
 
 
+def _owner(names: Names, color: int) -> str:
+    """Who plays `color`: its seats' names (two in team play), else the seat of that number."""
+    return getattr(names, "colors", {}).get(color) or _who(names, color)
+
+
 def _piece(e: dict, names: Names, color_key: str = "color", rank_key: str = "rank") -> str:
-    return f"{_who(names, e[color_key])}'s {e[rank_key]} piece"
+    return f"{_owner(names, e[color_key])}'s {e[rank_key]} piece"
+
+
+def _first_up(text: str) -> str:
+    """Upper-case the first letter only: names keep their capitals ("Bot C's common piece")."""
+    return text[:1].upper() + text[1:]
+
+
+def _the_piece(e: dict, names: Names, square_key: str) -> str:
+    """ "Ann's heroic piece on c2" when the narrator knows what stands there, else "the piece on c2"."""
+    known = e.get("pieces", {}).get(e[square_key])
+    if known is None:
+        return f"the piece on {e[square_key]}"
+    return f"{_owner(names, known[0])}'s {known[1]} piece on {e[square_key]}"
 
 
 def _count(n: int, what: str) -> str:
@@ -42,12 +62,13 @@ def _drawn(e: dict, names: Names) -> str:
 
 def _destroyed(e: dict, names: Names) -> str:
     how = {"oversummon": "is summoned over", "move": "is captured", "leap": "is captured"}.get(e.get("cause"), "is destroyed")
-    return f"{_piece(e, names).capitalize()} on {e['square']} {how}."
+    return f"{_first_up(_piece(e, names))} on {e['square']} {how}."
 
 
 def _scored(e: dict, names: Names) -> str:
-    track = "" if e.get("track") is None else f" in {_who(names, e['track'])}'s colour"
-    return f"{_who(names, e['side'])} scores {_count(e['points'], 'point')}{track} ({e['reason']})."
+    track = "" if e.get("track") is None else f" in {_owner(names, e['track'])}'s colour"
+    side = _owner(names, e["side"]) if e.get("track") is None else _who(names, e["side"])
+    return f"{side} scores {_count(e['points'], 'point')}{track} ({e['reason']})."
 
 
 def _ended(e: dict, names: Names) -> str:
@@ -77,7 +98,7 @@ def _flare(e: dict, names: Names) -> str:
 
 def _rank_changed(e: dict, names: Names) -> str:
     verb = "upgraded" if e["cause"] == "upgrade" else "downgraded" if e["cause"] == "downgrade" else "changed"
-    return f"{_who(names, e['color'])}'s piece on {e['square']} is {verb} to {e['to_rank']}."
+    return f"{_owner(names, e['color'])}'s piece on {e['square']} is {verb} to {e['to_rank']}."
 
 
 GATEWAY_MARKED = {"no_gateway": "a Nethervoid being summoned while there was none",
@@ -91,12 +112,12 @@ GATEWAY_LOST = {"destroyed": "destroyed", "converted": "converted", "became_lege
 def _gateway_marked(e: dict, names: Names) -> str:
     moved = f"; the mark leaves {e['previous']}" if e.get("previous") else ""
     why = GATEWAY_MARKED.get(e["reason"], e["reason"])
-    return f"The piece on {e['square']} becomes {_who(names, e['color'])}'s Gateway ({why}{moved})."
+    return f"The piece on {e['square']} becomes {_owner(names, e['color'])}'s Gateway ({why}{moved})."
 
 
 def _gateway_lost(e: dict, names: Names) -> str:
     where = f" on {e['square']}" if e.get("square") else ""
-    return f"{_who(names, e['color'])} loses the Gateway{where} ({GATEWAY_LOST.get(e['reason'], e['reason'])})."
+    return f"{_owner(names, e['color'])} loses the Gateway{where} ({GATEWAY_LOST.get(e['reason'], e['reason'])})."
 
 
 def _frozen(e: dict, names: Names) -> str:
@@ -123,21 +144,23 @@ def _warp_copied(e: dict, names: Names) -> str:
 
 def _released(e: dict, names: Names) -> str:
     where = f"leaps to {e['square']}" if e["square"] else "goes back to its supply"
-    return f"{_piece(e, names).capitalize()} leaves stasis and {where}."
+    return f"{_first_up(_piece(e, names))} leaves stasis and {where}."
 
 
 SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "TurnStarted": lambda e, n: f"Turn {e['number']}: {_who(n, e['seat'])} plays"
                                 f"{' an extra turn' if e.get('extra') else ''} with {_count(e['actions'], 'action')}.",
-    "PiecePlaced": lambda e, n: f"{_who(n, e['color'])} places a {e['rank']} piece on {e['square']}.",
-    "PiecePickedUp": lambda e, n: f"{_who(n, e['color'])} picks up the piece on {e['square']} (piece shortage).",
+    "PiecePlaced": lambda e, n: f"{_owner(n, e['color'])} places a {e['rank']} piece on {e['square']}.",
+    "PiecePickedUp": lambda e, n: f"{_owner(n, e['color'])} picks up their {e['rank']} piece on {e['square']} "
+                                  f"(piece shortage).",
     "BeingSummoned": lambda e, n: f"{_who(n, e['seat'])} summons {_card(e['card'])} on {e['square']}.",
-    "PieceMoved": lambda e, n: f"The piece on {e['from']} {'leaps' if e.get('leap') else 'moves'} to {e['to']}.",
+    "PieceMoved": lambda e, n: f"{_first_up(_the_piece(e, n, 'from'))} {'leaps' if e.get('leap') else 'moves'} "
+                               f"to {e['to']}.",
     "PieceDestroyed": _destroyed,
-    "PieceConverted": lambda e, n: f"{_who(n, e['from_color'])}'s piece on {e['square']} is converted "
-                                   f"to {_who(n, e['to_color'])}'s {e['to_rank']} piece.",
+    "PieceConverted": lambda e, n: f"{_owner(n, e['from_color'])}'s piece on {e['square']} is converted "
+                                   f"to {_owner(n, e['to_color'])}'s {e['to_rank']} piece.",
     "PieceRankChanged": _rank_changed,
-    "PiecesSwapped": lambda e, n: f"The pieces on {e['first']} and {e['second']} swap places.",
+    "PiecesSwapped": lambda e, n: f"{_first_up(_the_piece(e, n, 'first'))} and {_the_piece(e, n, 'second')} swap places.",
     "CardDiscarded": lambda e, n: f"{_who(n, e['seat'])} discards {_card(e['card'])}." if e.get("from_hand") else None,
     "CardsReturned": _returned,
     "CardsDrawn": _drawn,
@@ -152,7 +175,7 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "WarpCopied": _warp_copied,
     "DestructionBonusGranted": lambda e, n: f"For the rest of the turn, each piece {_who(n, e['seat'])} "
                                             f"destroys counts once more.",
-    "PieceStored": lambda e, n: f"{_piece(e, n).capitalize()} on {e['square']} is put in stasis on "
+    "PieceStored": lambda e, n: f"{_first_up(_piece(e, n))} on {e['square']} is put in stasis on "
                                 f"{_who(n, e['seat'])}'s Merchant of Time.",
     "PieceReleased": _released,
     "FlareInvoked": _flare,
@@ -165,7 +188,7 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "ActionsLost": lambda e, n: f"{_who(n, e['seat'])} has {_count(e['count'], 'action')} fewer this turn.",
     "ExtraTurnGranted": lambda e, n: f"{_who(n, e['seat'])} will play an extra turn.",
     "ExtraDrawGranted": lambda e, n: f"{_who(n, e['seat'])} will draw an extra card at the end of the turn.",
-    "ImprovisationUsed": lambda e, n: f"{_who(n, e['seat'])} improvises with a piece of {_who(n, e['color'])}.",
+    "ImprovisationUsed": lambda e, n: f"{_who(n, e['seat'])} improvises with a piece of {_owner(n, e['color'])}.",
     "PointsScored": _scored,
     "TaskClaimed": lambda e, n: f"{_who(n, e['seat'])} claims the task {_card(e['task'])}.",
     "FinalRoundStarted": lambda e, n: f"The end is triggered ({e['reason'].replace('_', ' ')}): everyone plays one more turn.",
@@ -216,3 +239,70 @@ def describe_command(command: dict, names: Names | None = None) -> str:
     if kind in ("undo", "redo"):
         return f"{who} {'takes back a step' if kind == 'undo' else 'plays a step again'}"
     return f"{who}: {kind.replace('_', ' ')}"
+
+
+class SeatNames(dict):
+    """Seat number -> name, plus `colors`: colour -> the names of the seats playing it."""
+    colors: dict[int, str]
+
+
+class Narrator:
+    """Reads a log in order (redacted events are enough) and tells each event, naming every piece
+    with its owner and rank; it follows the board, undo and redo included."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = SeatNames(names)
+        self.names.colors = {}
+        self.board: dict[str, tuple[int, str]] = {}       # square -> (colour, rank name)
+        self.kept: dict[int, dict[str, tuple[int, str]]] = {}
+
+    def line(self, version: int, event: dict) -> str | None:
+        """The sentence for the event at `version` (None for bookkeeping), then follow it."""
+        kind = event["type"]
+        if kind in ("PieceMoved", "PiecesSwapped"):
+            event = {**event, "pieces": dict(self.board)}
+        text = describe(event, self.names)
+        self._follow(version, event)
+        return text
+
+    def _seats(self, seats: list[dict]) -> None:
+        by_color: dict[int, list[str]] = {}
+        for i, seat in enumerate(seats):
+            by_color.setdefault(seat["color"], []).append(_who(self.names, i))
+        self.names.colors = {c: " and ".join(n) for c, n in by_color.items()}
+
+    def _follow(self, version: int, e: dict) -> None:
+        kind, b = e["type"], self.board
+        if kind == "GameCreated":
+            b.clear()
+            self._seats(e["seats"])
+        elif kind == "PositionSet":
+            state = e["state"]
+            self._seats(state["seats"])
+            board = state["board"]
+            b.clear()
+            if isinstance(board, dict):                              # a full state
+                b.update({sq: (p[1], RANK_NAMES[p[2]]) for sq, p in board.items()})
+            else:                                                    # a seat's view
+                b.update({p["square"]: (p["color"], p["rank"]) for p in board})
+        elif kind in ("PiecePlaced", "BeingSummoned"):
+            b[e["square"]] = (e["color"], e["rank"])
+        elif kind == "PieceMoved":
+            b[e["to"]] = b.pop(e["from"], (None, "?"))
+        elif kind in ("PieceDestroyed", "PiecePickedUp", "PieceStored"):
+            b.pop(e["square"], None)
+        elif kind == "PieceConverted":
+            b[e["square"]] = (e["to_color"], e["to_rank"])
+        elif kind == "PieceRankChanged" and e["square"] in b:
+            b[e["square"]] = (b[e["square"]][0], e["to_rank"])
+        elif kind == "PiecesSwapped":
+            first, second = b.pop(e["first"], None), b.pop(e["second"], None)
+            b.update({k: v for k, v in ((e["first"], second), (e["second"], first)) if v is not None})
+        elif kind == "PieceReleased" and e.get("square"):
+            b[e["square"]] = (e["color"], e["rank"])
+        elif kind == "CommandAccepted":
+            self.kept[version - 1] = dict(b)
+        elif kind in ("TurnStepUndone", "TurnStepRedone"):
+            self.kept.setdefault(e["from_version"], dict(b))
+            self.board = dict(self.kept.get(e["to_version"], b))
+

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from engine.narrate import describe, describe_command
+from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys
 from events.redaction import redact_envelope
@@ -95,10 +95,11 @@ def log(game_id: str):
     events = _events(game_id, caller.seat)
     undone = undone_starts(events)
     lines, move, start = [], 0, 0
+    narrator = Narrator(names)
     for env in events:
         if env["type"] == "CommandAccepted":
             move, start = move + 1, env["version"]
-        text = describe({"type": env["type"], **env["payload"]}, names)
+        text = narrator.line(env["version"], {"type": env["type"], **env["payload"]})
         if text:
             lines.append({"version": env["version"], "time": env["time"], "text": text, "move": move,
                           "undone": start in undone})
