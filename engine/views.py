@@ -11,7 +11,7 @@ from typing import Any
 from . import decisions, etherweave, frost, gateway, tasks, teams
 from .cards import RANK_NAMES
 from .notation import to_text
-from .state import State, active_seat, color_of, melee_scores, score, supply, two_sided
+from .state import State, active_seat, color_of, melee_scores, score, supply, threshold, two_sided
 
 Seat = int | None
 
@@ -83,7 +83,7 @@ def player_view(state: State, seat: Seat) -> dict:
         "legends": {"deck_size": len(state["legends"]["deck"]), "discard": list(state["legends"]["discard"])},
         "flares": {"deck_size": len(state["flares"]["deck"]), "discard": list(state["flares"]["discard"])},
         "turn": _turn(state), "active_seat": active_seat(state), "pending": _pending(state, seat),
-        "effect": _effect(state), "final_round": state["final"], "result": state["result"],
+        "effect": _effect(state), "final_round": state["final"], "result": state["result"], "target": threshold(state),
         **gateway.view_fields(state),
     }
     if state["tasks"]:

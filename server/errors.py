@@ -84,14 +84,15 @@ def register(app: Flask) -> None:
     app.register_error_handler(ApiError, lambda e: problem(e.status, e.code, e.detail, **e.extra))
     app.register_error_handler(engine.RuleError, _rule_error)
     app.register_error_handler(ConflictError, lambda e: problem(
-        409, "stale_version", f"The game is at version {e.actual}, not {e.expected}.", current_version=e.actual))
-    app.register_error_handler(GameNotFound, lambda e: problem(404, "game_not_found", f"No game {e.game_id!r}."))
+        409, "stale_version", f"The game moved on while you were choosing (it is at version {e.actual}, your command "
+        f"was for version {e.expected}): look at the new position and choose again.", current_version=e.actual))
+    app.register_error_handler(GameNotFound, lambda e: problem(404, "game_not_found", f"There is no game {e.game_id!r}: check the link or the game id."))
     app.register_error_handler(VersionNotFound, lambda e: problem(
         404, "version_not_found", f"The game has no version {e.version}; the latest is {e.latest}.", latest=e.latest))
     app.register_error_handler(GameNotOver, lambda e: problem(
-        403, "game_not_over", "The full record is available once the game has ended."))
+        403, "game_not_over", "The full record is available once the game has ended; ask again then."))
     app.register_error_handler(IdempotencyKeyReused, lambda e: problem(
-        422, "idempotency_key_reused", "This Idempotency-Key was already used with a different command."))
+        422, "idempotency_key_reused", "This Idempotency-Key was already used with a different command: send a new key with each new command."))
     app.register_error_handler(RecordRejected, lambda e: problem(
         422, "record_rejected", str(e), first_bad_version=e.version))
     app.register_error_handler(RecordMalformed, lambda e: problem(400, "malformed_request", str(e)))

@@ -75,6 +75,7 @@ def _geometry() -> dict:
     return {
         "squares": [{"square": sq, "x": x, "y": y} for sq, (x, y) in geometry.COORD.items()],
         "red": sorted(geometry.RED), "green": sorted(geometry.GREEN), "central": sorted(geometry.CENTRAL),
+        "duel_start": list(geometry.DUEL_START), "melee_start": [list(pair) for pair in geometry.MELEE_START],
         "forms": [{"id": f, "name": FORM_NAMES.get(f, f)} for f in ("duel", "high_form", "melee")],
         "schools": _schools(), "school_choices": _choices(),
     }

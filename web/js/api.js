@@ -53,5 +53,7 @@ export const api = {
     token, body: expectedVersion === undefined ? command : { ...command, expected_version: expectedVersion },
     headers: { "Idempotency-Key": randomKey() },
   }),
+  stats: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/stats`, { token }),
+  rematch: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/rematch`, { token }),
   resign: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/resign`, { token }),
 };

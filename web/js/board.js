@@ -1,6 +1,8 @@
 // The arena drawn as SVG from the engine's geometry: 69 squares (the 9x9 grid minus cut corners),
-// coloured and central squares, pieces by colour and rank, the Gateway, the resolving card's
-// marked squares, and the squares where a legal command can be made. Keyboard: arrow keys move
+// coloured squares, the side of the board the form uses (High Form's central squares, or the
+// Deathmatch side's duel start marks and melee start symbols), pieces by colour and rank, the
+// Gateway, the resolving card's marked squares, the squares where a legal command can be made, and
+// a preview of what a choice uses and affects (pattern, marked squares, path). Keyboard: arrow keys move
 // between squares, Enter or Space acts on the focused one.
 
 import { s } from "./dom.js";
@@ -47,10 +49,16 @@ function markGlyph(cx, cy, kind) {
   return s("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, rx: 6, class: `mark mark-${kind}` });
 }
 
+const MELEE_SYMBOLS = ["▲", "■", "●"];
+const PREVIEW_KEYS = ["pattern", "affects", "path", "being"];
+
 export class Board {
-  constructor(geometry, onActivate) {
+  constructor(geometry, onActivate, onHover = null) {
     this.geometry = geometry;
     this.onActivate = onActivate;
+    this.onHover = onHover;
+    this.duelStart = new Set(geometry.duel_start || []);
+    this.meleeStart = new Map((geometry.melee_start || []).flatMap((pair, i) => pair.map((sq) => [sq, i])));
     this.coord = new Map(geometry.squares.map((q) => [q.square, [q.x, q.y]]));
     this.at = new Map(geometry.squares.map((q) => [`${q.x},${q.y}`, q.square]));
     this.red = new Set(geometry.red);
@@ -76,7 +84,7 @@ export class Board {
     for (const { square, x, y } of this.geometry.squares) {
       const px = MARGIN + (x - 1) * CELL;
       const py = MARGIN + (y - 1) * CELL;
-      const kind = this.red.has(square) ? "red" : this.green.has(square) ? "green" : this.central.has(square) ? "central" : "plain";
+      const kind = this.red.has(square) ? "red" : this.green.has(square) ? "green" : "plain";
       const g = s("g", { class: `sq sq-${kind}`, "data-square": square, tabindex: -1, role: "button" });
       g.append(s("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "sq-bg" }));
       if (kind === "red" || kind === "green") {
@@ -86,15 +94,55 @@ export class Board {
       const content = s("g", { class: "sq-content" });
       g.append(content);
       g.addEventListener("click", () => this.activate(square));
-      g.addEventListener("focus", () => { this.focused = square; });
+      g.addEventListener("focus", () => { this.focused = square; this.hover(square); });
+      g.addEventListener("mouseenter", () => this.hover(square));
+      g.addEventListener("mouseleave", () => this.hover(null));
+      const side = s("g", { class: "sq-side" });
+      g.append(side);
       this.layer.append(g);
-      this.cells.set(square, { g, content, px, py, kind });
+      this.cells.set(square, { g, content, side, px, py, kind });
     }
     return svg;
   }
 
+  hover(square) {
+    if (this.onHover) this.onHover(square);
+  }
+
+  // What a choice would use and affect: {pattern, affects, path, being} lists of squares (or null).
+  preview(squares) {
+    for (const [square, { g }] of this.cells) {
+      for (const key of PREVIEW_KEYS) {
+        const list = squares ? squares[key] : null;
+        g.classList.toggle(`pv-${key}`, Boolean(list && (Array.isArray(list) ? list.includes(square) : list === square)));
+      }
+    }
+    this.svg.classList.toggle("previewing", Boolean(squares));
+  }
+
+  // The side of the board the form plays on: High Form's centre, or the Deathmatch side's marks.
+  drawSide(form) {
+    if (this.form === form) return;
+    this.form = form;
+    const highForm = form === "high_form";
+    for (const [square, { g, side, px, py }] of this.cells) {
+      const central = highForm && this.central.has(square);
+      g.classList.toggle("sq-central", central);
+      const parts = [];
+      if (!highForm && this.duelStart.has(square)) {
+        parts.push(s("path", { d: `M${px + CELL / 2},${py + 8}l8,8l-8,8l-8,-8z`, class: "duel-start" }));
+      }
+      if (!highForm && this.meleeStart.has(square)) {
+        parts.push(s("text", { x: px + CELL - 6, y: py + CELL - 6, class: "melee-start", "text-anchor": "end" },
+          MELEE_SYMBOLS[this.meleeStart.get(square)]));
+      }
+      side.replaceChildren(...parts);
+    }
+  }
+
   // view: the position shown; marks: Map square -> {kind, label} of legal targets; recent: changed squares.
   render(view, { marks = new Map(), selected = null, recent = new Set(), readOnly = false } = {}) {
+    this.drawSide(view.form);
     const pieces = new Map((view.board || []).map((p) => [p.square, p]));
     const effect = view.effect || null;
     const gateways = new Map(Object.entries(view.gateways || {}).filter(([, sq]) => sq).map(([c, sq]) => [sq, Number(c)]));
@@ -120,6 +168,7 @@ export class Board {
       g.classList.toggle("selected", selected === square);
       g.classList.toggle("recent", recent.has(square));
       let label = `${square}, ${kind === "plain" ? "" : kind + " square, "}`;
+      if (g.classList.contains("sq-central")) label += "central square, ";
       label += piece ? `${colour(piece.color).name.toLowerCase()} ${RANK_LABEL[piece.rank].toLowerCase()} piece of ${playerName(view, piece.seat)}` : "empty";
       if (gateways.has(square)) label += ", the Gateway";
       if (mark) label += `. ${mark.label}`;

@@ -81,6 +81,9 @@ export function cardTile(data, id, opts = {}) {
   const attrs = { class: `card card-${kind}${opts.selected ? " selected" : ""}${opts.selectable ? " selectable" : ""}`,
     "data-card": id };
   const tile = h("article", attrs, head, h("div", { class: "card-body" }, body));
+  // Zoom: hover enlarges (CSS); a tap or click on the name toggles it, for touch screens.
+  head.setAttribute("title", "Tap to zoom");
+  head.addEventListener("click", (e) => { e.stopPropagation(); tile.classList.toggle("zoomed"); });
   const buttons = [];
   if (opts.selectable) {
     buttons.push(h("button", { class: "card-pick", type: "button", "aria-pressed": opts.selected ? "true" : "false",

@@ -36,6 +36,8 @@ export function label(cmd, view, data) {
     case "thaw": return "Thaw your frozen card";
     case "warp": return `Warp ${cardName(data, cmd.card)}`;
     case "claim_task": return `Claim ${cardName(data, cmd.task)}`;
+    case "undo": return "Undo";
+    case "redo": return "Redo";
     case "flare": return `Invoke ${cardName(data, cmd.card)}${cmd.against !== undefined ? ` against ${colourLabel(view, cmd.against)}` : ""}`;
     case "discard": {
       const back = (cmd.returns || []).map((c) => cardName(data, c));
@@ -48,7 +50,7 @@ export function label(cmd, view, data) {
       if (cmd.color !== undefined) parts.push(colourLabel(view, cmd.color));
       if (cmd.option !== undefined) parts.push(capital(String(cmd.option)));
       if (cmd.direction !== undefined) parts.push(DIRECTION_NAMES[cmd.direction] || cmd.direction);
-      if (cmd.orientation !== undefined) parts.push(`Orientation ${cmd.orientation + 1}`);
+      if (cmd.orientation !== undefined) parts.push(orientationLabel(cmd));
       if (cmd.school !== undefined) parts.push(schoolName(data, cmd.school));
       if (cmd.card !== undefined) parts.push(cardName(data, cmd.card));
       return parts.join(", ") || "Choose";
@@ -57,17 +59,25 @@ export function label(cmd, view, data) {
   }
 }
 
+// An orientation named by what it does: the squares it marks (from the command's squares).
+function orientationLabel(cmd) {
+  const hit = cmd.squares && cmd.squares.affects && cmd.squares.affects.length ? cmd.squares.affects : null;
+  return hit ? `Orientation ${cmd.orientation + 1}: marks ${hit.join(", ")}` : `Orientation ${cmd.orientation + 1}`;
+}
+
 function add(map, key, entry, cmd) {
   if (!map.has(key)) map.set(key, { ...entry, commands: [] });
   if (cmd) map.get(key).commands.push(cmd);
 }
 
-// sel: {card, from}. Returns {squares, cards, buttons, tasks, resign}.
+// sel: {card, from}. Returns {squares, cards, buttons, tasks, resign, from, steps}; steps holds the
+// undo and redo commands, nearest first.
 export function plan(commands, sel, view, data) {
   const squares = new Map();
   const cards = new Map();
   const tasks = new Map();
   const buttons = [];
+  const steps = { undo: [], redo: [] };
   let resign = null;
   const moveFroms = new Set(commands.filter((c) => c.type === "move").map((c) => c.from));
   const from = sel.from || (moveFroms.size === 1 ? [...moveFroms][0] : null);
@@ -79,6 +89,8 @@ export function plan(commands, sel, view, data) {
       tasks.set(cmd.task, cmd);
     } else if (cmd.type === "resign") {
       resign = cmd;
+    } else if (cmd.type === "undo" || cmd.type === "redo") {
+      steps[cmd.type].push(cmd);
     } else if (ON_BOARD.includes(cmd.type) || (cmd.type === "choose" && cmd.square !== undefined)) {
       // drawn on the board below
     } else if (cmd.type !== "choose" || BUTTON_FIELDS.some((f) => cmd[f] !== undefined)) {
@@ -102,8 +114,32 @@ export function plan(commands, sel, view, data) {
       if (cmd.type === "choose" && cmd.square !== undefined) add(squares, cmd.square, { kind: "choose", label: "Choose this square" }, cmd);
       if (cmd.type === "move") add(squares, cmd.from, { kind: "move-from", label: "Move this piece", selectFrom: cmd.from });
     }
+    chooseByArea(commands, squares, view, data);
   }
-  return { squares, cards, buttons, tasks, resign, from };
+  return { squares, cards, buttons, tasks, resign, from, steps };
+}
+
+// Choices named by orientation, direction or branch can be made by clicking a square that only
+// one of them affects (or, failing that, uses): the squares come with the command from /legal.
+function chooseByArea(commands, squares, view, data) {
+  const options = commands.filter((c) => c.type === "choose" && c.square === undefined && c.squares);
+  if (options.length < 2) return;
+  for (const key of ["affects", "path", "pattern"]) {
+    const owners = new Map();
+    for (const cmd of options) {
+      for (const sq of cmd.squares[key] || []) owners.set(sq, [...(owners.get(sq) || []), cmd]);
+    }
+    for (const [sq, cmds] of owners) {
+      if (cmds.length === 1 && !squares.has(sq)) {
+        add(squares, sq, { kind: "choose-area", label: `Choose ${label(cmds[0], view, data)}` }, cmds[0]);
+      }
+    }
+  }
+}
+
+// The squares a command would use and affect, for the board to preview (null when none).
+export function previewOf(cmd) {
+  return cmd && cmd.squares ? cmd.squares : null;
 }
 
 // The discard command whose returned cards are exactly `returns` (in any order), if it is legal.

@@ -5,14 +5,16 @@
 import { api } from "./api.js";
 import { Board } from "./board.js";
 import { cardTile } from "./cards.js";
-import { findDiscard, label, plan } from "./choices.js";
+import { findDiscard, label, plan, previewOf } from "./choices.js";
+import { endScreen } from "./endscreen.js";
 import { card as cardData, cardName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
-import { logPanel, seatsPanel, statusText, tasksPanel } from "./panels.js";
+import { logPanel, seatsPanel, statusText, stripPanel, tasksPanel } from "./panels.js";
 import { RewindBar } from "./rewind.js";
 import * as storage from "./storage.js";
 import { LiveStream } from "./stream.js";
+import { plainWords, refetches } from "./words.js";
 
 const STREAM_TEXT = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", ended: "Game over", failed: "Not live" };
 
@@ -40,7 +42,8 @@ export class GamePage {
     this.seq = 0;
     this.seekSeq = 0;
     this.skew = 0;
-    this.board = new Board(data.geometry, (sq) => this.onSquare(sq));
+    this.board = new Board(data.geometry, (sq) => this.onSquare(sq), (sq) => this.hoverSquare(sq));
+    this.stats = null;
     this.rewindBar = new RewindBar((n) => this.seek(n));
   }
 
@@ -81,16 +84,16 @@ export class GamePage {
     this.logList = h("div", { class: "log-scroll", id: "log", tabindex: 0, "aria-label": "Game log" });
     this.shareEl = h("div", { id: "share" });
     this.titleEl = h("h1", { class: "game-title" }, "Game");
+    this.stripEl = h("section", { class: "strip", id: "strip", "aria-label": "Players, scores and clocks" });
+    this.endEl = h("section", { class: "panel end-screen", id: "end-screen", "aria-label": "Result", hidden: true });
+    this.stepsEl = h("div", { class: "buttons steps", id: "steps" });
     clear(this.root, h("div", { class: "game" },
       h("div", { class: "status-bar" }, h("div", { class: "status-main" }, this.titleEl, this.statusEl),
         h("div", { class: "status-side" }, this.streamEl, this.notifyBtn)),
       h("div", { class: "game-grid" },
-        h("div", { class: "board-col" },
-          h("div", { class: "board-wrap" }, this.board.svg,
-            h("p", { class: "board-key" }, h("span", { class: "key-dot" }), " you can act here · ",
-              h("span", { class: "key-recent" }), " changed by the last moves · ",
-              h("span", { class: "key-gate" }), " the Gateway")),
-          this.errorEl, this.promptEl, this.rewindBar.el, this.handEl),
+        h("div", { class: "board-col" }, this.stripEl, this.endEl,
+          h("div", { class: "board-wrap" }, this.board.svg, this.keyEl = h("p", { class: "board-key", id: "board-key" })),
+          this.errorEl, this.promptEl, this.stepsEl, this.rewindBar.el, this.handEl),
         h("aside", { class: "side-col" }, this.seatsEl, this.tasksEl,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.logList),
           this.shareEl))));
@@ -127,6 +130,9 @@ export class GamePage {
     this.log = log.lines || [];
     this.keepSelection();
     this.turnSignal(before);
+    if (view.status === "finished" && (!this.stats || this.stats.version !== view.version)) {
+      this.stats = await api.stats(this.id, this.token).catch(() => null);
+    }
     this.render();
   }
 
@@ -193,20 +199,30 @@ export class GamePage {
     await this.refresh().catch((err) => this.showError(err));
   }
 
+  // Every refusal in plain words with what to do (words.js); the code stays for those who look.
   showError(err) {
     this.error = err;
-    const code = err.code && err.code !== "http_error" ? err.code.replace(/_/g, " ") : null;
     clear(this.errorEl,
-      h("p", {}, h("strong", {}, code ? `${code[0].toUpperCase()}${code.slice(1)}: ` : "Error: "), err.message),
+      h("p", { class: "plain" }, plainWords(err)),
       err.problem && err.problem.rule ? h("p", { class: "rule" }, `Rule: ${err.problem.rule}`) : null,
       h("button", { type: "button", class: "small", onclick: () => this.clearError() }, "Dismiss"));
+    this.errorEl.dataset.code = err.code || "";
     this.errorEl.hidden = false;
+    if (refetches(err)) this.scheduleRefresh();
   }
 
   clearError() {
     this.error = null;
     this.errorEl.hidden = true;
     clear(this.errorEl);
+  }
+
+  // Hovering (or focusing) a square previews what acting there would use and affect.
+  hoverSquare(square) {
+    if (this.rewound || !this.plan) return;
+    const entry = square ? this.plan.squares.get(square) : null;
+    const squares = entry && entry.commands.length ? previewOf(entry.commands[0]) : null;
+    this.board.preview(squares);
   }
 
   onSquare(square) {
@@ -247,6 +263,11 @@ export class GamePage {
   }
 
   key(event) {
+    if ((event.ctrlKey || event.metaKey) && (event.key === "z" || event.key === "y") && this.plan && !this.rewound) {
+      const step = this.plan.steps[event.key === "z" && !event.shiftKey ? "undo" : "redo"][0];
+      if (step) { event.preventDefault(); this.send(step); }
+      return;
+    }
     if (event.key !== "Escape") return;
     if (this.sel.card || this.sel.from || this.sel.discard || this.chooser || this.confirmResign) {
       this.sel = { card: null, from: null, discard: null, returns: new Set() };
@@ -302,6 +323,10 @@ export class GamePage {
     const claims = new Map([...this.plan.tasks].map(([task, cmd]) => [task, () => this.send(cmd)]));
     clear(this.tasksEl, tasksPanel(shown, this.data, claims));
     this.renderLog();
+    this.renderSteps(live, mySeat);
+    clear(this.stripEl, stripPanel(shown, this.data, mySeat, this.skew));
+    this.renderEnd(live, mySeat);
+    this.renderKey(shown);
     this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);
     this.renderShare(live);
     this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null;
@@ -323,8 +348,7 @@ export class GamePage {
     }
     if (this.chooser) {
       parts.push(h("p", { class: "prompt-title" }, this.chooser.title),
-        h("div", { class: "buttons" }, this.chooser.commands.map((cmd) =>
-          h("button", { type: "button", class: "primary", onclick: () => this.send(cmd) }, label(cmd, view, this.data))),
+        h("div", { class: "buttons" }, this.chooser.commands.map((cmd) => this.commandButton(cmd, "primary", label(cmd, view, this.data))),
         h("button", { type: "button", onclick: () => { this.chooser = null; this.render(); } }, "Cancel")));
       clear(this.promptEl, parts);
       return;
@@ -360,10 +384,11 @@ export class GamePage {
       const claims = [...this.plan.tasks.values()].map((cmd) => ({ cmd, label: `Claim ${cardName(this.data, cmd.task)}` }));
       if (this.plan.buttons.length || claims.length) {
         parts.push(h("div", { class: "buttons" }, [...claims, ...this.plan.buttons].map(({ cmd, label: text }) =>
-          h("button", { type: "button", class: cmd.type === "skip" || cmd.type === "end_turn" ? "" : "primary",
-            "data-task": cmd.task,
-            "data-command": cmd.type, onclick: () => this.send(cmd) },
-          cmd.type === "skip" && view.pending ? "Skip this step" : text))));
+          this.commandButton(cmd, cmd.type === "skip" || cmd.type === "end_turn" ? "" : "primary",
+            cmd.type === "skip" && view.pending ? "Skip this step" : text))));
+        if (this.plan.buttons.some((b) => b.cmd.squares)) {
+          parts.push(h("p", { class: "hint" }, "Point at an option to see on the board what it uses and affects; or click a highlighted square."));
+        }
       }
     }
     if (this.plan.resign && !this.rewound) {
@@ -433,12 +458,71 @@ export class GamePage {
       discard.length ? h("p", { class: "muted discard-pile" }, `Discard pile: ${discard.map((c) => cardName(this.data, c)).join(", ")}`) : null);
   }
 
+  // A button that sends `cmd`, previewing its squares on the board while pointed at or focused.
+  commandButton(cmd, cls, text) {
+    const squares = previewOf(cmd);
+    const show = () => this.board.preview(squares);
+    const hide = () => this.board.preview(null);
+    return h("button", { type: "button", class: cls, "data-task": cmd.task, "data-command": cmd.type,
+      onclick: () => { hide(); this.send(cmd); },
+      onmouseenter: squares ? show : null, onmouseleave: squares ? hide : null,
+      onfocus: squares ? show : null, onblur: squares ? hide : null }, text);
+  }
+
+  // Undo / Redo within the turn, and Cancel on a multi-step prompt (back to before the action).
+  renderSteps(view, mySeat) {
+    const steps = this.rewound ? { undo: [], redo: [] } : this.plan.steps;
+    const buttons = [];
+    const p = view.pending;
+    const multiStep = p && p.seat === mySeat && ["pickup", "place_pickup", "orientation", "legend_color"].includes(p.kind);
+    if (steps.undo.length) {
+      if (multiStep) buttons.push(h("button", { type: "button", id: "cancel-action", onclick: () => this.send(steps.undo[0]) }, "Cancel this action"));
+      buttons.push(h("button", { type: "button", id: "undo-btn", title: "Take back your last step (Ctrl+Z)", onclick: () => this.send(steps.undo[0]) }, "↶ Undo"));
+    }
+    if (steps.redo.length) {
+      buttons.push(h("button", { type: "button", id: "redo-btn", title: "Play the step again (Ctrl+Y)", onclick: () => this.send(steps.redo[0]) }, "↷ Redo"));
+    }
+    clear(this.stepsEl, buttons);
+    this.stepsEl.hidden = !buttons.length;
+  }
+
+  renderEnd(view, mySeat) {
+    if (view.status !== "finished") { this.endEl.hidden = true; return; }
+    clear(this.endEl, endScreen(view, this.stats, this.data, mySeat, () => this.rematch()));
+    this.endEl.hidden = false;
+  }
+
+  // What the board shows, in the form's own words: the legend matches what is drawn.
+  renderKey(view) {
+    const items = [[h("span", { class: "key-dot" }), " you can act here"], [h("span", { class: "key-recent" }), " changed by the last moves"],
+      [h("span", { class: "key-preview" }), " what a choice uses / affects"]];
+    if (view.form === "high_form") items.push([h("span", { class: "key-central" }), " central squares"]);
+    else items.push([h("span", { class: "key-duel" }), " duel start marks"], [h("span", { class: "key-melee" }, "▲■●"), " melee start squares"]);
+    items.push([h("span", { class: "key-ring" }), " red / green squares"]);
+    if (Object.values(view.gateways || {}).some(Boolean) || view.gateway) items.push([h("span", { class: "key-gate" }), " the Gateway"]);
+    clear(this.keyEl, items.flatMap((item, i) => (i ? [" · ", ...item] : item)));
+  }
+
+  async rematch() {
+    try {
+      const created = await api.rematch(this.id, this.token);
+      const mine = this.view.seat === null ? 0 : (this.view.seat + created.seats.length - 1) % created.seats.length;
+      const me = created.seats[mine];
+      storage.rememberGame(created.id, { seat: me.seat, token: me.token,
+        links: created.seats.map((x) => ({ seat: x.seat, name: x.name, token: x.token, bot: (this.view.players || []).some((p) => p.name === x.name && p.bot) })) });
+      window.location.assign(`/play/${encodeURIComponent(created.id)}`);
+    } catch (err) {
+      this.showError(err);
+    }
+  }
+
   renderLog() {
     const el = this.logList;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
-    if (this.renderedLog === this.log.length) return;
-    this.renderedLog = this.log.length;
-    clear(el, logPanel(this.log));
+    const key = `${this.log.length}:${this.log.filter((l) => l.undone).length}`;
+    if (this.renderedLog === key) return;
+    this.renderedLog = key;
+    clear(el, logPanel(this.log, (move) => this.seek(move)));
     if (atBottom || !this.logScrolled) { el.scrollTop = el.scrollHeight; this.logScrolled = true; }
   }
 
@@ -464,6 +548,7 @@ export class GamePage {
   tick() {
     if (this.view && this.view.clocks && !this.rewound) {
       clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(this.view, this.data, this.view.seat, this.skew));
+      clear(this.stripEl, stripPanel(this.view, this.data, this.view.seat, this.skew));
     }
   }
 }

@@ -14,6 +14,40 @@ export function duration(seconds) {
   return `${m}:${String(sec).padStart(2, "0")}`;
 }
 
+// A time limit in words: "45 s", "5 min", "2 h", "3 days" (or a mix: "1 h 30 min").
+export function limitText(seconds) {
+  const t = Math.max(0, Math.round(seconds || 0));
+  const units = [[86400, (n) => `${n} ${n === 1 ? "day" : "days"}`], [3600, (n) => `${n} h`], [60, (n) => `${n} min`], [1, (n) => `${n} s`]];
+  const parts = [];
+  let left = t;
+  for (const [size, say] of units) {
+    const n = Math.floor(left / size);
+    if (n) parts.push(say(n));
+    left -= n * size;
+    if (parts.length === 2) break;
+  }
+  return parts.length ? parts.join(" ") : "0 s";
+}
+
+// The whole time a seat has (per move, or its bank), for the warning under 20 % left.
+function fullTime(tc) {
+  return tc && tc.kind !== "none" && tc.seconds ? tc.seconds : null;
+}
+
+const TARGETS = { duel: 18, high_form: 9 };
+
+export function targetOf(view) {
+  if (view.target) return view.target;
+  if (view.form === "melee") return (view.seats || []).length === 3 ? 12 : 10;
+  return TARGETS[view.form] || null;
+}
+
+function triggerText(view) {
+  const target = targetOf(view);
+  const who = view.form === "melee" ? "a player has " + target + " points in one colour" : "a side reaches " + target + " points";
+  return `Target ${target}: the final round starts when ${who}, or when a school deck runs out.`;
+}
+
 // Seconds left for `seat` now, counting down locally from the server's clocks snapshot.
 export function remaining(clocks, seat, skew) {
   if (!clocks || !clocks.seats) return null;
@@ -26,8 +60,8 @@ export function remaining(clocks, seat, skew) {
 
 export function timeControlText(tc) {
   if (!tc || tc.kind === "none") return "No time limit";
-  if (tc.kind === "move") return `${duration(tc.seconds)} per move`;
-  return `${duration(tc.seconds)} bank${tc.increment ? ` + ${duration(tc.increment)} a turn` : ""}`;
+  if (tc.kind === "move") return `${limitText(tc.seconds)} per move`;
+  return `${limitText(tc.seconds)} in the bank${tc.increment ? ` + ${limitText(tc.increment)} a turn` : ""}`;
 }
 
 export function statusText(view, data, mySeat) {
@@ -74,6 +108,8 @@ export function seatsPanel(view, data, mySeat, skew) {
     const score = scores.get(seat.seat) || {};
     const active = view.active_seat === seat.seat && view.status !== "finished";
     const left = remaining(view.clocks, seat.seat, skew);
+    const full = fullTime(view.time_control);
+    const low = left !== null && full && left < 0.2 * full;
     const tags = [];
     if (seat.seat === mySeat) tags.push(h("span", { class: "tag tag-you" }, "you"));
     if (player.bot) tags.push(h("span", { class: "tag tag-bot" }, "computer"));
@@ -83,15 +119,16 @@ export function seatsPanel(view, data, mySeat, skew) {
         h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),
         h("span", { class: "seat-name" }, player.name || `Seat ${seat.seat + 1}`), tags,
         active ? h("span", { class: "to-play" }, "to play") : null,
-        h("span", { class: "score", title: "Score" }, String(score.score ?? 0))),
+        h("span", { class: "score", title: `Score, against the target of ${targetOf(view)}` },
+          String(score.score ?? 0), h("span", { class: "target" }, ` / ${targetOf(view)}`)),
+        left !== null ? h("span", { class: `clock big${active ? " running" : ""}${low ? " low" : ""}`, "data-clock": seat.seat,
+          title: low ? "time left: under a fifth of the limit" : "time left" }, clockIcon(), duration(left)) : null),
       h("div", { class: "seat-facts" },
         h("span", {}, schoolName(data, seat.school)),
         h("span", {}, `hand ${seat.hand_size}`),
         h("span", {}, `deck ${seat.deck_size}`),
         h("span", {}, `discard ${(seat.discard || []).length}`),
-        h("span", { title: "pieces left in supply" }, `supply ${seat.supply.non_legendary}+${seat.supply.legendary}★`),
-        left !== null ? h("span", { class: `clock${active ? " running" : ""}`, "data-clock": seat.seat, title: "time left" },
-          clockIcon(), duration(left)) : null),
+        h("span", { title: "pieces left in supply" }, `supply ${seat.supply.non_legendary}+${seat.supply.legendary}★`)),
       seatExtras(seat, data),
       byColor ? h("div", { class: "seat-facts by-color" }, `points by colour: ${byColor}`) : null,
       score.tasks && score.tasks.length ? h("div", { class: "seat-facts" }, `tasks: ${score.tasks.map((t) => cardName(data, t)).join(", ")}`) : null);
@@ -104,23 +141,53 @@ export function seatsPanel(view, data, mySeat, skew) {
     extra.push(h("p", { class: "deadline" }, `Deadline for ${playerName(view, view.clocks.waiting_for)}: `,
       h("time", { datetime: view.clocks.deadline }, new Date(view.clocks.deadline).toLocaleString())));
   }
-  return [h("ul", { class: "seats" }, rows), h("p", { class: "decks" }, decks.join(" · ")),
+  return [h("ul", { class: "seats" }, rows), h("p", { class: "trigger" }, triggerText(view)), h("p", { class: "decks" }, decks.join(" · ")),
     h("p", { class: "time-control" }, timeControlText(view.time_control)), extra];
 }
 
 export function tasksPanel(view, data, claim) {
   if (!view.tasks) return null;
   const t = view.tasks;
+  const met = new Set(t.claimable || []);
   const tiles = (t.current || []).map((id) => {
     const action = claim.get(id);
-    return cardTile(data, id, { actions: action ? [{ label: "Claim", cls: "primary", onClick: () => action() }] : [] });
+    const tile = cardTile(data, id, { actions: action ? [{ label: "Claim", cls: "primary", onClick: () => action() }] : [] });
+    if (met.has(id)) {
+      tile.classList.add("task-met");
+      tile.prepend(h("span", { class: "tag tag-met" }, "met now"));
+    }
+    return tile;
   });
   return h("section", { class: "panel tasks", "aria-label": "Tasks" },
     h("h2", {}, "Tasks"), h("div", { class: "task-row" }, tiles),
     t.next ? h("p", { class: "muted" }, `Next: ${cardName(data, t.next)}`) : null);
 }
 
-export function logPanel(lines) {
+// Each line jumps the rewind slider to its move (onPick(move)); undone steps are struck through.
+export function logPanel(lines, onPick) {
   if (!lines.length) return h("p", { class: "muted" }, "Nothing has happened yet.");
-  return h("ol", { class: "log-lines" }, lines.map((l) => h("li", { "data-version": l.version }, l.text)));
+  return h("ol", { class: "log-lines" }, lines.map((l) => h("li", {
+    "data-version": l.version, "data-move": l.move ?? "", class: l.undone ? "undone" : "",
+    title: l.undone ? "Taken back (undone). Click to see this move." : "Click to see the board after this move",
+  }, h("button", { type: "button", class: "log-line", onclick: () => onPick && l.move !== undefined && onPick(l.move) },
+    l.text, l.undone ? h("span", { class: "tag tag-undone" }, "undone") : null))));
+}
+
+// The compact strip above the board (what a phone shows first): each player with score against the
+// target and clock, and whose turn it is with the actions left.
+export function stripPanel(view, data, mySeat, skew) {
+  const scores = new Map((view.scores || []).map((x) => [x.seat, x]));
+  const full = fullTime(view.time_control);
+  const chips = (view.seats || []).map((seat) => {
+    const player = (view.players || []).find((x) => x.seat === seat.seat) || {};
+    const active = view.active_seat === seat.seat && view.status !== "finished";
+    const left = remaining(view.clocks, seat.seat, skew);
+    const low = left !== null && full && left < 0.2 * full;
+    return h("span", { class: `strip-seat${active ? " active" : ""}`, "data-strip-seat": seat.seat },
+      h("span", { class: "swatch", style: `background:${colour(seat.color).fill}`, "aria-hidden": "true" }),
+      h("span", { class: "strip-name" }, seat.seat === mySeat ? `${player.name || "You"} (you)` : player.name || `Seat ${seat.seat + 1}`),
+      h("span", { class: "strip-score" }, `${(scores.get(seat.seat) || {}).score ?? 0}/${targetOf(view)}`),
+      left !== null ? h("span", { class: `clock${active ? " running" : ""}${low ? " low" : ""}` }, duration(left)) : null);
+  });
+  return [h("div", { class: "strip-seats" }, chips), h("p", { class: "strip-status" }, statusText(view, data, mySeat))];
 }
