@@ -37,8 +37,9 @@ def _piece(e: dict, names: Names, color_key: str = "color", rank_key: str = "ran
 
 
 def _first_up(text: str) -> str:
-    """Upper-case the first letter only: names keep their capitals ("Bot C's common piece")."""
-    return text[:1].upper() + text[1:]
+    """Upper-case the first letter of a sentence that does not start with a name (names are kept
+    exactly as typed: "bot C's common piece", never "Bot c's")."""
+    return text[:1].upper() + text[1:] if text.startswith("the piece") else text
 
 
 def _the_piece(e: dict, names: Names, square_key: str) -> str:
@@ -62,7 +63,7 @@ def _drawn(e: dict, names: Names) -> str:
 
 def _destroyed(e: dict, names: Names) -> str:
     how = {"oversummon": "is summoned over", "move": "is captured", "leap": "is captured"}.get(e.get("cause"), "is destroyed")
-    return f"{_first_up(_piece(e, names))} on {e['square']} {how}."
+    return f"{_piece(e, names)} on {e['square']} {how}."
 
 
 def _scored(e: dict, names: Names) -> str:
@@ -144,7 +145,7 @@ def _warp_copied(e: dict, names: Names) -> str:
 
 def _released(e: dict, names: Names) -> str:
     where = f"leaps to {e['square']}" if e["square"] else "goes back to its supply"
-    return f"{_first_up(_piece(e, names))} leaves stasis and {where}."
+    return f"{_piece(e, names)} leaves stasis and {where}."
 
 
 SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
@@ -175,7 +176,7 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
     "WarpCopied": _warp_copied,
     "DestructionBonusGranted": lambda e, n: f"For the rest of the turn, each piece {_who(n, e['seat'])} "
                                             f"destroys counts once more.",
-    "PieceStored": lambda e, n: f"{_first_up(_piece(e, n))} on {e['square']} is put in stasis on "
+    "PieceStored": lambda e, n: f"{_piece(e, n)} on {e['square']} is put in stasis on "
                                 f"{_who(n, e['seat'])}'s Merchant of Time.",
     "PieceReleased": _released,
     "FlareInvoked": _flare,
