@@ -9,7 +9,7 @@ import { findDiscard, label, plan } from "./choices.js";
 import { card as cardData, cardName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
-import { logPanel, seatsPanel, statusText, tasksPanel } from "./panels.js";
+import { logPanel, provenanceNote, seatsPanel, statusText, tasksPanel } from "./panels.js";
 import { RewindBar } from "./rewind.js";
 import * as storage from "./storage.js";
 import { LiveStream } from "./stream.js";
@@ -79,6 +79,7 @@ export class GamePage {
     this.seatsEl = h("section", { class: "panel players", id: "players", "aria-label": "Players" });
     this.tasksEl = h("div", { id: "tasks" });
     this.logList = h("div", { class: "log-scroll", id: "log", tabindex: 0, "aria-label": "Game log" });
+    this.originEl = h("p", { class: "provenance", id: "provenance", hidden: true });
     this.shareEl = h("div", { id: "share" });
     this.titleEl = h("h1", { class: "game-title" }, "Game");
     clear(this.root, h("div", { class: "game" },
@@ -92,7 +93,7 @@ export class GamePage {
               h("span", { class: "key-gate" }), " the Gateway")),
           this.errorEl, this.promptEl, this.rewindBar.el, this.handEl),
         h("aside", { class: "side-col" }, this.seatsEl, this.tasksEl,
-          h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.logList),
+          h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
           this.shareEl))));
   }
 
@@ -302,6 +303,9 @@ export class GamePage {
     const claims = new Map([...this.plan.tasks].map(([task, cmd]) => [task, () => this.send(cmd)]));
     clear(this.tasksEl, tasksPanel(shown, this.data, claims));
     this.renderLog();
+    const origin = provenanceNote(live.provenance);
+    this.originEl.hidden = !origin;
+    this.originEl.textContent = origin || "";
     this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);
     this.renderShare(live);
     this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null;
