@@ -44,10 +44,13 @@ class Caller:
     player: str | None
 
 
-def seat_tokens(redis, game_id: str, seats: int) -> list[str]:
-    """New tokens for every seat of a new game, their hashes stored in the game's meta hash."""
-    tokens = [new_token() for _ in range(seats)]
-    redis.hset(keys.meta(game_id, "tokens"), mapping={token_hash(t): i for i, t in enumerate(tokens)})
+def seat_tokens(redis, game_id: str, seats: int, skip: set[int] = frozenset()) -> list[str | None]:
+    """New tokens for every seat of a new game but those in `skip` (None for them), their hashes
+    stored in the game's meta hash."""
+    tokens = [None if i in skip else new_token() for i in range(seats)]
+    hashes = {token_hash(t): i for i, t in enumerate(tokens) if t}
+    if hashes:
+        redis.hset(keys.meta(game_id, "tokens"), mapping=hashes)
     return tokens
 
 

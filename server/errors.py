@@ -31,9 +31,11 @@ REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError
 class ApiError(Exception):
     """A refusal raised by the HTTP layer itself (auth, unknown resources)."""
 
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(detail)
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
+        self.headers = headers or {}
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict:
@@ -55,6 +57,12 @@ def _redis_unavailable(err: Exception) -> Response:
     response = problem(503, "store_unavailable", f"The game store is unavailable ({type(err).__name__}); try again "
                        "shortly. A command sent again with the same Idempotency-Key is applied at most once.")
     response.headers["Retry-After"] = str(retry_after_seconds())
+    return response
+
+
+def _api_error(err: ApiError) -> Response:
+    response = problem(err.status, err.code, err.detail, **err.extra)
+    response.headers.update(err.headers)
     return response
 
 
@@ -81,7 +89,7 @@ def _flatten(messages: Any, path: tuple[str, ...] = ()) -> str:
 
 
 def register(app: Flask) -> None:
-    app.register_error_handler(ApiError, lambda e: problem(e.status, e.code, e.detail, **e.extra))
+    app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(engine.RuleError, _rule_error)
     app.register_error_handler(ConflictError, lambda e: problem(
         409, "stale_version", f"The game is at version {e.actual}, not {e.expected}.", current_version=e.actual))

@@ -9,6 +9,7 @@ from events import Envelope, GameNotFound, keys
 from events.redaction import redact_envelope
 
 from . import auth, chat, roster, sse, svg
+from . import limits
 from .context import Arena
 from .errors import ApiError
 from .games import game_view, problems
@@ -111,6 +112,8 @@ def record(game_id: str):
 
 
 @blp.route("/import", methods=["POST"])
+@limits.large_body
+@limits.limited("import", "records imported", per_address="10/minute;60/hour", per_player="10/minute;60/hour")
 @blp.response(201, GameOut)
 @problems(400, 409, 422)
 def import_record():

@@ -87,13 +87,17 @@ class CreateGameIn(Strict):
 class SeatOut(Schema):
     seat = fields.Integer()
     name = fields.String()
-    token = fields.String()
+    token = fields.String(metadata={"description": "the seat's secret token; absent for an invited seat"})
     player = fields.String(allow_none=True)
+    status = fields.String(metadata={"description": "claimed (token here), or invited (its player must accept)"})
+    invitation = fields.String(metadata={"description": "id of the invitation sent for an invited seat"})
 
 
 class CreatedOut(Schema):
     id = fields.String()
     version = fields.Integer()
+    status = fields.String(metadata={"description": "playing, or waiting_for_players (invitations sent)"})
+    invitations_expire = fields.String(metadata={"description": "when unanswered invitations cancel the game"})
     seats = fields.List(fields.Nested(SeatOut))
 
 
@@ -184,6 +188,10 @@ class GameOut(Schema):
     time_control = fields.Dict(allow_none=True)
     clocks = fields.Dict(allow_none=True)
     provenance = fields.Nested(ProvenanceOut)
+    status_text = fields.String(metadata={"description": "a game not started: why ('cancelled: invitation "
+                                                         "declined', 'waiting for 1 invited player to accept')"})
+    invitations = fields.Dict(allow_none=True, metadata={"description": "a game not started: when its "
+                                                                        "invitations expire, why it was cancelled"})
 
 
 class MoveOut(Schema):

@@ -156,7 +156,8 @@ def test_two_loops_racing_over_the_index_deal_with_each_deadline_once(client, re
 def test_a_player_is_reminded_at_eighty_percent_of_the_deadline_unless_they_moved(client, redis_db):
     bob = register(client, "Bob")
     game = new_game(client, time_control=MINUTE, players=[{"name": "Ann", "school": "northern"},
-                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}],
+                    creator=bob)
     due = deadline(client, game["id"])
     start = due - timedelta(seconds=60)
     assert when(redis_db, "remind", game["id"]) == pytest.approx((start + timedelta(seconds=48)).timestamp(), abs=1e-6)
@@ -170,7 +171,8 @@ def test_a_player_is_reminded_at_eighty_percent_of_the_deadline_unless_they_move
 def test_no_reminder_once_the_player_has_moved(client, redis_db):
     bob = register(client, "Bob")
     game = new_game(client, time_control=MINUTE, players=[{"name": "Ann", "school": "northern"},
-                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}],
+                    creator=bob)
     start = deadline(client, game["id"]) - timedelta(seconds=60)
     play_legal(client, game, seat=1)
     redis_db.zadd(keys.deadlines(), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
