@@ -93,3 +93,11 @@ def require_player(redis) -> str:
     if pid is None:
         raise ApiError(401, "bad_token", "This token belongs to no registered player.")
     return pid
+
+
+def optional_player(redis) -> str | None:
+    """The registered player calling (by token or signed-in session), None for an anonymous caller;
+    a token that is no player's is still a 401."""
+    if bearer() is None and sessions.current(redis) is None:
+        return None
+    return require_player(redis)

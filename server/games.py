@@ -51,11 +51,6 @@ def _check_players(redis, players: list[dict]) -> None:
                                                      "not both.")
 
 
-def _creator(redis) -> str | None:
-    """The registered player creating the game, when the request carries a player token."""
-    return auth.require_player(redis) if auth.bearer() is not None else None
-
-
 def _owners(creator: str | None) -> list[str]:
     return [limits.address_owner(), *([f"p:{creator}"] if creator else [])]
 
@@ -90,7 +85,7 @@ def create_game(data: dict):
     another registered player is an invitation instead: the game starts when every invitee has
     accepted (GET /players/me/invitations) and is cancelled if one declines or time runs out."""
     arena = Arena.of()
-    creator = _creator(arena.redis)
+    creator = auth.optional_player(arena.redis)
     _check_players(arena.redis, data["players"])
     seats = [{"name": p["name"], "player": p.get("player"), "bot": p.get("bot", False)} for p in data["players"]]
     invited = {i: s["player"] for i, s in enumerate(seats) if s["player"] and s["player"] != creator}

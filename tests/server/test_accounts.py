@@ -134,7 +134,7 @@ def test_sign_out_and_sign_out_everywhere(app):
 
 def test_a_registered_player_keeps_its_token_and_games_when_it_signs_up(client, app):
     player = client.post("/players", json={"name": "Old Ann"}).json
-    game = client.post("/games", json={"form": "duel", "players": [
+    game = client.post("/games", headers=bearer(player["token"]), json={"form": "duel", "players": [
         {"name": "Old Ann", "school": "northern", "player": player["id"]}, {"name": "Bob", "school": "sylvan"}]}).json
     listed = client.get("/accounts/me/tokens", headers=bearer(player["token"])).json["tokens"]
     assert [t["label"] for t in listed] == ["registration"]
@@ -155,7 +155,7 @@ def test_an_account_plays_its_seat_from_any_device_with_csrf(app, client):
     name = unique()
     home = app.test_client()
     me = sign_up(home, name)
-    game = client.post("/games", json={"form": "duel", "players": [
+    game = home.post("/games", headers=csrf(home), json={"form": "duel", "players": [
         {"name": name, "school": "northern", "player": me["id"]}, {"name": "Bob", "school": "sylvan"}]}).json
     phone = app.test_client()
     phone.post("/accounts/session", json={"name": name, "password": PASSWORD})

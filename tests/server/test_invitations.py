@@ -31,7 +31,8 @@ def _answer(client, player, invitation, verb="accept"):
     return client.post(f"/players/me/invitations/{invitation}/{verb}", headers=bearer(player["token"]))
 
 
-def test_naming_a_player_invites_them_and_gives_the_creator_no_token_for_their_seat(client, redis_server):
+def test_naming_a_player_invites_them_and_gives_the_creator_no_token_for_their_seat(client, redis_server, monkeypatch):
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1")
     bob = _register(client, "Bob", webhook_url="http://127.0.0.1:9/hook")
     created = _invite(client, bob)
     seat = created["seats"][1]

@@ -95,8 +95,8 @@ def hooked_player(client, redis_db, url: str) -> dict:
 
 def notify_and_deliver(client, redis_db, player: dict) -> list[dict]:
     """Seat the player (a your_turn notification follows), run the worker; the recorded failures."""
-    new_game(client, players=[{"name": "Ann", "school": "northern"},
-                              {"name": "Bob", "school": "sylvan", "player": player["id"]}])
+    new_game(client, creator=player, players=[{"name": "Ann", "school": "northern"},
+                                              {"name": "Bob", "school": "sylvan", "player": player["id"]}])
     run_worker(redis_db)
     return client.get("/players/me/webhook-failures", headers=bearer(player["token"])).json["failures"]
 
