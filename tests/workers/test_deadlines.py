@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from freezegun import freeze_time
+from rq import Queue
 
 from events import SYSTEM, keys
 from workers import deadlines, runtime
@@ -188,3 +189,13 @@ def test_a_time_bank_shows_every_seats_time_left(client):
     assert clocks["kind"] == "bank" and clocks["waiting_for"] == 1
     assert clocks["seats"][0]["remaining"] == 300.0 and 299 < clocks["seats"][1]["remaining"] <= 300
     assert parse(clocks["deadline"]) == parse(clocks["since"]) + timedelta(seconds=300)
+
+
+def test_a_timeout_job_scheduled_in_rq_by_an_earlier_version_is_handed_to_the_deadline_loop(client, redis_db):
+    game = new_game(client, time_control=MINUTE)
+    due = deadline(client, game["id"])
+    redis_db.zrem(keys.deadlines(), f"timeout:{game['id']}:1")               # indexed by nothing but the job
+    with freeze_time(later(due, 0.5)):
+        Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1)
+        run_worker(redis_db)
+    assert len(events_of(client, game["id"], "TurnTimedOut")) == 1
