@@ -226,7 +226,7 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
         follow_up_finish(queue, game_id, pipe)
     else:
         bot = schedule_bot(queue, game_id, clock, settings, pipe) if clock.seat in seating.bots else None
-        due.add(pipe, _members(game_id, seating, clock, settings, bot))
+        due.add(pipe, _members(redis, game_id, seating, clock, settings, bot))
     pipe.execute()
 
 
@@ -240,11 +240,11 @@ def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
         items = {due.member("finish", game_id): runtime.now()}
     else:
         bot = runtime.now() if clock.seat in seating.bots else None
-        items = _members(game_id, seating, clock, settings, bot)
+        items = _members(redis, game_id, seating, clock, settings, bot)
     due.add(redis, items, only_new=True)
 
 
-def _members(game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None) -> dict:
+def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None) -> dict:
     items = {}
     end = vacation.deadline(redis, clock, seating)
     if end is not None:
