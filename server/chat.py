@@ -12,15 +12,17 @@ Chat never touches the game's log or hash chain; GET /games/{id}/record?chat=1 a
 """
 from __future__ import annotations
 
+import json
 import re
 import time
 
+from flask import request
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from events import GameNotFound, accounts, chat, keys
 
-from . import auth, roster
+from . import auth, roster, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -42,6 +44,15 @@ class ChatIn(Strict):
 class ChatQuery(Schema):
     channel = Channel
     after = fields.String(load_default="0", validate=stream_id)
+
+
+class ChatStreamQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    channel = Channel
+    after = fields.String(load_default="0", validate=stream_id,
+                          metadata={"description": "the id of the last message seen (SSE: Last-Event-ID)"})
+    follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new messages"})
 
 
 class ReportIn(Strict):
@@ -121,6 +132,40 @@ def read(query: dict, game_id: str):
     hidden = chat.muted(redis, caller.player)
     return {"channel": query["channel"], "last_id": rows[-1]["id"] if rows else query["after"],
             "messages": [m for m in rows if m.get("player") not in hidden]}
+
+
+@blp.route("/games/<game_id>/chat/stream")
+@blp.arguments(ChatStreamQuery, location="query")
+@blp.response(200, content_type="text/event-stream")
+@problems(400, 401, 403, 404)
+def stream(query: dict, game_id: str):
+    """Server-Sent Events, one `chat` event per message of the channel (id = the message's id)."""
+    return sse.flask_response(open_stream(query, game_id), query["follow"])
+
+
+def open_stream(query: dict, game_id: str) -> sse.Source:
+    """The channel's messages for the caller (muted players left out), after Last-Event-ID or `after`."""
+    caller = _caller(game_id, query["channel"], writing=False)
+    after = request.headers.get("Last-Event-ID", query["after"])
+    try:
+        stream_id(after)
+    except ValidationError:
+        raise ApiError(400, "malformed_request", "Last-Event-ID must be a chat message id.") from None
+    hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
+    return sse.Source(keys.chat(game_id, query["channel"]), sse.parse_id(after), render_messages,
+                      (query["channel"], hidden))
+
+
+def render_messages(entries, viewer: tuple[str, tuple[str, ...]]) -> list[sse.Frame]:
+    channel, hidden = viewer
+    frames = []
+    for sid, fields in entries:
+        message = json.loads(sse.field(fields, "data"))
+        if message.get("player") in hidden:
+            continue
+        text = sid.decode() if isinstance(sid, bytes) else sid
+        frames.append(sse.Frame(sse.parse_id(text), sse.frame(text, "chat", {"id": text, "channel": channel, **message})))
+    return frames
 
 
 @blp.route("/games/<game_id>/chat", methods=["POST"])

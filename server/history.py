@@ -1,6 +1,8 @@
 """A game's history: its events, moves, log in words, rewind, record, picture and live stream."""
 from __future__ import annotations
 
+import secrets
+
 from flask import Response, request
 from flask_smorest import Blueprint
 
@@ -165,7 +167,8 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
         raise ApiError(400, "malformed_request", "Last-Event-ID must be an event version.") from None
     if not arena.service.store.exists(game_id):
         raise GameNotFound(game_id)                 # 404 before the stream starts
-    return sse.Source(keys.log(game_id), (after, 0), render_events, caller.seat)
+    viewer = caller.player or f"anon:{secrets.token_hex(6)}"        # who is watching (spectator counts, e-mail)
+    return sse.Source(keys.log(game_id), (after, 0), render_events, caller.seat, presence=(game_id, viewer))
 
 
 def render_events(entries, seat: int | None) -> list[sse.Frame]:
