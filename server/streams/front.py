@@ -49,7 +49,6 @@ def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROU
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
-        tier.hub.start()
         yield
         await tier.hub.stop()
 

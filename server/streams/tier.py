@@ -45,7 +45,7 @@ class StreamTier:
     def __init__(self, flask_app: Flask, redis_url: str, limits: Limits) -> None:
         self.flask_app = flask_app
         self.limits = limits
-        self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog)
+        self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog, shard_keys=limits.stream_shard_keys)
         self.open_streams = OpenStreams(limits.streams_per_address, limits.streams_per_token)
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
