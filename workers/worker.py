@@ -52,10 +52,13 @@ class ArenaWorker(SimpleWorker):
         self._burst = bool(kwargs.get("burst"))
         loop = self.deadline_loop()
         if self._burst:
-            loop.drain()
-            worked = super().work(*args, **kwargs)
-            loop.drain()
-            return worked
+            try:
+                loop.drain()
+                worked = super().work(*args, **kwargs)
+                loop.drain()
+                return worked
+            finally:
+                loop.stop()
         loop.start()
         try:
             return self._work_until_stopped(*args, **kwargs)
