@@ -13,7 +13,7 @@ from flask_smorest import Api
 
 from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
                vacations, web)
-from . import invitations, limits
+from . import apidoc, inputs, invitations, limits
 from . import signing_keys
 from .context import Arena
 
@@ -31,8 +31,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limits.configure(app)
     app.json.sort_keys = False
     Arena(app)
-    api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."}})
+    api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."},
+                                "extra_plugins": [apidoc.ProblemResponses()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    apidoc.prepare(api)
     app.extensions["openapi"] = api
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp, invitations.blp):
         api.register_blueprint(blueprint)
@@ -44,4 +46,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     invitations.register(app)
     limits.init(app, app.extensions["arena"].redis)
+    inputs.register(app)
     return app

@@ -76,7 +76,11 @@ def _http_error(err: HTTPException) -> Response:
     if err.code == 422 and "messages" in data:          # webargs validation: the request is malformed
         messages = data["messages"]
         return problem(400, "malformed_request", _flatten(messages), errors=messages)
-    return problem(err.code or 500, (err.name or "error").lower().replace(" ", "_"), err.description or "")
+    if err.code == 413:
+        return problem(413, "body_too_large", "The request body is too large.")
+    response = problem(err.code or 500, (err.name or "error").lower().replace(" ", "_"), err.description or "")
+    response.headers.update({k: v for k, v in err.get_headers() if k.lower() != "content-type"})   # 405: Allow
+    return response
 
 
 def _flatten(messages: Any, path: tuple[str, ...] = ()) -> str:

@@ -5,7 +5,7 @@ well-formed request is the engine's business, not the schema's.
 """
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 FORMS = ("high_form", "duel", "melee")
 COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
@@ -262,13 +262,20 @@ class HealthOut(Schema):
 
 
 class ProblemOut(Schema):
+    """application/problem+json (RFC 9457): `code` is stable, `detail` says what is wrong; a refusal
+    may add fields of its own."""
+    class Meta:
+        unknown = INCLUDE
     type = fields.String()
     title = fields.String()
     status = fields.Integer()
     code = fields.String()
     detail = fields.String()
-    rule = fields.String()
-    current_version = fields.Integer()
+    rule = fields.String(metadata={"description": "the rule a refused command breaks"})
+    current_version = fields.Integer(metadata={"description": "409 stale_version: the game's version"})
+    errors = fields.Dict(metadata={"description": "400 malformed_request: the messages by field"})
+    limit = fields.Integer(metadata={"description": "413 body_too_large: the largest body accepted, in bytes"})
+    retry_after = fields.Integer(metadata={"description": "429: seconds to wait, as in Retry-After"})
 
 
 class StreamQuery(Schema):
@@ -276,3 +283,13 @@ class StreamQuery(Schema):
         unknown = EXCLUDE
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new events"})
+
+
+class RecordIn(Schema):
+    """A game record to import (events/record.py): its header is checked here, the rest by
+    events/verify.py."""
+    class Meta:
+        unknown = INCLUDE
+    format = fields.String(required=True, validate=validate.Length(max=64))
+    game_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
+    events = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=20000))
