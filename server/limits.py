@@ -31,6 +31,7 @@ from events import keys
 
 from . import auth
 from .errors import ApiError, problem
+from .sessions import COOKIE
 
 # config key (= environment variable) -> (default, what it limits); rate limits add theirs below.
 SETTINGS: dict[str, tuple[Any, str]] = {
@@ -78,8 +79,9 @@ def address_owner() -> str:
 
 
 def caller_key() -> str:
-    """The bearer token (hashed) when there is one, else the address: per player or seat."""
-    token = request.headers.get("Authorization", "").partition(" ")[2].strip()
+    """The bearer token (hashed) when there is one, else the session cookie (hashed), else the
+    address: per player or seat."""
+    token = request.headers.get("Authorization", "").partition(" ")[2].strip() or request.cookies.get(COOKIE, "")
     return "t:" + auth.token_hash(token)[:32] if token else "a:" + client_address()
 
 

@@ -26,7 +26,7 @@ from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
 from events import GameExists, accounts, keys, lobby, results
 
-from . import auth, clocks, games, roster, sse
+from . import auth, clocks, games, limits, roster, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -202,6 +202,7 @@ def render_feed(entries, viewer: None = None) -> list[sse.Frame]:
 
 
 @blp.route("/tables", methods=["POST"])
+@limits.limited("table", "tables opened and seeks made", per_address="30/minute", per_player="10/minute;100/hour")
 @blp.arguments(TableIn)
 @blp.response(201, TableOut)
 @problems(400, 401, 403)
@@ -388,6 +389,7 @@ def _seek_out(redis: Any, player_id: str) -> dict:
 
 
 @blp.route("/seeks", methods=["POST"])
+@limits.limited("table", "tables opened and seeks made", per_address="30/minute", per_player="10/minute;100/hour")
 @blp.arguments(SeekIn)
 @blp.response(201, SeekOut)
 @problems(400, 401, 403)
