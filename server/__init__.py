@@ -13,7 +13,7 @@ from flask_smorest import Api
 
 from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
                vacations, web)
-from . import apidoc, inputs, invitations, limits
+from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
 from .context import Arena
 
@@ -47,4 +47,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     invitations.register(app)
     limits.init(app, app.extensions["arena"].redis)
     inputs.register(app)
+    headers.register(app)
     return app
