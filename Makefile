@@ -24,6 +24,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/clocks.py
 
 clean:
 	rm -rf $(VENV) var

@@ -108,7 +108,8 @@ def main() -> None:
     errors = tempfile.TemporaryFile("w+")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    env.update(ARENA_DATA_DIR=str(data), PORT=str(port), WEB_CONCURRENCY="1", WEB_THREADS="4",
+    env.update(ARENA_DATA_DIR=str(data), PORT=str(port), WEB_CONCURRENCY="1", WEB_THREADS="4", ARENA_RATE_LIMITS="0",
+               ARENA_MAX_UNMOVED_GAMES="100000",
                PYTHONPATH=str(args.root))
     server = subprocess.Popen([sys.executable, "-m", "server.cli", "serve"], cwd=args.root, env=env,
                               stdout=subprocess.DEVNULL, stderr=errors)

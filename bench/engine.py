@@ -2,7 +2,9 @@
 
     python bench/engine.py [--games 20]
 
-Prints medians (and spreads) of wall-clock times measured in this process.
+Prints medians (and spreads) of wall-clock times measured in this process, then the three figures
+issue 12 holds the engine to, each beside its floor. Self-play is counted in CPU time of this
+process (one core), so other load on the machine does not lower it.
 """
 from __future__ import annotations
 
@@ -50,6 +52,15 @@ def report(name: str, samples: list[float], unit: float = 1e3, label: str = "ms"
           f"min {samples[0] * unit:8.3f}   p90 {p90 * unit:8.3f}   (n={len(samples)})")
 
 
+def floors(legal_ms: float, replay_us: float, duels_per_s: float) -> None:
+    print()
+    for name, value, floor, unit, ok in (
+            ("legal_commands, 6 cards, crowded board", legal_ms, 0.25, "ms (median)", legal_ms <= 0.25),
+            ("replay, per event", replay_us, 1.0, "us (median)", replay_us <= 1.0),
+            ("random self-play, duels per CPU second", duels_per_s, 30.0, "duels/s", duels_per_s >= 30)):
+        print(f"{name:<44} {value:8.3f} {unit:<12} floor {floor:g}   {'ok' if ok else 'BELOW THE FLOOR'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
@@ -57,24 +68,28 @@ def main() -> None:
 
     state, seat = crowded_position()
     n = len(engine.legal_commands(state, seat))
-    report(f"legal_commands ({len(state['board'])} pieces, 6 cards, {n} cmds)",
-           _timed(lambda: engine.legal_commands(state, seat), 300))
+    legal = _timed(lambda: engine.legal_commands(state, seat), 300)
+    report(f"legal_commands ({len(state['board'])} pieces, 6 cards, {n} cmds)", legal)
 
     events_total = 0
     replay_samples = []
+    duel_cpu = []
     for form, schools in (("high_form", ["northern", "sylvan"]), ("duel", ["highland", "sylvan"]),
                           ("melee", ["northern", "sylvan", "highland"]),
                           ("melee", ["northern", "sylvan", "highland", "southern"])):
         games = []
         for i in range(args.games):
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             game = play_game(form, schools, f"bench-{i}")
             games.append(time.perf_counter() - start)
+            if form == "duel":
+                duel_cpu.append(time.process_time() - cpu)
             events = game.events
             events_total += len(events)
             replay_samples.extend(t * 100 / len(events) for t in _timed(lambda: engine.replay(events), 3))
         report(f"one random game, {form} {len(schools)}p", games)
     report("replay per 100 events", replay_samples)
+    floors(statistics.median(legal) * 1e3, statistics.median(replay_samples) * 1e4, len(duel_cpu) / sum(duel_cpu))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The player's commands outside pending decisions: place, summon, discard, flare, claim_task,
-end_turn, resign (and pass_control, engine/teams.py; thaw, engine/frost.py; warp, engine/warp.py).
+end_turn, thaw, resign (and pass_control, engine/teams.py; warp, engine/warp.py).
 Each checks its rules in a fixed order and raises a RuleError naming the rule.
 """
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import etherweave, flares, frost, pieces, summon, tasks, teams, turns, warp
 from .cards import CARDS, card_kind
 from .context import Context
+from .effects.frame import new_frame
 from .errors import RuleError, malformed
 from .geometry import parse_square
 from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two_sided
@@ -139,6 +140,19 @@ def end_turn(ctx: Context, seat: int, command: dict) -> None:
     turns.end_turn(ctx)
 
 
+def thaw(ctx: Context, seat: int, command: dict) -> None:
+    """The frozen card leaves play and its frozen text resolves, then it is discarded (RULES 13.2)."""
+    s = ctx.state
+    card = frost.frozen_card(s, seat)
+    if card is None:
+        raise RuleError("nothing_frozen", "You have no frozen effect in play.", "RULES 13.2 frozen effects")
+    if not frost.may_thaw_now(s, seat):
+        raise RuleError("thaw_closed", "Your frozen effect cannot be thawed now (not on the turn it was frozen, "
+                        "nor after control was passed).", "RULES 13.2 frozen effects")
+    ctx.emit("CardUnfrozen", seat=seat, card=card, reason="thawed")
+    summon.run_effect(ctx, new_frame(seat, card, ["frozen"], kind="thaw"))
+
+
 def resign(ctx: Context, seat: int, command: dict) -> None:
     s = ctx.state
     if not two_sided(s):
@@ -150,5 +164,5 @@ def resign(ctx: Context, seat: int, command: dict) -> None:
 HANDLERS = {
     "place": place, "summon": summon_being, "discard": discard, "flare": flare,
     "claim_task": claim_task, "end_turn": end_turn, "resign": resign, "pass_control": teams.pass_control,
-    "thaw": frost.thaw, "warp": warp.warp,
+    "thaw": thaw, "warp": warp.warp,
 }

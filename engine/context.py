@@ -2,22 +2,25 @@
 
 Every fact is emitted through `emit`, which applies it to the copy at once, so later rule checks
 in the same call see the board as it now is, and replaying the emitted events reproduces the copy
-exactly. After each fact, `gateway.follow` takes the Nethervoid mark off a piece that lost it.
+exactly. After each fact the context's watchers run: rules that look at every fact, given by the
+caller (engine/watchers.py), such as the Nethervoid mark leaving a piece that lost it.
 """
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable, Sequence
 
-from . import gateway
 from .evolve import Event, apply
 from .state import State, clone
 
+Watcher = Callable[["Context", Event], None]
+
 
 class Context:
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, watchers: Sequence[Watcher] = ()) -> None:
         self.state = clone(state)
         self.events: list[Event] = []
+        self.watchers = tuple(watchers)
 
     @classmethod
     def view(cls, state: State) -> "Context":
@@ -25,13 +28,15 @@ class Context:
         ctx = cls.__new__(cls)
         ctx.state = state
         ctx.events = []
+        ctx.watchers = ()
         return ctx
 
     def emit(self, type_: str, **payload: Any) -> Event:
         event = clone({"type": type_, **payload})     # no event shares a list with the scratch state
         apply(self.state, event)
         self.events.append(event)
-        gateway.follow(self, event)
+        for watch in self.watchers:
+            watch(self, event)
         return event
 
     def rng(self) -> random.Random:

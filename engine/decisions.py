@@ -8,7 +8,6 @@ from __future__ import annotations
 from . import frost, pieces, schools, setup, summon, turns
 from .cards import CARDS, RANK_NAMES
 from .context import Context
-from .effects.frame import Resolution
 from .effects.interpreter import pending_ask
 from .errors import RuleError
 from .state import LEGENDARY, State, color_of, enemy_colors
@@ -24,7 +23,7 @@ def options(state: State) -> tuple[list[dict], bool]:
     pending, frame = state["pending"], state["effect"]
     kind = pending["kind"]
     if kind == "effect":
-        ask = pending_ask(Resolution(Context.view(state), frame))
+        ask = pending_ask(state)
         return ask.options, ask.can_skip
     if kind == "pickup":
         being_fits = summon.current_fits(state, frame)

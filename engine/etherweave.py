@@ -14,15 +14,11 @@ State (each key is created by its first event, so a game without Etherweave neve
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import gateway
 from .cards import CARDS, RANK_NAMES
+from .context import Context
 from .errors import RuleError
 from .state import State, color_of, enemy_colors, seats_of, two_sided
-
-if TYPE_CHECKING:
-    from .context import Context
 
 MERCHANT = "etherweave-merchant-of-time"
 EMPEROR = "etherweave-eternal-emperor"
@@ -127,13 +123,13 @@ def view_fields(state: State, seat: int) -> dict:
 
 # --- facts ------------------------------------------------------------------------------------------
 
-def summoned(ctx: "Context", seat: int, card: str) -> None:
+def summoned(ctx: Context, seat: int, card: str) -> None:
     """Summoning the pending being ends its pending status; only its normal effect resolves."""
     if pending_being(ctx.state, seat) == card:
         ctx.emit("PendingBeingCleared", seat=seat, card=card, reason="summoned")
 
 
-def store(ctx: "Context", seat: int, square: str) -> None:
+def store(ctx: Context, seat: int, square: str) -> None:
     """Lift the piece on `square` onto the seat's Merchant of Time (not a destruction)."""
     pid, color, rank = ctx.state["board"][square]
     was_gateway = gateway.piece(ctx.state, color) == pid
@@ -141,7 +137,7 @@ def store(ctx: "Context", seat: int, square: str) -> None:
              gateway=was_gateway)
 
 
-def release(ctx: "Context", seat: int, square: str | None) -> None:
+def release(ctx: Context, seat: int, square: str | None) -> None:
     """Put the stored piece on `square` (None: no square can take it, so it goes back to its
     owner's supply). A Gateway put in stasis is the Gateway again once back on the board."""
     pid, color, rank, was_gateway = stored_piece(ctx.state, seat)

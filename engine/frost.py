@@ -3,8 +3,8 @@
 A summoned being with a frozen text resolves its normal effect, then stays face up in play as its
 owner's frozen effect instead of being discarded. A seat has at most one: when a second would
 enter, the owner chooses which stays (a pending decision) and the other is discarded. Thawing is
-a free command ({"type": "thaw"}) at the times a flare may be invoked: the card leaves play, its
-frozen text resolves as an effect, then the card is discarded. Frozen Chest puts a frozen card
+a free command ({"type": "thaw"}, engine/actions.py) at the times a flare may be invoked: the card
+leaves play, its frozen text resolves as an effect, then the card is discarded. Frozen Chest puts a frozen card
 from the discard pile into play, discarding the one in play.
 
 State (both created by their first event, so older states need no migration):
@@ -13,11 +13,10 @@ State (both created by their first event, so older states need no migration):
 """
 from __future__ import annotations
 
-from . import summon, teams
+from . import teams
 from .cards import CARDS
 from .context import Context
-from .effects.frame import new_frame
-from .errors import RuleError, malformed
+from .errors import malformed
 from .state import State, color_of
 
 THAW_ON_FREEZING_TURN = True
@@ -115,21 +114,6 @@ def from_description(value: object, state: State) -> list | None:
 def revivable(state: State, seat: int) -> list[str]:
     """Frozen cards of the seat's discard pile (Frozen Chest)."""
     return sorted(c for c in set(state["discards"][seat]) if freezes(c))
-
-
-# --- thawing ------------------------------------------------------------------------------------------
-
-def thaw(ctx: Context, seat: int, command: dict) -> None:
-    """The thaw command: the frozen card leaves play and its frozen text resolves, then it is discarded."""
-    s = ctx.state
-    card = frozen_card(s, seat)
-    if card is None:
-        raise RuleError("nothing_frozen", "You have no frozen effect in play.", "RULES 13.2 frozen effects")
-    if not may_thaw_now(s, seat):
-        raise RuleError("thaw_closed", "Your frozen effect cannot be thawed now (not on the turn it was frozen, "
-                        "nor after control was passed).", "RULES 13.2 frozen effects")
-    ctx.emit("CardUnfrozen", seat=seat, card=card, reason="thawed")
-    summon.run_effect(ctx, new_frame(seat, card, ["frozen"], kind="thaw"))
 
 
 # --- lost actions (Everfrost Sentinel) ------------------------------------------------------------------

@@ -9,15 +9,11 @@ piece can leave (destroyed, converted, upgraded to legendary, picked up, a futur
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .cards import CARDS
+from .context import Context
 from .errors import malformed
 from .evolve import Event
 from .state import COMMON, LEGENDARY, State, color_of, square_of
-
-if TYPE_CHECKING:
-    from .context import Context
 
 NETHERVOID = "nethervoid"
 OWN_EVENTS = ("GatewayMarked", "GatewayLost")
@@ -54,7 +50,7 @@ def view_fields(state: State) -> dict:
     return {"gateways": marked, "gateway": next(iter(marked.values()), None)}
 
 
-def mark(ctx: "Context", color: int, pid: int, reason: str) -> None:
+def mark(ctx: Context, color: int, pid: int, reason: str) -> None:
     """Put `color`'s glass token on piece `pid` (moving it from the old Gateway, if any)."""
     if piece(ctx.state, color) == pid:
         return
@@ -62,7 +58,7 @@ def mark(ctx: "Context", color: int, pid: int, reason: str) -> None:
              previous=square(ctx.state, color))
 
 
-def summoned(ctx: "Context", frame: dict, replaced: list | None) -> None:
+def summoned(ctx: Context, frame: dict, replaced: list | None) -> None:
     """Leaflet 'When does a piece become the Gateway': applied to a being just put on the board,
     before its effect. `replaced` is the piece that stood on the being square, if any."""
     being = CARDS.beings[frame["card"]]
@@ -83,7 +79,7 @@ def _rank(state: State, pid: int) -> int:
     return state["board"][square_of(state, pid)][2]
 
 
-def follow(ctx: "Context", event: Event) -> None:
+def follow(ctx: Context, event: Event) -> None:
     """After any event: a Gateway that left the board, changed colour or became legendary loses
     its mark (the leaflet's 'Destruction of the Gateway' and 'Upgrading the Gateway')."""
     gateways = ctx.state.get("gateways")

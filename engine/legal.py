@@ -8,7 +8,7 @@ from .cards import CARDS, card_kind
 from .geometry import SQUARES
 from .patterns import all_fits
 from .state import LEGENDARY, State, color_of, enemy_colors, supply, turn_actor, two_sided
-from .summon import lend_colors, pattern_color, shortage_pickups
+from .summon import lend_colors, may_pick_up, pattern_color
 
 
 def legal_commands(state: State, seat: int) -> list[dict]:
@@ -77,7 +77,7 @@ def summons(state: State, seat: int) -> list[dict]:
                     fits = [f for f in fits if f.borrowed is not None]
                     if not fits:
                         continue
-                if short and shortage_pickups(state, seat, being, target, fits) == []:
+                if short and not may_pick_up(state["board"], color, being.rank == LEGENDARY, target, fits):
                     continue
                 cmd = {"type": "summon", "card": card, "square": target}
                 if mode is not None:

@@ -26,14 +26,84 @@ class Fit(NamedTuple):
     borrowed: str | None            # square of an enemy piece standing in for one of yours
 
 
-def _match(board: Board, cells, tx: int, ty: int, color: int, lend: frozenset[int],
-           empties: int = 0) -> tuple[tuple[str, ...], str | None] | None:
+Cells = tuple[tuple[str, int, bool], ...]       # (square, minimum rank, is the being square)
+
+
+class Laid(NamedTuple):
+    """An orientation laid with its being square on one square of the board."""
+    cells: Cells
+    squares: tuple[str, ...]                        # the cells' squares, in the cells' order
+    needs: tuple[tuple[int, frozenset[str]], ...]   # (rank, the squares needing at least that rank)
+
+
+class Layout(NamedTuple):
+    """One orientation laid on every square it fits on the board, worked out once per being: the
+    search for fits then reads squares instead of adding offsets, and a pattern of your own pieces
+    only is tested with set inclusions (legal_commands runs it for every being in hand)."""
+    index: int
+    key_need: int                   # the rank its most demanding cell needs
+    target_of: dict[str, str]       # a square filling that cell -> the being square it implies
+    keys: frozenset[str]            # the squares of target_of, to intersect with the pieces at hand
+    cells_at: dict[str, Laid]       # being square -> the pattern laid there, for squares it fits on
+
+
+_LAYOUTS: dict[str, tuple[Layout, ...]] = {}
+
+
+def layouts(being: Being) -> tuple[Layout, ...]:
+    """The being's orientations laid on the board (memoised: card data never changes)."""
+    found = _LAYOUTS.get(being.id)
+    if found is None:
+        found = _LAYOUTS[being.id] = tuple(_layout(o.index, o.cells) for o in being.orientations)
+    return found
+
+
+def _layout(index: int, cells: tuple[tuple[int, int, int], ...]) -> Layout:
+    kx, ky, need = max(cells, key=lambda c: c[2])
+    target_of: dict[str, str] = {}
+    cells_at: dict[str, Cells] = {}
+    for target in SQUARES:
+        tx, ty = COORD[target]
+        laid = tuple((AT.get((tx + dx, ty + dy)), rank, dx == 0 and dy == 0) for dx, dy, rank in cells)
+        if all(sq is not None for sq, _, _ in laid):
+            cells_at[target] = _laid(laid)      # type: ignore[arg-type]
+            target_of[AT[(tx + kx, ty + ky)]] = target
+    return Layout(index, need, target_of, frozenset(target_of), cells_at)
+
+
+def _laid(cells: Cells) -> Laid:
+    needs = tuple((rank, frozenset(sq for sq, need, _ in cells if need >= rank))
+                  for rank in sorted({need for _, need, _ in cells}))
+    return Laid(cells, tuple(sq for sq, _, _ in cells), needs)
+
+
+def _ranked(board: Board, color: int) -> tuple[set[str], ...]:
+    """Squares of `color`'s pieces of at least each rank: index r holds those of rank >= r."""
+    out: tuple[set[str], ...] = (set(), set(), set(), set())
+    for sq, piece in board.items():
+        if piece[1] == color:
+            for rank in range(1, piece[2] + 1):
+                out[rank].add(sq)
+    return out
+
+
+def _match_laid(board: Board, laid: Laid, color: int, lend: frozenset[int], empties: int,
+                ranked: tuple[set[str], ...]) -> tuple[tuple[str, ...], str | None] | None:
+    """`_match_cells`, with set inclusions when only the colour's own pieces may fill the pattern."""
+    if lend or empties:
+        return _match_cells(board, laid.cells, color, lend, empties)
+    for rank, squares in laid.needs:
+        if not squares <= ranked[rank]:
+            return None
+    return laid.squares, None
+
+
+def _match_cells(board: Board, cells: Cells, color: int, lend: frozenset[int],
+                 empties: int) -> tuple[tuple[str, ...], str | None] | None:
+    """The squares a laid pattern uses and the one it borrows, or None when it does not fit."""
     used = []
     borrowed = None
-    for dx, dy, need in cells:
-        sq = AT.get((tx + dx, ty + dy))
-        if sq is None:
-            return None
+    for sq, need, origin in cells:
         piece = board.get(sq)
         if piece is None:
             if need != COMMON or empties == 0:
@@ -42,11 +112,20 @@ def _match(board: Board, cells, tx: int, ty: int, color: int, lend: frozenset[in
         elif piece[2] < need:
             return None
         elif piece[1] != color:
-            if borrowed is not None or piece[1] not in lend or (dx == 0 and dy == 0):
+            if borrowed is not None or piece[1] not in lend or origin:
                 return None
             borrowed = sq
         used.append(sq)
     return tuple(used), borrowed
+
+
+def _match(board: Board, cells, tx: int, ty: int, color: int, lend: frozenset[int],
+           empties: int = 0) -> tuple[tuple[str, ...], str | None] | None:
+    """`_match_cells` for a pattern whose origin is at (tx, ty), maybe off the board (free patterns)."""
+    laid = tuple((AT.get((tx + dx, ty + dy)), need, dx == 0 and dy == 0) for dx, dy, need in cells)
+    if any(sq is None for sq, _, _ in laid):
+        return None
+    return _match_cells(board, laid, color, lend, empties)      # type: ignore[arg-type]
 
 
 def fits_at(board: Board, being: Being, target: str, color: int, lend: frozenset[int] = frozenset(),
@@ -58,12 +137,13 @@ def fits_at(board: Board, being: Being, target: str, color: int, lend: frozenset
     """
     if being.anchor == FREE:
         return _free_fits_for(board, target, _free_fits(board, being, color, lend, empties))
-    tx, ty = COORD[target]
     out = []
-    for o in being.orientations:
-        m = _match(board, o.cells, tx, ty, color, lend, empties)
+    ranked = _ranked(board, color)
+    for lay in layouts(being):
+        laid = lay.cells_at.get(target)
+        m = _match_laid(board, laid, color, lend, empties, ranked) if laid is not None else None
         if m:
-            out.append(Fit(o.index, m[0], m[1]))
+            out.append(Fit(lay.index, m[0], m[1]))
     return out
 
 
@@ -73,14 +153,18 @@ def being_square_ok(board: Board, being: Being, target: str) -> bool:
     return piece is None or piece[2] <= being.rank
 
 
-def _anchors(board: Board, color: int, lend: frozenset[int], empties: int) -> list[tuple[tuple[int, int], int]]:
-    """(coordinates, rank) of every square that can fill a pattern cell: own and lending pieces,
-    and every empty square, as a common, when empty squares may stand in."""
+def _anchor_squares(board: Board, color: int, lend: frozenset[int], empties: int) -> list[tuple[str, int]]:
+    """(square, rank) of every square that can fill a pattern cell: own and lending pieces, and
+    every empty square, as a common, when empty squares may stand in."""
     owners = {color} | lend
-    out = [(COORD[sq], p[2]) for sq, p in board.items() if p[1] in owners]
+    out = [(sq, p[2]) for sq, p in board.items() if p[1] in owners]
     if empties:
-        out += [(COORD[sq], COMMON) for sq in SQUARES if sq not in board]
+        out += [(sq, COMMON) for sq in SQUARES if sq not in board]
     return out
+
+
+def _anchors(board: Board, color: int, lend: frozenset[int], empties: int) -> list[tuple[tuple[int, int], int]]:
+    return [(COORD[sq], rank) for sq, rank in _anchor_squares(board, color, lend, empties)]
 
 
 def _placements(board: Board, being: Being, color: int, lend: frozenset[int], empties: int):
@@ -121,16 +205,20 @@ def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = froz
         by_target = {sq: _free_fits_for(board, sq, fits) for sq in SQUARES} if fits else {}
         return {sq: f for sq, f in by_target.items() if f}
     out: dict[str, list[Fit]] = {}
-    for o, tx, ty in _placements(board, being, color, lend, empties):
-        target = AT.get((tx, ty))
-        if target is None or not being_square_ok(board, being, target):
-            continue
-        m = _match(board, o.cells, tx, ty, color, lend, empties)
-        if m:
-            fits = out.setdefault(target, [])
-            fit = Fit(o.index, m[0], m[1])
-            if fit not in fits:
-                fits.append(fit)
-    for fits in out.values():
-        fits.sort()
-    return out
+    anchors = _anchor_squares(board, color, lend, empties)
+    filling = [set(), *({sq for sq, rank in anchors if rank >= need} for need in (1, 2, 3))]
+    ranked = _ranked(board, color)
+    for lay in layouts(being):
+        target_of = lay.target_of
+        for sq in lay.keys & filling[lay.key_need]:
+            target = target_of[sq]
+            there = board.get(target)
+            if there is not None and there[2] > being.rank:          # being_square_ok, inlined
+                continue
+            m = _match_laid(board, lay.cells_at[target], color, lend, empties, ranked)
+            if m:
+                fits = out.setdefault(target, [])
+                fit = Fit(lay.index, m[0], m[1])
+                if fit not in fits:
+                    fits.append(fit)
+    return {target: sorted(out[target]) for target in sorted(out)}

@@ -14,8 +14,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import decide, legal_commands, new_game, replay
 from .cards import BASE_SCHOOLS
+from .decide import decide
+from .evolve import replay
+from .legal import legal_commands
+from .setup import new_game
 from .state import State, active_seat, color_of
 
 MAX_COMMANDS = 5000

@@ -23,6 +23,7 @@ from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
 from .state import COMMON, State
 from .version import rules_stamp
+from .watchers import WATCHERS
 
 FORMS = ("high_form", "duel", "melee")
 SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
@@ -69,7 +70,7 @@ def new_game(options: dict[str, Any]) -> list[dict]:
     team_play = teams.requested(options, form)
     colors = teams.seat_colors(n, team_play)
     k = len(set(colors))
-    ctx = Context({})
+    ctx = Context({}, WATCHERS)
     ctx.emit("GameCreated", form=form, teams=team_play, seed=seed, rules=rules_stamp(),
              seats=[{"school": school, "color": c} for school, c in zip(schools, colors)],
              capacity=[_capacity(form, k) for _ in range(k)],

@@ -6,6 +6,8 @@ which orientation) are pending decisions kept in a `summon` frame until the effe
 """
 from __future__ import annotations
 
+from typing import Iterator
+
 from . import etherweave, frost, gateway, pieces, teams, turns
 from .cards import CARDS, RANK_NAMES, Being
 from .context import Context
@@ -56,12 +58,28 @@ def shortage_pickups(state: dict, seat: int, being: Being, target: str, fits: li
     legendary = being.rank == LEGENDARY
     if supply(state, color)[legendary] > 0:
         return None
-    there = state["board"].get(target)
+    return pickups(state["board"], color, legendary, target, fits)
+
+
+def pickups(board: dict, color: int, legendary: bool, target: str, fits: list[Fit]) -> list[str] | None:
+    """`shortage_pickups` once the supply is known to be out of the being's kind of piece."""
+    found = _pickups(board, color, legendary, target, fits)
+    return None if found is None else sorted(found)
+
+
+def may_pick_up(board: dict, color: int, legendary: bool, target: str, fits: list[Fit]) -> bool:
+    """Whether a summoning short of pieces can go ahead (`pickups` is not an empty list)."""
+    found = _pickups(board, color, legendary, target, fits)
+    return found is None or next(found, None) is not None
+
+
+def _pickups(board: dict, color: int, legendary: bool, target: str, fits: list[Fit]) -> Iterator[str] | None:
+    there = board.get(target)
     if there and there[1] == color and (there[2] == LEGENDARY) == legendary:
         return None                                  # the piece on the target becomes the being
-    locked = set.intersection(*(set(f.squares) for f in fits)) if fits else set()
-    return sorted(sq for sq, p in state["board"].items()
-                  if p[1] == color and (p[2] == LEGENDARY) == legendary and sq not in locked and sq != target)
+    locked = set(fits[0].squares).intersection(*(f.squares for f in fits[1:])) if fits else set()
+    return (sq for sq, p in board.items()
+            if p[1] == color and (p[2] == LEGENDARY) == legendary and sq not in locked and sq != target)
 
 
 def check(state: dict, seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:

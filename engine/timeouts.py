@@ -3,8 +3,8 @@
 The server's clock decides *when* a seat has timed out and sends {"type": "timeout", "seat": s}
 (no player may send it: the HTTP layer never lists or accepts it). The rules here decide *what*
 then happens: the timeout is recorded, the seat's streak grows, and after `zombie_after`
-consecutive timeouts the seat is abandoned: it is played by autoplay whenever it is to act, and in
-a two-sided game the other side may instead claim the win.
+consecutive timeouts the seat is abandoned: it is played by autoplay whenever it is to act
+(engine/flow.py plays both out), and in a two-sided game the other side may instead claim the win.
 """
 from __future__ import annotations
 
@@ -38,25 +38,6 @@ def timeout(ctx: Context, seat: int) -> None:
     ctx.emit("TurnTimedOut", seat=seat, streak=count)
     if count >= s["options"].get("zombie_after", DEFAULT_ZOMBIE_AFTER) and seat not in abandoned(s):
         ctx.emit("SeatAbandoned", seat=seat, timeouts=count)
-    play_out(ctx, seat)
-
-
-def play_out(ctx: Context, seat: int) -> None:
-    """Autoplay for `seat` while the game waits for it; each command is logged as automatic."""
-    from . import autoplay                          # autoplay reads legal commands, which read this module
-    from .decide import dispatch, settle            # decide hooks this module in
-    while ctx.state["phase"] != "over" and active_seat(ctx.state) == seat:
-        command = autoplay.choose(ctx.state, seat)
-        ctx.emit("CommandAccepted", seat=seat, command=command, auto=True)
-        dispatch(ctx, seat, command)
-        settle(ctx)
-
-
-def play_abandoned(ctx: Context) -> None:
-    """Abandoned seats never keep the game waiting."""
-    seat = active_seat(ctx.state)
-    if ctx.state["phase"] != "over" and seat in abandoned(ctx.state):
-        play_out(ctx, seat)
 
 
 def claim_win(ctx: Context, seat: int) -> None:

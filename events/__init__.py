@@ -7,7 +7,8 @@ Modules, one job each: keys (every Redis key), envelope (the stored form and can
 schemas (payload schemas and upcasters), hashchain (hashes and the seed commitment), store (the
 log, lua/append.lua and lua/load.lua), idempotency, snapshots, redaction, service (load, decide,
 append), record, export and verify (exported records), signing and provenance (who vouches for a
-record, and where a stored game comes from), embedded and redis_process (redis-server).
+record, and where a stored game comes from), invitations (games waiting for invited players),
+unmoved (games nobody moved in: expiry and caps), embedded and redis_process (redis-server).
 Command lines: `python -m events.verify RECORD.json`, `python -m events.export GAME_ID`,
 `python -m events.embedded start|stop|status`.
 """

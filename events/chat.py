@@ -42,12 +42,6 @@ def read(redis: Any, game_id: str, channel: str, after: str = "0", count: int = 
             for sid, fields in redis.xrange(keys.chat(game_id, channel), start, "+", count=count)]
 
 
-def latest(redis: Any, game_id: str, channel: str, count: int) -> list[dict]:
-    """The last `count` messages, newest first."""
-    return [{"id": _text(sid), **_decode(fields)}
-            for sid, fields in redis.xrevrange(keys.chat(game_id, channel), "+", "-", count=count)]
-
-
 def message(redis: Any, game_id: str, channel: str, message_id: str) -> dict | None:
     rows = redis.xrange(keys.chat(game_id, channel), message_id, message_id)
     return {"id": message_id, "channel": channel, **_decode(rows[0][1])} if rows else None

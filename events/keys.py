@@ -10,6 +10,7 @@ and change which part of the key is hashed.
     arena:{g1}:snapshots    hash: version -> snapshot JSON (a disposable cache)
     arena:{g1}:idem:<key>   an idempotency record, expires after a day
     arena:{g1}:meta:<name>  small per-game data owned by other layers (seats, tokens, deadlines)
+    arena:{g1}:pending      a game waiting for invited players to accept (events/invitations.py)
 """
 from __future__ import annotations
 
@@ -86,6 +87,22 @@ def game_keys(game_id: str) -> list[str]:
     return [log(game_id), head(game_id), snapshots(game_id)]
 
 
+def pending_game(game_id: str) -> str:
+    """hash: a game waiting for its invited players (events/invitations.py), before its log exists."""
+    return f"{_game(game_id)}:pending"
+
+
+# Every meta name a game may have: a game nobody moved in expires with all of them (events/unmoved.py).
+# A layer that adds a per-game meta key adds its name here.
+GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved")
+
+
+def all_game_keys(game_id: str) -> list[str]:
+    """Every fixed, meta, chat and presence key of a game, for expiring or keeping all at once."""
+    return [*game_keys(game_id), pending_game(game_id), *(meta(game_id, name) for name in GAME_META_NAMES),
+            chat(game_id, "players"), chat(game_id, "spectators"), presence(game_id)]
+
+
 # --- keys of other layers that are not a game's: registered players --------------------------------
 
 def _player(player_id: str) -> str:
@@ -102,6 +119,11 @@ def player(player_id: str) -> str:
 def player_games(player_id: str) -> str:
     """set: ids of the games the player has a seat in."""
     return f"{_player(player_id)}:games"
+
+
+def player_invitations(player_id: str) -> str:
+    """sorted set: '<game id>.<seat>' of every invitation the player received -> when it was made."""
+    return f"{_player(player_id)}:invitations"
 
 
 def player_token(token_hash: str) -> str:
@@ -269,3 +291,19 @@ def presence(game_id: str) -> str:
 
 def _hex(text: str) -> str:
     return text.encode().hex()[:128]
+# --- keys of the HTTP layer's limits ----------------------------------------------------------------
+
+_OWNER = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
+
+
+def unmoved_games(owner: str) -> str:
+    """sorted set: ids of the games `owner` ('p:<player>' or 'a:<address>') created that nobody has
+    moved in yet -> when each stops counting (epoch seconds)."""
+    if not isinstance(owner, str) or _OWNER.fullmatch(owner) is None:
+        raise InvalidKeyPart(f"owner must be 1-80 letters, digits, '_', '.', ':' or '-': {owner!r}")
+    return f"{PREFIX}:unmoved:{{{owner}}}"
+
+
+def rate_limits() -> str:
+    """the prefix of flask-limiter's counters (server/limits.py)."""
+    return f"{PREFIX}:limits"

@@ -165,7 +165,7 @@ class GameService:
         Its provenance (provenance.py) comes from its signature: only a record signed by a trusted
         key passes for a genuine game; any other is stored marked as unsigned or foreign."""
         game_id = record.get("game_id") if isinstance(record, dict) else None
-        if not keys.valid_game_id(game_id):
+        if not isinstance(game_id, str) or not keys.valid_game_id(game_id):
             raise RecordMalformed("game_id: a record names its game (1-64 letters, digits, '_' or '-')")
         if not isinstance(record.get("events"), list) or not record["events"]:
             raise RecordMalformed("events: a record holds the list of its events")

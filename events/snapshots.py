@@ -43,20 +43,15 @@ def _package_of(name: str, path: Path) -> str:
     return name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
 
 
-def imports_of(root: Path, name: str, runtime_only: bool = False) -> set[str]:
-    """The engine modules that module `name` imports anywhere in its body (relative or absolute).
-
-    `runtime_only` leaves out imports under `if TYPE_CHECKING:`, which never run."""
+def imports_of(root: Path, name: str) -> set[str]:
+    """The engine modules that module `name` imports anywhere in its body (relative or absolute,
+    at the top, in a function or under `if TYPE_CHECKING:`)."""
     path = module_path(root, name)
     if path is None:
         return set()
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    skipped = {id(n) for node in ast.walk(tree) if runtime_only and _is_type_checking(node)
-               for n in ast.walk(node)}
     package, found = _package_of(name, path), set()
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "engine")
         elif isinstance(node, ast.ImportFrom):
@@ -70,11 +65,6 @@ def imports_of(root: Path, name: str, runtime_only: bool = False) -> set[str]:
                 sub = f"{base}.{alias.name}"
                 found.add(sub if module_path(root, sub) else base)
     return {m for m in found if module_path(root, m) is not None and m != name}
-
-
-def _is_type_checking(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and isinstance(node.test, (ast.Name, ast.Attribute)) \
-        and ast.unparse(node.test).endswith("TYPE_CHECKING")
 
 
 def reachable(root: Path, start: str) -> list[str]:

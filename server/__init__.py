@@ -13,6 +13,7 @@ from flask_smorest import Api
 
 from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
                vacations, web)
+from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
 from . import table
 from .context import Arena
@@ -28,12 +29,15 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(API_SPEC)
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
     app.config.update(config or {})
+    limits.configure(app)
     app.json.sort_keys = False
     Arena(app)
-    api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."}})
+    api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."},
+                                "extra_plugins": [apidoc.ProblemResponses()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    apidoc.prepare(api)
     app.extensions["openapi"] = api
-    for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp):
+    for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp, invitations.blp):
         api.register_blueprint(blueprint)
     for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp):
         api.register_blueprint(blueprint)
@@ -42,4 +46,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     docs.register(app)
     web.register(app)
     errors.register(app)
+    invitations.register(app)
+    limits.init(app, app.extensions["arena"].redis)
+    inputs.register(app)
+    headers.register(app)
     return app

@@ -6,7 +6,8 @@ the tokens an account makes here are ordinary player tokens for scripts and bots
 registered with POST /players signs up by sending its token: it then keeps its id and its games.
 
 Refusals never say whether a name has an account: a wrong name and a wrong password get the same
-answer, and too many failed sign-ins for a name pause sign-ins for it a while, known or not.
+answer, and too many failed sign-ins for a name pause sign-ins for it a while, known or not;
+sign-ins and sign-ups are also rate-limited per address (server/limits.py).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from marshmallow import Schema, fields, validate
 
 from events import accounts
 
-from . import auth, sessions
+from . import auth, limits, sessions
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -97,6 +98,7 @@ def _start_session(account: accounts.Account) -> dict:
 
 
 @blp.route("", methods=["POST"])
+@limits.limited("signup", "accounts made", per_address="10/minute;60/hour")
 @blp.arguments(SignUpIn)
 @blp.response(201, AccountOut)
 @problems(400, 401, 409)
@@ -115,6 +117,7 @@ def sign_up(data: dict):
 
 
 @blp.route("/session", methods=["POST"])
+@limits.limited("signin", "sign-in attempts", per_address="30/minute;300/hour")
 @blp.arguments(SignInIn)
 @blp.response(200, AccountOut)
 @problems(400, 401, 429)

@@ -44,10 +44,13 @@ class Caller:
     player: str | None
 
 
-def seat_tokens(redis, game_id: str, seats: int) -> list[str]:
-    """New tokens for every seat of a new game, their hashes stored in the game's meta hash."""
-    tokens = [new_token() for _ in range(seats)]
-    redis.hset(keys.meta(game_id, "tokens"), mapping={token_hash(t): i for i, t in enumerate(tokens)})
+def seat_tokens(redis, game_id: str, seats: int, skip: set[int] = frozenset()) -> list[str | None]:
+    """New tokens for every seat of a new game but those in `skip` (None for them), their hashes
+    stored in the game's meta hash."""
+    tokens = [None if i in skip else new_token() for i in range(seats)]
+    hashes = {token_hash(t): i for i, t in enumerate(tokens) if t}
+    if hashes:
+        redis.hset(keys.meta(game_id, "tokens"), mapping=hashes)
     return tokens
 
 
@@ -90,3 +93,11 @@ def require_player(redis) -> str:
     if pid is None:
         raise ApiError(401, "bad_token", "This token belongs to no registered player.")
     return pid
+
+
+def optional_player(redis) -> str | None:
+    """The registered player calling (by token or signed-in session), None for an anonymous caller;
+    a token that is no player's is still a 401."""
+    if bearer() is None and sessions.current(redis) is None:
+        return None
+    return require_player(redis)

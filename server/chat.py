@@ -7,20 +7,21 @@ Who reads and writes what (as on Lichess, so nobody at the table gets outside he
                 write: signed-in players without a seat
 
 Messages are plain text (control characters dropped, at most MAX_LENGTH characters), shown with
-textContent by the page; a writer may send at most RATE_COUNT messages a channel in RATE_SECONDS.
+textContent by the page; a writer may send 5 messages in 10 seconds (ARENA_LIMIT_CHAT_PLAYER).
 Chat never touches the game's log or hash chain; GET /games/{id}/record?chat=1 adds it to an export.
 """
 from __future__ import annotations
 
+import json
 import re
-import time
 
+from flask import request
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from events import GameNotFound, accounts, chat, keys
 
-from . import auth, roster
+from . import auth, limits, roster, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -29,7 +30,6 @@ from .schemas import Strict
 
 blp = Blueprint("chat", __name__, description="Chat beside a game, mutes and reports")
 MAX_LENGTH = 500
-RATE_COUNT, RATE_SECONDS = 5, 10.0
 CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 Channel = fields.String(load_default="players", validate=validate.OneOf(chat.CHANNELS))
 
@@ -42,6 +42,15 @@ class ChatIn(Strict):
 class ChatQuery(Schema):
     channel = Channel
     after = fields.String(load_default="0", validate=stream_id)
+
+
+class ChatStreamQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    channel = Channel
+    after = fields.String(load_default="0", validate=stream_id,
+                          metadata={"description": "the id of the last message seen (SSE: Last-Event-ID)"})
+    follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new messages"})
 
 
 class ReportIn(Strict):
@@ -123,7 +132,42 @@ def read(query: dict, game_id: str):
             "messages": [m for m in rows if m.get("player") not in hidden]}
 
 
+@blp.route("/games/<game_id>/chat/stream")
+@blp.arguments(ChatStreamQuery, location="query")
+@blp.response(200, content_type="text/event-stream")
+@problems(400, 401, 403, 404)
+def stream(query: dict, game_id: str):
+    """Server-Sent Events, one `chat` event per message of the channel (id = the message's id)."""
+    return sse.flask_response(open_stream(query, game_id), query["follow"])
+
+
+def open_stream(query: dict, game_id: str) -> sse.Source:
+    """The channel's messages for the caller (muted players left out), after Last-Event-ID or `after`."""
+    caller = _caller(game_id, query["channel"], writing=False)
+    after = request.headers.get("Last-Event-ID", query["after"])
+    try:
+        stream_id(after)
+    except ValidationError:
+        raise ApiError(400, "malformed_request", "Last-Event-ID must be a chat message id.") from None
+    hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
+    return sse.Source(keys.chat(game_id, query["channel"]), sse.parse_id(after), render_messages,
+                      (query["channel"], hidden))
+
+
+def render_messages(entries, viewer: tuple[str, tuple[str, ...]]) -> list[sse.Frame]:
+    channel, hidden = viewer
+    frames = []
+    for sid, fields in entries:
+        message = json.loads(sse.field(fields, "data"))
+        if message.get("player") in hidden:
+            continue
+        text = sid.decode() if isinstance(sid, bytes) else sid
+        frames.append(sse.Frame(sse.parse_id(text), sse.frame(text, "chat", {"id": text, "channel": channel, **message})))
+    return frames
+
+
 @blp.route("/games/<game_id>/chat", methods=["POST"])
+@limits.limited("chat", "chat messages", per_address="60/minute", per_player="5 per 10 seconds;30/minute")
 @blp.arguments(ChatIn)
 @blp.response(201, MessageOut)
 @problems(400, 401, 403, 404, 429)
@@ -134,7 +178,6 @@ def write(data: dict, game_id: str):
     if not text:
         raise ApiError(400, "malformed_request", "text: say something (control characters are dropped).")
     redis = Arena.of().redis
-    _check_rate(game_id, data["channel"], caller)
     name = _name(game_id, caller)
     return chat.post(redis, game_id, data["channel"], {"player": caller.player, "seat": caller.seat, "name": name,
                                                        "text": text})
@@ -147,14 +190,6 @@ def _name(game_id: str, caller: auth.Caller) -> str:
         if account is not None and account.name:
             return account.name
     return roster.names(redis, game_id).get(caller.seat, "Spectator")
-
-
-def _check_rate(game_id: str, channel: str, caller: auth.Caller) -> None:
-    since = time.time() - RATE_SECONDS
-    mine = [m for m in chat.latest(Arena.of().redis, game_id, channel, 50)
-            if (m.get("player"), m.get("seat")) == (caller.player, caller.seat) and m["time"] >= since]
-    if len(mine) >= RATE_COUNT:
-        raise ApiError(429, "chat_too_fast", f"At most {RATE_COUNT} messages in {RATE_SECONDS:g} seconds; wait a moment.")
 
 
 @blp.route("/games/<game_id>/chat/<channel>/<message_id>/report", methods=["POST"])

@@ -35,6 +35,7 @@ import click
 from workers.settings import Settings
 
 STOP_SECONDS = 15.0
+WORKERS = ("worker", "notifier")        # the children of `arena serve` started again when they exit
 
 
 def _env_int(name: str, default: int) -> int:
@@ -96,14 +97,22 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
+    restarted: dict[str, float] = {}
+
+    def start(name: str) -> subprocess.Popen:
+        return subprocess.Popen(commands[name], env=env, start_new_session=True, preexec_fn=_die_with_parent)
     try:
-        for name, argv in commands.items():
-            children[name] = subprocess.Popen(argv, env=env, start_new_session=True, preexec_fn=_die_with_parent)
+        for name in commands:
+            children[name] = start(name)
         click.echo(f"Tash-Kalar Arena: open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/ and play. "
                    f"(Redis: {url}; Ctrl-C stops everything.)",
                    err=True)
         while not stop.wait(0.2):
-            gone = [name for name, p in children.items() if p.poll() is not None]
+            for name in WORKERS:                        # they keep nothing: one that died starts again
+                if children[name].poll() is not None and time.monotonic() - restarted.get(name, 0.0) > 1.0:
+                    click.echo(f"arena serve: the {name} exited; starting it again", err=True)
+                    children[name], restarted[name] = start(name), time.monotonic()
+            gone = [name for name, p in children.items() if p.poll() is not None and name not in WORKERS]
             if gone:
                 click.echo(f"arena serve: {', '.join(gone)} exited; stopping the rest", err=True)
                 break

@@ -8,6 +8,8 @@ from html import escape
 
 from flask import Flask, Response, current_app
 
+from .headers import allow_inline_style
+
 STYLE = """body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 h2{margin-top:2rem;border-bottom:1px solid #ddd}code,pre{background:#f5f2ea;padding:0 .25rem;border-radius:3px}
 .m{display:inline-block;width:4.5rem;font-weight:bold}.op{margin:1rem 0}.r{color:#666;font-size:13px}"""
@@ -46,4 +48,4 @@ def register(app: Flask) -> None:
     @app.route("/docs")
     def docs() -> Response:
         spec = current_app.extensions["openapi"].spec.to_dict()
-        return Response(render(spec), mimetype="text/html")
+        return allow_inline_style(Response(render(spec), mimetype="text/html"), STYLE)

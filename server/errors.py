@@ -31,9 +31,11 @@ REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError
 class ApiError(Exception):
     """A refusal raised by the HTTP layer itself (auth, unknown resources)."""
 
-    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
         super().__init__(detail)
         self.status, self.code, self.detail, self.extra = status, code, detail, extra
+        self.headers = headers or {}
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict:
@@ -58,6 +60,12 @@ def _redis_unavailable(err: Exception) -> Response:
     return response
 
 
+def _api_error(err: ApiError) -> Response:
+    response = problem(err.status, err.code, err.detail, **err.extra)
+    response.headers.update(err.headers)
+    return response
+
+
 def _rule_error(err: engine.RuleError) -> Response:
     status = 400 if err.malformed else 403 if err.code in FORBIDDEN_CODES else 422
     return problem(status, err.code, err.message, rule=err.rule)
@@ -68,7 +76,11 @@ def _http_error(err: HTTPException) -> Response:
     if err.code == 422 and "messages" in data:          # webargs validation: the request is malformed
         messages = data["messages"]
         return problem(400, "malformed_request", _flatten(messages), errors=messages)
-    return problem(err.code or 500, (err.name or "error").lower().replace(" ", "_"), err.description or "")
+    if err.code == 413:
+        return problem(413, "body_too_large", "The request body is too large.")
+    response = problem(err.code or 500, (err.name or "error").lower().replace(" ", "_"), err.description or "")
+    response.headers.update({k: v for k, v in err.get_headers() if k.lower() != "content-type"})   # 405: Allow
+    return response
 
 
 def _flatten(messages: Any, path: tuple[str, ...] = ()) -> str:
@@ -81,7 +93,7 @@ def _flatten(messages: Any, path: tuple[str, ...] = ()) -> str:
 
 
 def register(app: Flask) -> None:
-    app.register_error_handler(ApiError, lambda e: problem(e.status, e.code, e.detail, **e.extra))
+    app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(engine.RuleError, _rule_error)
     app.register_error_handler(ConflictError, lambda e: problem(
         409, "stale_version", f"The game moved on while you were choosing (it is at version {e.actual}, your command "

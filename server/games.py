@@ -1,17 +1,22 @@
 """Games: create one, see it as your seat, list your legal commands, send a command, resign."""
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from flask import request
 from flask_smorest import Blueprint
 
 import engine
-from events import keys
+from events import GameNotFound, keys, unmoved
+from events.invitations import invitation_id
+from workers.clock import format_epoch
+from workers.runtime import now
 
-from . import auth, clocks, roster
+from . import auth, clocks, invitations, limits, roster
 from .context import Arena
 from .errors import ApiError
+from .launch import launch, unmoved_ttl
 from .results import stats_and_result
 from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, LegalOut, ProblemOut
 
@@ -42,6 +47,94 @@ def _check_players(redis, players: list[dict]) -> None:
     for p in players:
         if p.get("player") and not redis.exists(keys.player(p["player"])):
             raise ApiError(404, "player_not_found", f"No registered player {p['player']!r}.")
+        if p.get("player") and p.get("bot"):
+            raise ApiError(400, "malformed_request", "A seat is played by a registered player or by the computer, "
+                                                     "not both.")
+
+
+def _owners(creator: str | None) -> list[str]:
+    return [limits.address_owner(), *([f"p:{creator}"] if creator else [])]
+
+
+def _claim_unmoved_slot(redis, game_id: str, owners: list[str], ttl: int) -> None:
+    moment = now()
+    full = unmoved.claim(redis, owners, game_id, cap=limits.setting("ARENA_MAX_UNMOVED_GAMES"), until=moment + ttl,
+                         now=moment)
+    if full is not None:
+        who = "your player" if full.startswith("p:") else "your address"
+        raise ApiError(429, "too_many_unmoved_games",
+                       f"{who.capitalize()} has {limits.setting('ARENA_MAX_UNMOVED_GAMES')} games nobody has moved in "
+                       "yet: play or let them expire before creating more.", headers={"Retry-After": "60"})
+
+
+def _validate(options: dict, setup: dict | None) -> None:
+    """Refuse now what the engine would refuse when the game starts (for a game that waits)."""
+    if setup is not None:
+        engine.from_position({**options, **setup, "seed": options.get("seed", "check")})
+    else:
+        engine.new_game({**options, "seed": options.get("seed", "check")})
+
+
+@blp.route("", methods=["POST"])
+@limits.limited("create", "games created", per_address="30/minute;300/hour", per_player="20/minute;200/hour")
+@blp.arguments(CreateGameIn)
+@blp.response(201, CreatedOut)
+@problems(400, 401, 404, 422, 429)
+def create_game(data: dict):
+    """Create a game. Seats for guests (a name only), for the computer, and for yourself (your player
+    id, with your player token) get their secret tokens here: hand each to its player. A seat naming
+    another registered player is an invitation instead: the game starts when every invitee has
+    accepted (GET /players/me/invitations) and is cancelled if one declines or time runs out."""
+    arena = Arena.of()
+    creator = auth.optional_player(arena.redis)
+    _check_players(arena.redis, data["players"])
+    spec = game_spec(data, creator)
+    seats = spec["seats"]
+    invited = {i: s["player"] for i, s in enumerate(seats) if s["player"] and s["player"] != creator}
+    if not invited:
+        return create_claimed(spec)
+    _validate(spec["options"], spec["setup"])
+    owners = spec["owners"]
+    ttl = spec["ttl"]
+    game_id = secrets.token_hex(8)
+    timeout = limits.setting("ARENA_INVITATION_TIMEOUT")
+    _claim_unmoved_slot(arena.redis, game_id, owners, ttl + timeout)
+    tokens = auth.seat_tokens(arena.redis, game_id, len(seats), skip=set(invited))
+    deadline = invitations.invite(game_id, spec, invited, creator, timeout)
+    unmoved.arm(arena.redis, game_id, owners, ttl + timeout)
+    return {"id": game_id, "version": 0, "status": "waiting_for_players", "invitations_expire": format_epoch(deadline),
+            "seats": [{"seat": i, "name": s["name"], "player": s["player"],
+                       **({"status": "invited", "invitation": invitation_id(game_id, i)} if i in invited else
+                          {"status": "claimed", "token": tokens[i]})} for i, s in enumerate(seats)]}
+
+
+def game_spec(data: dict, creator: str | None) -> dict:
+    """What creating the game `data` (as CreateGameIn loads it) needs, as server/launch.py takes it."""
+    seats = [{"name": p["name"], "player": p.get("player"), "bot": p.get("bot", False)} for p in data["players"]]
+    return {"options": _options(data), "setup": data.get("setup"), "seats": seats,
+            "info": {"form": data["form"], "time_control": data.get("time_control")}, "owners": _owners(creator),
+            "ttl": unmoved_ttl(limits.setting("ARENA_UNMOVED_GAME_TTL"), data.get("time_control")), "creator": creator,
+            "creator_seat": next((i for i, s in enumerate(seats) if creator and s["player"] == creator), None)}
+
+
+def create_claimed(spec: dict) -> dict:
+    """Create at once a game whose every seat is claimed (no invitation waits); the 201 answer."""
+    game_id, version, tokens = _create_now(Arena.of().redis, spec)
+    return {"id": game_id, "version": version, "status": "playing",
+            "seats": [{"seat": i, "name": s["name"], "token": t, "player": s["player"], "status": "claimed"}
+                      for i, (s, t) in enumerate(zip(spec["seats"], tokens))]}
+
+
+def _create_now(redis, spec: dict) -> tuple[str, int, list[str]]:
+    """Create a game whose seats are all claimed; (its id, its version, the seat tokens)."""
+    game_id = secrets.token_hex(8)
+    _claim_unmoved_slot(redis, game_id, spec["owners"], spec["ttl"])
+    try:
+        tokens = auth.seat_tokens(redis, game_id, len(spec["seats"]))
+        return (*launch(game_id, spec), tokens)
+    except Exception:
+        unmoved.release(redis, game_id, spec["owners"])
+        raise
 
 
 def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
@@ -59,40 +152,19 @@ def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
             "provenance": arena.service.provenance(game_id).view()}
 
 
-@blp.route("", methods=["POST"])
-@blp.arguments(CreateGameIn)
-@blp.response(201, CreatedOut)
-@problems(400, 404, 422)
-def create_game(data: dict):
-    """Create a game; the answer holds one secret token per seat (hand each to its player)."""
-    return open_game(data)
-
-
-def open_game(data: dict) -> dict:
-    """Create the game `data` describes (as CreateGameIn loads it): log, tokens, roster, clocks."""
-    arena = Arena.of()
-    _check_players(arena.redis, data["players"])
-    options = _options(data)
-    if "setup" in data:
-        created = arena.service.create_from_position({**options, **data["setup"]})
-    else:
-        created = arena.service.create_game(options)
-    tokens = auth.seat_tokens(arena.redis, created.game_id, len(data["players"]))
-    seats = [{"name": p["name"], "player": p.get("player"), "bot": p.get("bot", False)} for p in data["players"]]
-    roster.save(arena.redis, created.game_id, seats, {"form": data["form"], "time_control": data.get("time_control")})
-    clocks.changed(created.game_id)
-    return {"id": created.game_id, "version": created.version,
-            "seats": [{"seat": i, "name": s["name"], "token": t, "player": s["player"]}
-                      for i, (s, t) in enumerate(zip(seats, tokens))]}
-
-
 @blp.route("/<game_id>")
 @blp.response(200, GameOut)
 @problems(401, 404)
 def get_game(game_id: str):
     """The game as the token's seat sees it; without a token, as a spectator."""
     caller = auth.caller_for_game(Arena.of().redis, game_id)
-    return game_view(game_id, caller.seat)
+    try:
+        return game_view(game_id, caller.seat)
+    except GameNotFound:
+        waiting = invitations.pending_view(game_id, caller.seat)       # not started, or cancelled
+        if waiting is None:
+            raise
+        return waiting
 
 
 @blp.route("/<game_id>/legal")
@@ -103,7 +175,7 @@ def legal(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     loaded = arena.service.load(game_id)
-    commands = [] if caller.seat is None else engine.annotated_commands(loaded.state, caller.seat)
+    commands = [] if caller.seat is None else engine.legal_commands(loaded.state, caller.seat)
     return {"version": loaded.version, "seat": caller.seat,
             "commands": [{k: v for k, v in c.items() if k != "seat"} for c in commands]}
 
@@ -118,11 +190,17 @@ def execute(game_id: str, command: dict) -> dict:
     expected = command.pop("expected_version", None)
     key = request.headers.get(IDEMPOTENCY_HEADER)
     result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)
+    if result.events and not result.replayed:
+        unmoved.keep(arena.redis, game_id)              # moved in: kept for good, no longer counted
     clocks.changed(game_id, result)
     return {"version": result.version, "events": result.events, "replayed": result.replayed}
 
 
+COMMAND_LIMITS = {"per_address": "1200/minute", "per_player": "300/minute"}
+
+
 @blp.route("/<game_id>/commands", methods=["POST"])
+@limits.limited("command", "commands and resignations", **COMMAND_LIMITS)
 @blp.arguments(CommandIn)
 @blp.response(200, CommandOut)
 @problems(400, 401, 403, 404, 409, 422)
@@ -132,6 +210,7 @@ def post_command(data: dict, game_id: str):
 
 
 @blp.route("/<game_id>/resign", methods=["POST"])
+@limits.limited("command", "commands and resignations", **COMMAND_LIMITS)
 @blp.response(200, CommandOut)
 @problems(401, 403, 404, 422)
 def resign(game_id: str):

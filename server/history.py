@@ -1,6 +1,8 @@
 """A game's history: its events, moves, log in words, rewind, record, picture and live stream."""
 from __future__ import annotations
 
+import secrets
+
 from flask import Response, request
 from flask_smorest import Blueprint
 
@@ -10,10 +12,12 @@ from events import Envelope, GameNotFound, keys
 from events.redaction import redact_envelope
 
 from . import auth, chat, roster, sse, svg
+from . import limits
 from .context import Arena
 from .errors import ApiError
 from .games import game_view, problems
-from .schemas import MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, StreamQuery
+from .schemas import (MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, RecordIn,
+                      StreamQuery)
 
 blp = Blueprint("history", __name__, url_prefix="/games", description="Watch, rewind and audit a game")
 
@@ -126,17 +130,17 @@ def record(game_id: str):
 
 
 @blp.route("/import", methods=["POST"])
+@limits.large_body
+@limits.limited("import", "records imported", per_address="10/minute;60/hour", per_player="10/minute;60/hour")
+@blp.arguments(RecordIn)
 @blp.response(201, GameOut)
 @problems(400, 409, 422)
-def import_record():
+def import_record(body: dict):
     """Load a finished game's record after verifying its hash chain, seed and replay.
 
     An unfinished record is refused (422 record_unfinished). A record not signed by a trusted key
     (this server's, see GET /keys, or ARENA_TRUSTED_KEYS) is stored as `unsigned` or `foreign`
     (`provenance` in every view of it) and never counts for ratings."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ApiError(400, "malformed_request", "Send the record as a JSON object.")
     created = Arena.of().service.import_record(body)
     return game_view(created.game_id, None)
 
@@ -177,7 +181,8 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
         raise ApiError(400, "malformed_request", "Last-Event-ID must be an event version.") from None
     if not arena.service.store.exists(game_id):
         raise GameNotFound(game_id)                 # 404 before the stream starts
-    return sse.Source(keys.log(game_id), (after, 0), render_events, caller.seat)
+    viewer = caller.player or f"anon:{secrets.token_hex(6)}"        # who is watching (spectator counts, e-mail)
+    return sse.Source(keys.log(game_id), (after, 0), render_events, caller.seat, presence=(game_id, viewer))
 
 
 def render_events(entries, seat: int | None) -> list[sse.Frame]:

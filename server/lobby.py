@@ -13,19 +13,20 @@ whenever one is looked at, so a waiting page that polls (or follows the feed) is
 """
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 from flask_smorest import Blueprint
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
-from events import GameExists, accounts, lobby, results
+from events import GameExists, accounts, keys, lobby, results
 
-from . import auth, clocks, games, roster
+from . import auth, clocks, games, limits, roster, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -166,7 +167,42 @@ def feed(query: dict):
     return {"entries": [{"id": sid, **entry} for sid, entry in rows], "last_id": rows[-1][0] if rows else query["after"]}
 
 
+class LobbyStreamQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    after = fields.String(load_default="0", validate=stream_id, metadata={"description": "a feed id (SSE: Last-Event-ID)"})
+    follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new changes"})
+
+
+@blp.route("/stream")
+@blp.arguments(LobbyStreamQuery, location="query")
+@blp.response(200, content_type="text/event-stream")
+@problems(400)
+def stream(query: dict):
+    """Server-Sent Events of the lobby's changes: opened, changed, started, closed (a table), matched."""
+    return sse.flask_response(open_stream(query), query["follow"])
+
+
+def open_stream(query: dict) -> sse.Source:
+    after = request.headers.get("Last-Event-ID", query["after"])
+    try:
+        stream_id(after)
+    except ValidationError:
+        raise ApiError(400, "malformed_request", "Last-Event-ID must be a lobby feed id.") from None
+    return sse.Source(keys.lobby_feed(), sse.parse_id(after), render_feed)
+
+
+def render_feed(entries, viewer: None = None) -> list[sse.Frame]:
+    frames = []
+    for sid, fields in entries:
+        text = sid.decode() if isinstance(sid, bytes) else sid
+        entry = json.loads(sse.field(fields, "data"))
+        frames.append(sse.Frame(sse.parse_id(text), sse.frame(text, entry["kind"], {"id": text, **entry})))
+    return frames
+
+
 @blp.route("/tables", methods=["POST"])
+@limits.limited("table", "tables opened and seeks made", per_address="30/minute", per_player="10/minute;100/hour")
 @blp.arguments(TableIn)
 @blp.response(201, TableOut)
 @problems(400, 401, 403)
@@ -353,6 +389,7 @@ def _seek_out(redis: Any, player_id: str) -> dict:
 
 
 @blp.route("/seeks", methods=["POST"])
+@limits.limited("table", "tables opened and seeks made", per_address="30/minute", per_player="10/minute;100/hour")
 @blp.arguments(SeekIn)
 @blp.response(201, SeekOut)
 @problems(400, 401, 403)

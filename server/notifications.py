@@ -11,7 +11,7 @@ import re
 
 from flask import request
 from flask_smorest import Blueprint
-from marshmallow import EXCLUDE, Schema, fields, validate
+from marshmallow import EXCLUDE, Schema, ValidationError, fields
 
 from events import keys
 from workers import endgame, notify, webhooks
@@ -23,12 +23,26 @@ from .games import problems
 
 blp = Blueprint("notifications", __name__, url_prefix="/players", description="Your notifications")
 STREAM_ID = re.compile(r"^\d{1,20}(-\d{1,20})?$")
+MAX_ID_PART = 2 ** 64 - 1          # what Redis accepts in a stream id
+
+
+def valid_stream_id(text: str | None) -> bool:
+    """A Redis stream id ('<ms>' or '<ms>-<seq>', each part at most 2^64 - 1)."""
+    return bool(text and STREAM_ID.match(text) and all(int(p) <= MAX_ID_PART for p in text.split("-")))
+
+
+def _check_stream_id(value: str) -> None:
+    if not valid_stream_id(value):
+        raise ValidationError(STREAM_ID_ERROR)
+
+
+STREAM_ID_ERROR = "Not a notification id like 1700000000000-0 (each part at most 2^64 - 1)."
 
 
 class InboxQuery(Schema):
     class Meta:
         unknown = EXCLUDE
-    after = fields.String(load_default="0", validate=validate.Regexp(STREAM_ID),
+    after = fields.String(load_default="0", validate=_check_stream_id,
                           metadata={"description": "the id of the last notification seen (SSE: Last-Event-ID)"})
     follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new ones"})
 
@@ -52,8 +66,8 @@ class RatingOut(Schema):
 
 def _after(query: dict) -> str:
     last = request.headers.get("Last-Event-ID", query["after"])
-    if not STREAM_ID.match(last or ""):
-        raise ApiError(400, "malformed_request", "Last-Event-ID must be a notification id like 1700000000000-0.")
+    if not valid_stream_id(last):
+        raise ApiError(400, "malformed_request", f"Last-Event-ID: {STREAM_ID_ERROR}")
     return last
 
 

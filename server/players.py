@@ -9,7 +9,7 @@ from engine.state import active_seat
 from events import GameNotFound, accounts, keys
 from workers import urlguard
 
-from . import auth
+from . import auth, invitations, limits
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -19,6 +19,7 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Registe
 
 
 @blp.route("", methods=["POST"])
+@limits.limited("register", "players registered", per_address="10/minute;50/hour")
 @blp.arguments(PlayerIn)
 @blp.response(201, PlayerOut)
 @problems(400, 422)
@@ -66,6 +67,7 @@ def my_games(query: dict):
         try:
             loaded = arena.service.load(game_id)
         except GameNotFound:
+            out.extend(_waiting(game_id, seat, query["waiting"]))
             continue
         seat = int(seat)
         state = loaded.state
@@ -76,3 +78,12 @@ def my_games(query: dict):
                     "status": "finished" if state["phase"] == "over" else "playing", "your_turn": mine})
     out.sort(key=lambda g: (not g["your_turn"], g["status"] == "finished", g["id"]))
     return {"games": out}
+
+
+def _waiting(game_id: str, seat, only_my_turn: bool) -> list[dict]:
+    """A game of yours still waiting for invited players (or cancelled), as a row of your games."""
+    view = invitations.pending_view(game_id, None) if seat is not None and not only_my_turn else None
+    if view is None:
+        return []
+    return [{"id": game_id, "seat": int(seat), "form": view["form"], "version": 0, "status": view["status"],
+             "your_turn": False}]

@@ -5,7 +5,7 @@ well-formed request is the engine's business, not the schema's.
 """
 from __future__ import annotations
 
-from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 FORMS = ("high_form", "duel", "melee")
 COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
@@ -87,13 +87,17 @@ class CreateGameIn(Strict):
 class SeatOut(Schema):
     seat = fields.Integer()
     name = fields.String()
-    token = fields.String()
+    token = fields.String(metadata={"description": "the seat's secret token; absent for an invited seat"})
     player = fields.String(allow_none=True)
+    status = fields.String(metadata={"description": "claimed (token here), or invited (its player must accept)"})
+    invitation = fields.String(metadata={"description": "id of the invitation sent for an invited seat"})
 
 
 class CreatedOut(Schema):
     id = fields.String()
     version = fields.Integer()
+    status = fields.String(metadata={"description": "playing, or waiting_for_players (invitations sent)"})
+    invitations_expire = fields.String(metadata={"description": "when unanswered invitations cancel the game"})
     seats = fields.List(fields.Nested(SeatOut))
 
 
@@ -197,6 +201,10 @@ class GameOut(Schema):
     time_control = fields.Dict(allow_none=True)
     clocks = fields.Dict(allow_none=True)
     provenance = fields.Nested(ProvenanceOut)
+    status_text = fields.String(metadata={"description": "a game not started: why ('cancelled: invitation "
+                                                         "declined', 'waiting for 1 invited player to accept')"})
+    invitations = fields.Dict(allow_none=True, metadata={"description": "a game not started: when its "
+                                                                        "invitations expire, why it was cancelled"})
 
 
 class MoveOut(Schema):
@@ -270,13 +278,20 @@ class HealthOut(Schema):
 
 
 class ProblemOut(Schema):
+    """application/problem+json (RFC 9457): `code` is stable, `detail` says what is wrong; a refusal
+    may add fields of its own."""
+    class Meta:
+        unknown = INCLUDE
     type = fields.String()
     title = fields.String()
     status = fields.Integer()
     code = fields.String()
     detail = fields.String()
-    rule = fields.String()
-    current_version = fields.Integer()
+    rule = fields.String(metadata={"description": "the rule a refused command breaks"})
+    current_version = fields.Integer(metadata={"description": "409 stale_version: the game's version"})
+    errors = fields.Dict(metadata={"description": "400 malformed_request: the messages by field"})
+    limit = fields.Integer(metadata={"description": "413 body_too_large: the largest body accepted, in bytes"})
+    retry_after = fields.Integer(metadata={"description": "429: seconds to wait, as in Retry-After"})
 
 
 class StreamQuery(Schema):
@@ -284,3 +299,13 @@ class StreamQuery(Schema):
         unknown = EXCLUDE
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new events"})
+
+
+class RecordIn(Schema):
+    """A game record to import (events/record.py): its header is checked here, the rest by
+    events/verify.py."""
+    class Meta:
+        unknown = INCLUDE
+    format = fields.String(required=True, validate=validate.Length(max=64))
+    game_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
+    events = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=20000))

@@ -11,10 +11,14 @@ client and a plain WSGI deployment.
 from __future__ import annotations
 
 import json
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field as dataclass_field
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from flask import Response, stream_with_context
+
+from events import presence
 
 from .context import Arena
 
@@ -44,6 +48,7 @@ class Source:
     after: StreamId
     render: Render
     viewer: Hashable = None
+    presence: tuple[str, str] | None = None   # (game id, viewer id): counted as watching while open
 
 
 def parse_id(raw: Any) -> StreamId:
@@ -109,7 +114,14 @@ def flask_response(source: Source, follow: bool) -> Response:
 
 def _follow(redis: Any, source: Source, follow: bool) -> Iterator[str]:
     after, opening = source.after, CONNECTED
+    with watching(redis, source) as beat:
+        yield from _follow_watched(redis, source, follow, after, opening, beat)
+
+
+def _follow_watched(redis: Any, source: Source, follow: bool, after: StreamId, opening: str,
+                    beat: Callable[[], None]) -> Iterator[str]:
     while True:
+        beat()
         backlog = read_after(redis, source, after)
         text = opening + "".join(item.text for item in backlog.frames)
         if text:
@@ -120,3 +132,23 @@ def _follow(redis: Any, source: Source, follow: bool) -> Iterator[str]:
         after = backlog.upto
         if not redis.xread({source.key: format_id(after)}, count=1, block=FALLBACK_BLOCK_SECONDS * 1000):
             yield KEEP_ALIVE
+
+
+@contextmanager
+def watching(redis: Any, source: Source, clock: Callable[[], float] = time.monotonic) -> Iterator[Callable[[], None]]:
+    """While the stream is open its viewer counts as watching (events/presence.py): `beat()`
+    refreshes that now and then (call it often; it touches Redis a few times per TTL)."""
+    if source.presence is None:
+        yield lambda: None
+        return
+    last = [float("-inf")]
+
+    def beat() -> None:
+        if clock() - last[0] >= presence.TTL / 3:
+            last[0] = clock()
+            presence.touch(redis, *source.presence)
+
+    try:
+        yield beat
+    finally:
+        presence.leave(redis, *source.presence)

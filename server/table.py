@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 from . import auth, roster
 from .context import Arena
 from .errors import ApiError
-from .games import open_game, problems
+from .games import create_claimed, game_spec, problems
 from .results import stats_and_result
 from .schemas import CreatedOut, StatsOut
 
@@ -55,4 +55,4 @@ def rematch(game_id: str):
     data = {"form": state["form"], "players": players, "teams": bool(state.get("teams"))}
     if info.get("time_control"):
         data["time_control"] = info["time_control"]
-    return open_game(data)
+    return create_claimed(game_spec(data, None))  # every seat claimed: they have just played

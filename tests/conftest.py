@@ -12,6 +12,14 @@ import uuid
 import pytest
 
 from events.redis_process import RedisCluster, RedisProcess, start_cluster, start_redis
+from server.limits import SETTINGS
+
+# Abuse limits generous for the whole suite (and the servers it starts); tests/server/test_limits.py
+# sets them low where that is the point.
+for _name in SETTINGS:
+    if _name.startswith("ARENA_LIMIT_"):
+        os.environ.setdefault(_name, "1000000/minute")
+os.environ.setdefault("ARENA_MAX_UNMOVED_GAMES", "1000000")
 
 
 @pytest.fixture(scope="session", autouse=True)

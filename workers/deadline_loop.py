@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 import redis as redis_py
@@ -32,6 +33,7 @@ from .settings import Settings
 
 log = logging.getLogger(__name__)
 BATCH = 32                          # members claimed per round at most
+HANDLERS = 4                        # members dealt with at once (their Redis round trips overlap)
 RETRY_SECONDS = 1.0                 # a member whose handling failed is looked at again this much later
 OUTAGE_WAIT_MAX = 0.5               # seconds between attempts while Redis is unreachable, at most
 DRAIN_ROUNDS = 1000
@@ -46,6 +48,7 @@ class DeadlineLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_chores = 0.0
+        self._handlers = ThreadPoolExecutor(HANDLERS, thread_name_prefix="deadline")
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="deadline-loop", daemon=True)
@@ -56,6 +59,7 @@ class DeadlineLoop:
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
+        self._handlers.shutdown(wait=False)
 
     def run(self) -> None:
         failures = 0
@@ -98,8 +102,8 @@ class DeadlineLoop:
         for name in claimed.unknown:
             log.warning("deadline loop: dropping unknown member %r of the deadline index", name)
             due.release(self.redis, name)
-        for item in claimed.items:
-            self._deal(item)
+        for _ in self._handlers.map(self._deal, claimed.items):
+            pass                        # each member's outcome is its own; a lost connection raises here
         handled = len(claimed.items) + len(claimed.unknown)
         if handled >= BATCH:
             return handled, 0.0

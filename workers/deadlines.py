@@ -55,7 +55,7 @@ def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, settings: S
         seating = turns.seating_of(redis, game_id)
         clock = turns.current(redis, service, game_id, seating.tc)
         if clock.over or clock.seat is None or clock.wait != wait:
-            turns.after_change(redis, service, game_id, settings=settings)      # plans a wait it missed
+            _catch_up(redis, service, game_id, settings)
             return "moved", None
         end = vacation.deadline(redis, clock, seating)
         if end is None:
@@ -105,12 +105,19 @@ def _duration(seconds: float) -> str:
     return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
+def _catch_up(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
+    """A member of a wait that is over came due: see that the wait now under way is planned (the
+    process that began it may have died before it claimed it, or before it indexed it)."""
+    turns.after_change(redis, service, game_id, settings=settings)
+    turns.replan(redis, service, game_id, settings)
+
+
 def _see_bot_played(redis: Any, service: Any, game_id: str, wait: int, settings: Settings, now: float) -> float | None:
     """While the game still waits for the bot in this wait, see that its job is queued or running."""
     seating = turns.seating_of(redis, game_id)
     clock = turns.current(redis, service, game_id, seating.tc)
     if clock.over or clock.wait != wait or clock.seat not in seating.bots:
-        turns.after_change(redis, service, game_id, settings=settings)
+        _catch_up(redis, service, game_id, settings)
         return None
     if not queues.waiting(redis, [queues.job_id("bot", game_id, wait)]):
         turns.enqueue_bot(queues.game_queue(redis, settings), game_id, wait)

@@ -62,10 +62,10 @@ def wait_members(game_id: str, wait: int) -> list[str]:
     return [member(kind, game_id, wait) for kind in ("timeout", "remind", "bot")]
 
 
-def add(client: Any, items: dict[str, float]) -> None:
-    """Index `items` (member -> when due); `client` may be a pipeline."""
+def add(client: Any, items: dict[str, float], only_new: bool = False) -> None:
+    """Index `items` (member -> when due; `only_new`: leave those indexed already); `client` may be a pipeline."""
     if items:
-        client.zadd(keys.deadlines(), items)
+        client.zadd(keys.deadlines(), items, nx=only_new)
 
 
 def drop(client: Any, members: Iterable[str]) -> None:

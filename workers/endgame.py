@@ -25,7 +25,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from redis.exceptions import WatchError
 
-from events import keys
+from events import keys, unmoved
 from events.record import dumps_record
 
 from . import checkpoints, due, notify, results, runtime, turns
@@ -138,6 +138,7 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
     state = loaded.state
     if state.get("phase") != "over":
         return None
+    unmoved.keep(redis, game_id)            # a finished game stays, even one nobody moved in (bots, timeouts)
     marks = keys.meta(game_id, "finish")
     if redis.hexists(marks, "done"):
         return json.loads(redis.hget(marks, "archived"))

@@ -3,13 +3,14 @@
 Each finds its connection and GameService through workers/runtime.py and hands over to the module
 that knows the work. Running a job twice, or after the player moved, changes nothing more: a job
 whose worker died is run again (workers/recovery.py). Timeouts and reminders are no jobs: the
-deadline loop applies them (workers/deadline_loop.py).
+deadline loop applies them (workers/deadline_loop.py); the `timeout` and `remind` jobs that earlier
+versions scheduled in RQ hand their wait over to it.
 """
 from __future__ import annotations
 
 from rq import get_current_job
 
-from . import bots, endgame, runtime, webhooks
+from . import bots, due, endgame, runtime, webhooks
 
 def bot_move(game_id: str, wait: int) -> int:
     redis = runtime.connection()
@@ -28,3 +29,18 @@ def deliver_webhook(player_id: str, delivery_id: str, body: str) -> int:
         attempt = len(runtime.settings().webhook_retries) - job.retries_left + 1
     return webhooks.deliver(runtime.connection(), player_id, delivery_id, body, attempt,
                             runtime.settings().webhook_timeout)
+
+
+# --- jobs that versions before the deadline loop scheduled in RQ: handed over to the loop -----------
+
+def timeout(game_id: str, wait: int, attempt: int = 0) -> None:
+    """Time out the wait when due: the deadline loop judges it at once (and again at the deadline)."""
+    _hand_over("timeout", game_id, wait)
+
+
+def remind(game_id: str, wait: int) -> None:
+    _hand_over("remind", game_id, wait)
+
+
+def _hand_over(kind: str, game_id: str, wait: int) -> None:
+    due.add(runtime.connection(), {due.member(kind, game_id, wait): runtime.now()})

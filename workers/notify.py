@@ -1,4 +1,5 @@
-"""Notifications to registered players: "your turn", "deadline soon", "opponent moved", "game over".
+"""Notifications to registered players: "your turn", "deadline soon", "opponent moved", "game over",
+and invitations to a game with their answers (sent by server/invitations.py).
 
 Each notification has an id made from what it is about (kind, game, wait or version, seat), so
 sending it twice delivers it once: one Lua script checks the id in the player's `notified` set,
@@ -22,7 +23,7 @@ from events import keys
 from . import queues, runtime
 from .settings import Settings
 
-KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over")
+KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered")
 REMEMBER_SECONDS = 30 * 24 * 3600
 
 _SEND = """

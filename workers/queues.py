@@ -26,7 +26,7 @@ from .settings import Settings
 GAME_JOB_TIMEOUT = 120
 RESULT_TTL = 0                      # a finished job leaves nothing behind
 FAILURE_TTL = 7 * 24 * 3600
-GAME_RETRIES = 3
+GAME_RETRY = Retry(max=3)           # at once: a game job is idempotent, and its worker may have died
 
 
 def job_id(kind: str, game_id: str, wait: int | None = None) -> str:
@@ -42,10 +42,10 @@ def notify_queue(redis: Any, settings: Settings) -> Queue:
 
 
 def enqueue(queue: Queue, func: str, *args: Any, job_id: str, pipeline: Any = None,
-            retry: Retry | None = None, job_timeout: int = GAME_JOB_TIMEOUT) -> Job:
-    """Enqueue `func(*args)` now; game jobs (no `retry` given) are retried GAME_RETRIES times at once."""
+            retry: Retry | None = GAME_RETRY, job_timeout: int = GAME_JOB_TIMEOUT) -> Job:
+    """Enqueue `func(*args)` now (retried as `retry` says; None: never)."""
     return queue.enqueue(func, *args, job_id=job_id, result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL,
-                         job_timeout=job_timeout, retry=retry or Retry(max=GAME_RETRIES), pipeline=pipeline)
+                         job_timeout=job_timeout, retry=retry, pipeline=pipeline)
 
 
 _CANCEL = """

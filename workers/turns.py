@@ -224,8 +224,27 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
         due.drop(pipe, due.wait_members(game_id, previous_wait))
     if clock.over:
         follow_up_finish(queue, game_id, pipe)
-        pipe.execute()
-        return
+    else:
+        bot = schedule_bot(queue, game_id, clock, settings, pipe) if clock.seat in seating.bots else None
+        due.add(pipe, _members(redis, game_id, seating, clock, settings, bot))
+    pipe.execute()
+
+
+def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
+    """Index the current wait's members that are missing, e.g. when the process that claimed the
+    wait died before it indexed them (found when a member of the wait before comes due). Members
+    already there keep their time; one indexed twice changes nothing (its work is idempotent)."""
+    seating = seating_of(redis, game_id)
+    clock = current(redis, service, game_id, seating.tc)
+    if clock.over:
+        items = {due.member("finish", game_id): runtime.now()}
+    else:
+        bot = runtime.now() if clock.seat in seating.bots else None
+        items = _members(redis, game_id, seating, clock, settings, bot)
+    due.add(redis, items, only_new=True)
+
+
+def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None) -> dict:
     items = {}
     end = vacation.deadline(redis, clock, seating)
     if end is not None:
@@ -233,10 +252,9 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
         if clock.seat in seating.players:
             items[due.member("remind", game_id, clock.wait)] = clocks.reminder(clock, seating.tc,
                                                                               settings.reminder_fraction)
-    if clock.seat in seating.bots:
-        items[due.member("bot", game_id, clock.wait)] = schedule_bot(queue, game_id, clock, settings, pipe)
-    due.add(pipe, items)
-    pipe.execute()
+    if bot is not None:
+        items[due.member("bot", game_id, clock.wait)] = bot
+    return items
 
 
 def follow_up_finish(queue: Any, game_id: str, pipe: Any) -> None:

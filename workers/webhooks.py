@@ -168,7 +168,7 @@ def failures(redis: Any, player_id: str, count: int = 50) -> list[dict]:
     rows = redis.xrevrange(keys.webhook_failures(player_id), "+", "-", count=count)
     out = []
     for _, fields in rows:
-        item = {_text(k): _text(v) for k, v in fields.items()}
+        item: dict[str, Any] = {_text(k): _text(v) for k, v in fields.items()}
         item["attempt"] = int(item.get("attempt", 0))
         out.append(item)
     return out

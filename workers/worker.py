@@ -33,6 +33,8 @@ RESTART_PAUSE = 0.5
 
 
 class ArenaWorker(SimpleWorker):
+    max_connection_wait_time = 2.0      # RQ's retries while Redis is away: back within 2 s of it, not 60
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("maintenance_interval", MAINTENANCE_SECONDS)
         super().__init__(*args, **kwargs)
@@ -50,10 +52,13 @@ class ArenaWorker(SimpleWorker):
         self._burst = bool(kwargs.get("burst"))
         loop = self.deadline_loop()
         if self._burst:
-            loop.drain()
-            worked = super().work(*args, **kwargs)
-            loop.drain()
-            return worked
+            try:
+                loop.drain()
+                worked = super().work(*args, **kwargs)
+                loop.drain()
+                return worked
+            finally:
+                loop.stop()
         loop.start()
         try:
             return self._work_until_stopped(*args, **kwargs)

@@ -7,13 +7,15 @@ handlers ask: where is the being now, which pieces did step s1 touch, which squa
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from ..cards import CARDS
 from ..context import Context
 from ..state import clone, color_of, square_of
+from .outcomes import Outcome
 
 Frame = dict[str, Any]
+RESULT_KEYS = ("pieces", "squares", "colors", "ranks", "destroyed", "dir", "vacated", "ranks_after")
 
 
 def new_frame(seat: int, card: str, parts: list[str], **extra: Any) -> Frame:
@@ -32,6 +34,23 @@ def open_block(frame: Frame, key: list, bind: dict) -> None:
     """Enter the steps nested under the current step (`key`, e.g. ["options", 1, "steps"])."""
     top = frame["stack"][-1]
     frame["stack"].append({"path": top["path"] + [top["i"]] + key, "i": 0, "prog": None, "bind": bind})
+
+
+def current_step(frame: Frame) -> dict | None:
+    top = frame["stack"][-1]
+    steps = steps_at(frame, top["path"])
+    return steps[top["i"]] if top["i"] < len(steps) else None
+
+
+def finish_step(res: "Resolution", step: dict, did: bool) -> None:
+    """Record what the step did (for later steps that refer to it) and move past it."""
+    prog = res.top["prog"] or {}
+    outcome = {k: prog[k] for k in RESULT_KEYS if k in prog}
+    if isinstance(outcome.get("dir"), list):
+        outcome["dir"] = outcome["dir"][-1]
+    res.record(step, did=did, **outcome)
+    res.top["prog"] = None
+    res.top["i"] += 1
 
 
 def root_steps(frame: Frame) -> list[dict]:
@@ -53,18 +72,24 @@ def steps_at(frame: Frame, path: list) -> list[dict]:
 
 
 class Resolution:
-    """One frame being advanced inside one `decide` call (or inspected by `legal_commands`)."""
+    """One frame being advanced inside one `decide` call (or inspected by `legal_commands`), with
+    the op table (effects/registry.py) its steps run on."""
 
-    def __init__(self, ctx: Context, frame: Frame) -> None:
+    def __init__(self, ctx: Context, frame: Frame, ops: Mapping[str, Callable[..., Outcome]]) -> None:
         self.ctx = ctx
         self.frame = frame
+        self.ops = ops
+
+    def run(self, step: dict, prog: dict, answer: dict | None) -> Outcome:
+        """Run the op of `step` as it stands: what it asks (answer None) or what the answer does."""
+        return self.ops[step["op"]](self, step, prog, answer)
 
     def trial(self) -> "Resolution":
         """A throwaway copy of the state and frame, to try an answer on without changing anything."""
-        ctx = Context(self.ctx.state)
+        ctx = Context(self.ctx.state, self.ctx.watchers)
         frame = clone(self.frame)
         ctx.state["effect"] = frame
-        return Resolution(ctx, frame)
+        return Resolution(ctx, frame, self.ops)
 
     @property
     def state(self) -> dict:

@@ -7,8 +7,9 @@ needs no interpreter at all.
 from __future__ import annotations
 
 from ..context import Context
+from ..state import State
 from ..teams import decider
-from .frame import Frame, Resolution, open_block, steps_at
+from .frame import Resolution, current_step, finish_step, open_block
 from .linked import LINKED, OPS as LINKED_OPS, only_completable
 from .ops_flow import OPS as FLOW_OPS
 from .ops_frost import OPS as FROST_OPS
@@ -18,27 +19,10 @@ from .ops_targets import OPS as TARGET_OPS
 from .ops_turn import OPS as TURN_OPS
 from .ops_warp import OPS as WARP_OPS
 from .outcomes import Ask, Done, Outcome, Push
+from .registry import op_table
 from .select import holds
 
-# FROST_OPS comes after TARGET_OPS: its 'convert' adds the being turning itself into an enemy colour
-OPS = {**TARGET_OPS, **MOVE_OPS, **FLOW_OPS, **GATEWAY_OPS, **TURN_OPS, **FROST_OPS, **WARP_OPS, **LINKED_OPS}
-RESULT_KEYS = ("pieces", "squares", "colors", "ranks", "destroyed", "dir", "vacated", "ranks_after")
-
-
-def current_step(frame: Frame) -> dict | None:
-    top = frame["stack"][-1]
-    steps = steps_at(frame, top["path"])
-    return steps[top["i"]] if top["i"] < len(steps) else None
-
-
-def finish_step(res: Resolution, step: dict, did: bool) -> None:
-    prog = res.top["prog"] or {}
-    outcome = {k: prog[k] for k in RESULT_KEYS if k in prog}
-    if isinstance(outcome.get("dir"), list):
-        outcome["dir"] = outcome["dir"][-1]
-    res.record(step, did=did, **outcome)
-    res.top["prog"] = None
-    res.top["i"] += 1
+OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
 
 
 def _pop_block(res: Resolution) -> bool:
@@ -51,14 +35,15 @@ def _pop_block(res: Resolution) -> bool:
 
 def _run(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
     """Run a step's op; inside a linked block a question keeps only the answers that complete it."""
-    outcome = OPS[step["op"]](res, step, prog, answer)
+    outcome = res.run(step, prog, answer)
     if isinstance(outcome, Ask) and res.bind(LINKED):
         return only_completable(res, outcome)
     return outcome
 
 
-def pending_ask(res: Resolution) -> Ask:
-    """What the current step asks, recomputed from the state (never stored)."""
+def pending_ask(state: State) -> Ask:
+    """What the current step of the state's effect asks, recomputed (never stored)."""
+    res = Resolution(Context.view(state), state["effect"], OPS)
     step = current_step(res.frame)
     outcome = _run(res, step, res.top["prog"] or {}, None)
     assert isinstance(outcome, Ask), "a pending step must be asking"
@@ -68,7 +53,7 @@ def pending_ask(res: Resolution) -> Ask:
 def advance(ctx: Context, answer: dict | None = None) -> bool:
     """Run the frame in ctx.state['effect'] until it asks or ends. True when it has ended."""
     frame = ctx.state["effect"]
-    res = Resolution(ctx, frame)
+    res = Resolution(ctx, frame, OPS)
     while True:
         step = current_step(frame)
         if step is None:

@@ -8,7 +8,7 @@ way through), so the player can never be led into a half-done block (RULES 6.4 d
 """
 from __future__ import annotations
 
-from .frame import Resolution, open_block
+from .frame import Resolution, current_step, finish_step, open_block
 from .outcomes import Ask, Done, Outcome, Push
 from .select import holds
 
@@ -36,7 +36,6 @@ def only_completable(res: Resolution, ask: Ask) -> Ask:
 def _completes(res: Resolution, depth: int, answer: dict | None) -> bool:
     """Walk the block on the trial copy from its current step (giving it `answer`): True when every
     step gets done before the block closes, trying each answer of every later question."""
-    from .interpreter import OPS, current_step, finish_step      # the interpreter imports this module
     frame = res.frame
     while len(frame["stack"]) >= depth:
         step = current_step(frame)
@@ -47,7 +46,7 @@ def _completes(res: Resolution, depth: int, answer: dict | None) -> bool:
             if not holds(res, step.get("if")):
                 return False
             res.top["prog"] = {}
-        outcome = OPS[step["op"]](res, step, res.top["prog"], answer)
+        outcome = res.run(step, res.top["prog"], answer)
         answer = None
         if isinstance(outcome, Ask):
             return any(_completes(res.trial(), depth, option) for option in outcome.options)

@@ -34,8 +34,7 @@ def _feasible(res: Resolution, step: dict) -> bool:
 
     Only branches that can act are offered, so a mandatory "either ... or" cannot be dodged by
     picking a branch with nothing to act on (RULES 6.3-6.4)."""
-    from .interpreter import OPS as ALL_OPS          # the interpreter imports this module
-    outcome = ALL_OPS[step["op"]](res.trial(), step, {}, None)
+    outcome = res.trial().run(step, {}, None)
     return (isinstance(outcome, Ask) and bool(outcome.options)) or (isinstance(outcome, Done) and outcome.did) \
         or isinstance(outcome, Push)
 

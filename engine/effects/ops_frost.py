@@ -1,16 +1,14 @@
 """Ops of the Everfrost school: choose_direction (Crystal Mirror's source side), freeze_from_discard
 (Frozen Chest), opponents_lose_action (Everfrost Sentinel), count_destroyed_twice and
-remove_from_game (Deathbringer), and convert of the being itself into an enemy colour (Frostweave
-Illusionist). Winter Whisperer's discard_flare is shared with Nethervoid (ops_turn.py).
+and remove_from_game (Deathbringer). Winter Whisperer's discard_flare is shared with Nethervoid
+(ops_turn.py); the Frostweave Illusionist's convert of the being itself is in ops_targets.py.
 """
 from __future__ import annotations
 
 from .. import frost
-from ..cards import RANK_NAMES, RANKS
-from ..state import enemy_colors, has_supply
+from ..state import enemy_colors
 from . import mirror
 from .frame import Resolution
-from .ops_targets import target_op
 from .outcomes import Ask, Done, Outcome, is_skip
 
 
@@ -56,30 +54,9 @@ def applied_with_destruction_op(res: Resolution, step: dict, prog: dict, answer:
     return Done(True)
 
 
-def convert_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
-    """Enemy pieces into yours (the shared target loop); with `to_color`, the being itself into a
-    piece of an enemy colour that has one in supply (Frostweave Illusionist: not a destruction)."""
-    if "to_color" not in step:
-        return target_op(res, step, prog, answer)
-    rank = RANKS[step.get("to_rank", "common")]
-    square = res.being_square()
-    if answer is None:
-        colors = [c for c in enemy_colors(res.state, res.color) if has_supply(res.state, c, rank)]
-        if square is None or not colors:
-            return Done(False)
-        return Ask("color", [{"type": "choose", "color": c} for c in colors], bool(step.get("optional")),
-                   "Choose the enemy colour the being turns into")
-    if is_skip(answer):
-        return Done(False)
-    pid, color, old = res.state["board"][square]
-    res.ctx.emit("PieceConverted", square=square, piece=pid, from_color=color, from_rank=RANK_NAMES[old],
-                 to_color=answer["color"], to_rank=RANK_NAMES[rank], by=res.seat, credited=False)
-    return Done(True)
-
 
 OPS = {
     "choose_direction": choose_direction_op, "freeze_from_discard": freeze_from_discard_op,
     "opponents_lose_action": opponents_lose_action_op,
     "count_destroyed_twice": applied_with_destruction_op, "remove_from_game": applied_with_destruction_op,
-    "convert": convert_op,
 }

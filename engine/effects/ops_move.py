@@ -12,7 +12,7 @@ from ..geometry import (ADJACENT, COLOURED, DIRECTION_OF, DIRECTIONS, SQUARES, a
                         distance, ray, turned)
 from ..state import HEROIC, LEGENDARY
 from .frame import Resolution, root_steps
-from .ops_gateway import gateway_square, toward
+from .gateway_words import gateway_square, toward
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import RANK_FILTERS, owner_ok, piece_squares, where_squares
 

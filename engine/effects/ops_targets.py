@@ -1,5 +1,6 @@
 """Ops that pick pieces or squares one at a time: destroy, upgrade, downgrade, convert, place,
-choose_piece, choose_square.
+choose_piece, choose_square; and convert of the being itself into an enemy colour (Frostweave
+Illusionist).
 
 They share one loop: list the candidates, ask for one (or take all of them for count 'all'),
 apply, count, and stop at the step's count, when nothing is left, or when the player stops.
@@ -177,6 +178,27 @@ def target_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
     return None
 
 
+def convert_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    """Enemy pieces into yours (the shared target loop); with `to_color`, the being itself into a
+    piece of an enemy colour that has one in supply (Frostweave Illusionist: not a destruction)."""
+    if "to_color" not in step:
+        return target_op(res, step, prog, answer)
+    rank = RANKS[step.get("to_rank", "common")]
+    square = res.being_square()
+    if answer is None:
+        colors = [c for c in enemy_colors(res.state, res.color) if has_supply(res.state, c, rank)]
+        if square is None or not colors:
+            return Done(False)
+        return Ask("color", [{"type": "choose", "color": c} for c in colors], bool(step.get("optional")),
+                   "Choose the enemy colour the being turns into")
+    if is_skip(answer):
+        return Done(False)
+    pid, color, old = res.state["board"][square]
+    res.ctx.emit("PieceConverted", square=square, piece=pid, from_color=color, from_rank=RANK_NAMES[old],
+                 to_color=answer["color"], to_rank=RANK_NAMES[rank], by=res.seat, credited=False)
+    return Done(True)
+
+
 OPS: dict[str, Callable[[Resolution, dict, dict, dict | None], Outcome]] = {
-    op: target_op for op in PROMPTS
+    **{op: target_op for op in PROMPTS}, "convert": convert_op,
 }

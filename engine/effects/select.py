@@ -11,7 +11,7 @@ from ..cards import RANKS
 from ..state import COMMON, HEROIC, LEGENDARY, counts, enemy_colors, has_supply, square_of
 from .frame import Resolution
 from .mirror import chosen_copy_squares
-from .ops_gateway import CONDITIONS as GATEWAY_CONDITIONS, around_gateway, gateway_square, is_gateway
+from .gateway_words import CONDITIONS as GATEWAY_CONDITIONS, around_gateway, gateway_square, is_gateway
 from .warp_words import CONDITIONS as WARP_CONDITIONS, beside_shared_own_piece
 
 RANK_FILTERS = {

@@ -15,13 +15,14 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
+from flask import Flask
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from .. import create_app
 from .body import BufferedBody, send_problem
 from .limits import limits
-from .routes import ROUTES
+from .routes import ROUTES, StreamRoute
 from .tier import StreamTier
 
 
@@ -36,21 +37,22 @@ def redis_url() -> tuple[str, Any]:
     return f"unix://{server.socket_path}", server if started else None
 
 
-def create_front(*, streams_only: bool = False) -> Starlette:
+def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROUTES, *,
+                 streams_only: bool = False) -> Starlette:
+    """The front for `flask_app` (default: the Arena API) and its stream `routes`."""
     settings = limits()
     url, _ = redis_url()
-    flask_app = create_app({"REDIS_URL": url})
+    flask_app = flask_app or create_app({"REDIS_URL": url})
     tier = StreamTier(flask_app, url, settings)
     rest = _not_streamed if streams_only else BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads),
                                                             settings.max_body_bytes, settings.body_timeout)
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
-        tier.hub.start()
         yield
         await tier.hub.stop()
 
-    app = Starlette(routes=[*(tier.route(r) for r in ROUTES), Mount("", app=rest)], lifespan=lifespan)
+    app = Starlette(routes=[*(tier.route(r) for r in routes), Mount("", app=rest)], lifespan=lifespan)
     app.state.tier = tier
     return app
 
@@ -77,14 +79,15 @@ def raise_fd_limit() -> int:
 
 
 def run(factory: str, host: str, port: int, workers: int) -> None:
-    """Serve `server.streams.front:<factory>` with uvicorn and the front's limits."""
+    """Serve a front factory ("create_web", or "module:factory") with uvicorn and the front's limits."""
     import uvicorn
 
     from .protocol import GuardedHttpProtocol
     settings = limits()
     raise_fd_limit()
     forwarded = os.environ.get("ARENA_FORWARDED_ALLOW_IPS")
-    uvicorn.run(f"server.streams.front:{factory}", factory=True, host=host, port=port, workers=workers,
-                http=GuardedHttpProtocol, timeout_keep_alive=settings.keepalive_timeout, backlog=4096,
-                timeout_graceful_shutdown=3, proxy_headers=bool(forwarded), forwarded_allow_ips=forwarded or None,
-                access_log=os.environ.get("ARENA_ACCESS_LOG", "1") != "0", server_header=False)
+    app = factory if ":" in factory else f"server.streams.front:{factory}"
+    uvicorn.run(app, factory=True, host=host, port=port, workers=workers, http=GuardedHttpProtocol,
+                timeout_keep_alive=settings.keepalive_timeout, backlog=4096, timeout_graceful_shutdown=3,
+                proxy_headers=bool(forwarded), forwarded_allow_ips=forwarded or None, server_header=False,
+                access_log=os.environ.get("ARENA_ACCESS_LOG", "1") != "0")

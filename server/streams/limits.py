@@ -22,6 +22,7 @@ class Limits:
     heartbeat_seconds: float = 15.0      # ARENA_HEARTBEAT_SECONDS: a comment on a quiet stream this often
     retry_after: int = 2                 # ARENA_RETRY_AFTER: seconds in Retry-After on a 429 or 503
     stream_backlog: int = 256            # ARENA_STREAM_BACKLOG: batches queued for a stream that does not read
+    stream_shard_keys: int = 128         # ARENA_STREAM_SHARD_KEYS: stream keys per Redis reader connection
     wsgi_threads: int = 8                # WEB_THREADS: threads running the Flask app, per process
 
     @classmethod

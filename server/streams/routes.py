@@ -6,7 +6,7 @@ from typing import Callable
 
 from marshmallow import Schema
 
-from .. import history, notifications
+from .. import chat, history, lobby, notifications
 from ..schemas import StreamQuery
 from ..sse import Source
 
@@ -21,4 +21,6 @@ class StreamRoute:
 ROUTES = [
     StreamRoute("/games/{game_id}/stream", history.open_stream, StreamQuery),
     StreamRoute("/players/me/stream", notifications.open_stream, notifications.InboxQuery),
+    StreamRoute("/lobby/stream", lobby.open_stream, lobby.LobbyStreamQuery),
+    StreamRoute("/games/{game_id}/chat/stream", chat.open_stream, chat.ChatStreamQuery),
 ]

@@ -45,7 +45,7 @@ class StreamTier:
     def __init__(self, flask_app: Flask, redis_url: str, limits: Limits) -> None:
         self.flask_app = flask_app
         self.limits = limits
-        self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog)
+        self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog, shard_keys=limits.stream_shard_keys)
         self.open_streams = OpenStreams(limits.streams_per_address, limits.streams_per_token)
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
@@ -90,6 +90,14 @@ class StreamTier:
                                 headers=dict(flask_response.headers))
 
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
+        """The frames, with the viewer counted as watching while the stream is open (sse.watching)."""
+        with sse.watching(self.flask_app.extensions["arena"].redis, opened.source) as beat:
+            async for text in self._frames(opened, beat):
+                yield text
+
+    async def _frames(self, opened: Opened, beat: Any) -> AsyncIterator[str]:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self.openers, beat)
         backlog = opened.backlog
         yield sse.CONNECTED + "".join(item.text for item in backlog.frames)
         if backlog.over or not opened.follow:
@@ -107,6 +115,7 @@ class StreamTier:
             if backlog.over:
                 return
             while True:
+                await loop.run_in_executor(self.openers, beat)
                 try:
                     frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
                 except TimeoutError:

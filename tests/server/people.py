@@ -1,6 +1,7 @@
 """Helpers for the people tests: signed-up accounts, each with its own test client (its own cookies)."""
 from __future__ import annotations
 
+import random
 import uuid
 from dataclasses import dataclass
 
@@ -27,8 +28,16 @@ class Person:
         return self.client.delete(path, headers=self.csrf, **kw)
 
 
-def person(app, prefix: str = "p") -> Person:
+def fresh(app):
+    """A test client from an address of its own, so the per-address rate limits of one test do not
+    add up with another's (a real address is never contacted)."""
     client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+    return client
+
+
+def person(app, prefix: str = "p") -> Person:
+    client = fresh(app)
     name = f"{prefix}{uuid.uuid4().hex[:8]}"
     r = client.post("/accounts", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.json

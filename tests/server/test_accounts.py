@@ -7,8 +7,14 @@ import uuid
 import pytest
 
 from .conftest import bearer
+from .people import fresh
 
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def client(app):
+    return fresh(app)
 
 
 def unique(prefix: str = "ann") -> str:
@@ -38,7 +44,7 @@ def test_sign_up_sets_a_secure_session_cookie_and_the_session_opens_my_account(c
 
 
 def test_cookie_is_secure_over_https(app):
-    https = app.test_client()
+    https = fresh(app)
     r = https.post("/accounts", json={"name": unique(), "password": PASSWORD}, base_url="https://localhost")
     session_cookie = [c for c in r.headers.getlist("Set-Cookie") if c.startswith("arena_session=")][0]
     assert "Secure" in session_cookie
@@ -47,7 +53,7 @@ def test_cookie_is_secure_over_https(app):
 def test_names_are_unique_regardless_of_case_and_bad_input_is_a_400(client, app):
     name = unique("Bob")
     sign_up(client, name)
-    other = app.test_client()
+    other = fresh(app)
     assert other.post("/accounts", json={"name": name.lower(), "password": PASSWORD}).status_code == 409
     assert other.post("/accounts", json={"name": "x", "password": PASSWORD}).status_code == 400
     assert other.post("/accounts", json={"name": unique(), "password": "short"}).status_code == 400
@@ -58,19 +64,19 @@ def test_names_are_unique_regardless_of_case_and_bad_input_is_a_400(client, app)
 def test_sign_in_does_not_tell_whether_the_name_exists(client, app):
     name = unique()
     sign_up(client, name)
-    fresh = app.test_client()
-    wrong = fresh.post("/accounts/session", json={"name": name, "password": "wrong password"})
-    unknown = fresh.post("/accounts/session", json={"name": unique("nobody"), "password": "wrong password"})
+    newcomer = fresh(app)
+    wrong = newcomer.post("/accounts/session", json={"name": name, "password": "wrong password"})
+    unknown = newcomer.post("/accounts/session", json={"name": unique("nobody"), "password": "wrong password"})
     assert wrong.status_code == unknown.status_code == 401
     assert wrong.json["detail"] == unknown.json["detail"] and wrong.json["code"] == unknown.json["code"]
-    ok = fresh.post("/accounts/session", json={"name": name.upper(), "password": PASSWORD})
-    assert ok.status_code == 200 and fresh.get("/accounts/me").json["name"] == name
+    ok = newcomer.post("/accounts/session", json={"name": name.upper(), "password": PASSWORD})
+    assert ok.status_code == 200 and newcomer.get("/accounts/me").json["name"] == name
 
 
 def test_repeated_failed_sign_ins_are_refused_for_a_while(app):
     name = unique()
-    sign_up(app.test_client(), name)
-    c = app.test_client()
+    sign_up(fresh(app), name)
+    c = fresh(app)
     codes = [c.post("/accounts/session", json={"name": name, "password": f"guess {i}"}).status_code for i in range(11)]
     assert codes[:10] == [401] * 10 and codes[10] == 429
     # even the right password waits until the window passes
@@ -84,7 +90,7 @@ def test_cookie_writes_need_the_csrf_header_token_writes_do_not(client, redis_cl
     made = client.post("/accounts/me/tokens", json={"label": "bot"}, headers=csrf(client))
     assert made.status_code == 201 and made.json["label"] == "bot"
     # a bearer token needs no CSRF token (no cookie is involved)
-    again = client.application.test_client().post("/accounts/me/tokens", json={"label": "bot2"},
+    again = fresh(client.application).post("/accounts/me/tokens", json={"label": "bot2"},
                                                    headers=bearer(made.json["token"]))
     assert again.status_code == 201
 
@@ -94,7 +100,7 @@ def test_api_tokens_are_listed_and_revoked(client):
     made = client.post("/accounts/me/tokens", json={"label": "my bot"}, headers=csrf(client)).json
     listed = client.get("/accounts/me/tokens").json["tokens"]
     assert [t["label"] for t in listed] == ["my bot"] and "token" not in listed[0]
-    robot = client.application.test_client()
+    robot = fresh(client.application)
     assert robot.get("/players/me/games", headers=bearer(made["token"])).status_code == 200
     assert client.delete(f"/accounts/me/tokens/{made['id']}", headers=csrf(client)).status_code == 204
     assert robot.get("/players/me/games", headers=bearer(made["token"])).status_code == 401
@@ -103,9 +109,9 @@ def test_api_tokens_are_listed_and_revoked(client):
 
 def test_password_change_signs_other_sessions_out(app):
     name = unique()
-    laptop = app.test_client()
+    laptop = fresh(app)
     sign_up(laptop, name)
-    phone = app.test_client()
+    phone = fresh(app)
     assert phone.post("/accounts/session", json={"name": name, "password": PASSWORD}).status_code == 200
     wrong = laptop.post("/accounts/me/password", json={"current": "nope", "new": "another long one"}, headers=csrf(laptop))
     assert wrong.status_code == 403
@@ -113,14 +119,14 @@ def test_password_change_signs_other_sessions_out(app):
     assert r.status_code == 200 and r.json["sessions_closed"] == 1
     assert laptop.get("/accounts/me").status_code == 200
     assert phone.get("/accounts/me").status_code == 401
-    fresh = app.test_client()
-    assert fresh.post("/accounts/session", json={"name": name, "password": PASSWORD}).status_code == 401
-    assert fresh.post("/accounts/session", json={"name": name, "password": "another long one"}).status_code == 200
+    newcomer = fresh(app)
+    assert newcomer.post("/accounts/session", json={"name": name, "password": PASSWORD}).status_code == 401
+    assert newcomer.post("/accounts/session", json={"name": name, "password": "another long one"}).status_code == 200
 
 
 def test_sign_out_and_sign_out_everywhere(app):
     name = unique()
-    a, b, c = app.test_client(), app.test_client(), app.test_client()
+    a, b, c = fresh(app), fresh(app), fresh(app)
     sign_up(a, name)
     for other in (b, c):
         assert other.post("/accounts/session", json={"name": name, "password": PASSWORD}).status_code == 200
@@ -134,12 +140,12 @@ def test_sign_out_and_sign_out_everywhere(app):
 
 def test_a_registered_player_keeps_its_token_and_games_when_it_signs_up(client, app):
     player = client.post("/players", json={"name": "Old Ann"}).json
-    game = client.post("/games", json={"form": "duel", "players": [
+    game = client.post("/games", headers=bearer(player["token"]), json={"form": "duel", "players": [
         {"name": "Old Ann", "school": "northern", "player": player["id"]}, {"name": "Bob", "school": "sylvan"}]}).json
     listed = client.get("/accounts/me/tokens", headers=bearer(player["token"])).json["tokens"]
     assert [t["label"] for t in listed] == ["registration"]
     name = unique("oldann")
-    browser = app.test_client()
+    browser = fresh(app)
     r = browser.post("/accounts", json={"name": name, "password": PASSWORD}, headers=bearer(player["token"]))
     assert r.status_code == 201 and r.json["id"] == player["id"]
     # the old token still works, and the browser sees the same games through its cookie
@@ -153,11 +159,11 @@ def test_a_registered_player_keeps_its_token_and_games_when_it_signs_up(client, 
 
 def test_an_account_plays_its_seat_from_any_device_with_csrf(app, client):
     name = unique()
-    home = app.test_client()
+    home = fresh(app)
     me = sign_up(home, name)
-    game = client.post("/games", json={"form": "duel", "players": [
+    game = home.post("/games", headers=csrf(home), json={"form": "duel", "players": [
         {"name": name, "school": "northern", "player": me["id"]}, {"name": "Bob", "school": "sylvan"}]}).json
-    phone = app.test_client()
+    phone = fresh(app)
     phone.post("/accounts/session", json={"name": name, "password": PASSWORD})
     legal = phone.get(f"/games/{game['id']}/legal").json
     assert legal["seat"] == 0 and legal["commands"]
@@ -165,12 +171,12 @@ def test_an_account_plays_its_seat_from_any_device_with_csrf(app, client):
     assert phone.post(f"/games/{game['id']}/commands", json=command).status_code == 403      # no CSRF header
     assert phone.post(f"/games/{game['id']}/commands", json=command, headers=csrf(phone)).status_code == 200
     # a guest's seat link keeps working beside it
-    guest = app.test_client()
+    guest = fresh(app)
     assert guest.get(f"/games/{game['id']}", headers=bearer(game["seats"][1]["token"])).json["seat"] == 1
 
 
 @pytest.mark.parametrize("cookie", ["", "nodot", "p123.forged", "bad id!.x", "p" + "0" * 70 + ".x"])
 def test_forged_session_cookies_are_ignored(app, cookie):
-    c = app.test_client()
+    c = fresh(app)
     c.set_cookie("arena_session", cookie)
     assert c.get("/accounts/me").status_code == 401

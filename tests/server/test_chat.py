@@ -3,9 +3,10 @@ mutes, reports, and the record export that includes it only on request."""
 from __future__ import annotations
 
 from events import keys
+from server import create_app
 
 from .conftest import bearer
-from .people import person
+from .people import fresh, person
 
 
 def lobby_game(app):
@@ -30,10 +31,10 @@ def test_players_chat_is_for_the_players_and_the_spectators_chat_for_the_others(
     assert watcher.get(f"/games/{game_id}/chat?channel=players").status_code == 403
     assert say(watcher, game_id, "hi").status_code == 403
     assert say(watcher, game_id, "nice opening", "spectators").status_code == 201
-    assert app.test_client().get(f"/games/{game_id}/chat?channel=spectators").json["messages"][0]["text"] == "nice opening"
+    assert fresh(app).get(f"/games/{game_id}/chat?channel=spectators").json["messages"][0]["text"] == "nice opening"
     assert ann.get(f"/games/{game_id}/chat?channel=spectators").status_code == 403
     assert say(ann, game_id, "help me", "spectators").status_code == 403
-    assert app.test_client().post(f"/games/{game_id}/chat", json={"channel": "spectators", "text": "anon"}).status_code == 401
+    assert fresh(app).post(f"/games/{game_id}/chat", json={"channel": "spectators", "text": "anon"}).status_code == 401
     # resuming after an id gives only what is new; chat is not in the game's log
     last = got["last_id"]
     say(bob, game_id, "thanks")
@@ -49,15 +50,23 @@ def test_guests_with_a_seat_link_chat_too(client):
     assert client.get(f"/games/{game['id']}/chat", headers=bearer(game["seats"][0]["token"])).json["messages"][0]["text"] == "hello"
 
 
-def test_length_and_rate_are_limited_and_bad_input_is_a_400(app):
+def test_length_is_limited_and_bad_input_is_a_400(app):
     game_id, ann, _ = lobby_game(app)
     assert say(ann, game_id, "x" * 501).status_code == 400
     assert say(ann, game_id, "\x00\x01 ").status_code == 400
     assert ann.post(f"/games/{game_id}/chat", {"channel": "everyone", "text": "hi"}).status_code == 400
     assert ann.get(f"/games/{game_id}/chat?after=zzz").status_code == 400
     assert ann.get("/games/nosuchgame/chat").status_code == 404
-    codes = [say(ann, game_id, f"spam {i}").status_code for i in range(6)]
-    assert codes == [201] * 5 + [429]
+
+
+def test_chat_is_rate_limited_per_writer(redis_server):
+    app = create_app({"REDIS_URL": redis_server.url, "TESTING": True, "ARENA_LIMIT_CHAT_PLAYER": "5 per 10 seconds"})
+    game_id, ann, bob = lobby_game(app)
+    codes = [say(ann, game_id, f"spam {i}").status_code for i in range(10)]
+    assert codes[:5] == [201] * 5 and 429 in codes     # 5 in 10 s (a sliding window: the 6th or soon after)
+    refused = say(ann, game_id, "one more")
+    assert refused.status_code == 429 and refused.json["code"] == "rate_limited" and "Retry-After" in refused.headers
+    assert say(bob, game_id, "I may still talk").status_code == 201
 
 
 def test_mute_hides_a_players_messages_from_me_only_and_reports_are_kept(app, redis_client):
@@ -84,5 +93,5 @@ def test_the_record_includes_the_chat_only_when_asked(app):
     assert "chat" not in plain
     with_chat = ann.get(f"/games/{game_id}/record?chat=1").json
     assert [m["text"] for m in with_chat["chat"]["players"]] == ["gg"] and "spectators" not in with_chat["chat"]
-    spectator = app.test_client().get(f"/games/{game_id}/record?chat=1").json
+    spectator = fresh(app).get(f"/games/{game_id}/record?chat=1").json
     assert list(spectator["chat"]) == ["spectators"]

@@ -9,7 +9,7 @@ from freezegun import freeze_time
 from events import keys
 from workers import results
 
-from .people import person
+from .people import fresh, person
 
 TIMED = {"kind": "move", "seconds": 86400}
 
@@ -91,7 +91,7 @@ def test_a_rating_range_keeps_others_out_and_bad_tables_are_refused(app, redis_c
     for bad in ({"form": "duel", "seats": 3}, {"form": "melee", "seats": 2}, {"form": "chess"},
                 {"form": "duel", "rating_min": 9, "rating_max": 1}, {"form": "duel", "extra": 1}):
         assert ann.post("/lobby/tables", bad).status_code == 400, bad
-    assert app.test_client().post("/lobby/tables", json={"form": "duel"}).status_code == 401
+    assert fresh(app).post("/lobby/tables", json={"form": "duel"}).status_code == 401
     assert ann.post("/lobby/tables/nope/join").status_code == 404
 
 

@@ -10,11 +10,15 @@ def _register(client, name):
 
 def test_a_registered_player_is_seated_acts_with_their_own_token_and_sees_games_waiting_for_them(client):
     ann, bob = _register(client, "Ann"), _register(client, "Bob")
-    r = client.post("/games", json={"form": "duel", "seed": "p", "players": [
+    r = client.post("/games", headers=bearer(ann["token"]), json={"form": "duel", "seed": "p", "players": [
         {"name": "Ann", "school": "northern", "player": ann["id"]},
         {"name": "Bob", "school": "sylvan", "player": bob["id"]}]})
     game_id = r.json["id"]
     assert [s["player"] for s in r.json["seats"]] == [ann["id"], bob["id"]]
+    assert [s["status"] for s in r.json["seats"]] == ["claimed", "invited"] and "token" not in r.json["seats"][1]
+    accepted = client.post(f"/players/me/invitations/{r.json['seats'][1]['invitation']}/accept",
+                           headers=bearer(bob["token"]))
+    assert accepted.status_code == 200 and accepted.json["game_status"] == "started"
     waiting = client.get("/players/me/games?waiting=1", headers=bearer(bob["token"])).json["games"]
     assert [g["id"] for g in waiting] == [game_id] and waiting[0]["your_turn"]
     assert client.get("/players/me/games?waiting=1", headers=bearer(ann["token"])).json["games"] == []

@@ -12,7 +12,7 @@ from workers import endgame
 from workers.clock import parse_time
 from workers.settings import Settings
 
-from .people import person
+from .people import fresh, person
 
 DAY = 86400
 
@@ -38,7 +38,7 @@ def test_a_profile_shows_ratings_history_results_stats_and_current_games(app, tm
     finish(app, casual, tmp_path)
     running = lobby_game(app, ann, bob, form="high_form")
 
-    prof = app.test_client().get(f"/profiles/{bob.name}").json
+    prof = fresh(app).get(f"/profiles/{bob.name}").json
     assert prof["id"] == bob.id and prof["name"] == bob.name
     assert prof["ratings"]["duel"]["games"] == 1 and prof["ratings"]["duel"]["ordinal"] > 0
     assert [h["game_id"] for h in prof["history"]["duel"]] == [first]
@@ -49,9 +49,9 @@ def test_a_profile_shows_ratings_history_results_stats_and_current_games(app, tm
     assert prof["stats"]["by_form"]["duel"] == {"games": 2, "wins": 1}
     assert sum(s["games"] for s in prof["stats"]["by_school"].values()) == 2
     assert [g["game_id"] for g in prof["current"]] == [running]
-    loser = app.test_client().get(f"/profiles/{ann.id}").json
+    loser = fresh(app).get(f"/profiles/{ann.id}").json
     assert loser["ratings"]["duel"]["ordinal"] < prof["ratings"]["duel"]["ordinal"]
-    assert app.test_client().get("/profiles/nobody-here").status_code == 404
+    assert fresh(app).get("/profiles/nobody-here").status_code == 404
 
 
 def test_live_games_list_spectator_counts_and_drops_finished_games(app, tmp_path):
@@ -60,11 +60,11 @@ def test_live_games_list_spectator_counts_and_drops_finished_games(app, tmp_path
     redis = app.extensions["arena"].redis
     presence.touch(redis, game_id, cid.id)                       # what an open stream does
     presence.touch(redis, game_id, ann.id)                       # a player watching is not a spectator
-    live = {g["id"]: g for g in app.test_client().get("/games/live").json["games"]}
+    live = {g["id"]: g for g in fresh(app).get("/games/live").json["games"]}
     assert live[game_id]["spectators"] == 1 and set(live[game_id]["players"]) == {ann.name, bob.name}
     ann.post(f"/games/{game_id}/resign")
-    assert game_id not in {g["id"] for g in app.test_client().get("/games/live").json["games"]}
-    assert app.test_client().get("/games/live?limit=0").status_code == 400
+    assert game_id not in {g["id"] for g in fresh(app).get("/games/live").json["games"]}
+    assert fresh(app).get("/games/live?limit=0").status_code == 400
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_vacation_pauses_a_per_move_clock_and_opponents_see_it(vacation_app):
         indexed = {m.decode(): s for m, s in redis.zrange(keys.deadlines(), 0, -1, withscores=True)}
         assert [s for m, s in indexed.items() if m.startswith(f"timeout:{game_id}:")] == [pytest.approx(after)]
         assert mover.delete("/accounts/me/vacation").status_code == 409
-        assert app.test_client().get(f"/profiles/{mover.id}").json["vacation"] is None
+        assert fresh(app).get(f"/profiles/{mover.id}").json["vacation"] is None
 
 
 def test_a_bank_is_not_charged_for_vacation_time(vacation_app):
@@ -118,7 +118,7 @@ def test_a_bank_is_not_charged_for_vacation_time(vacation_app):
         seat, view = waited_seat(ann, game_id)
         mover = {p.id: p for p in (ann, bob)}[view["players"][seat]["player"]]
         mover.post("/accounts/me/vacation", {"days": 1})
-        assert app.test_client().get(f"/profiles/{mover.name}").json["vacation"]["until"].startswith("2026-03-02T10:00")
+        assert fresh(app).get(f"/profiles/{mover.name}").json["vacation"]["until"].startswith("2026-03-02T10:00")
         clock.tick(DAY + 100)                                    # back for 100 s, then the turn ends
         for _ in range(12):
             now_seat, _ = waited_seat(mover, game_id)
@@ -131,7 +131,7 @@ def test_a_bank_is_not_charged_for_vacation_time(vacation_app):
 
 
 def test_vacation_needs_a_player_and_sane_days(app):
-    assert app.test_client().get("/accounts/me/vacation").status_code == 401
+    assert fresh(app).get("/accounts/me/vacation").status_code == 401
     p = person(app)
     assert p.post("/accounts/me/vacation", {"days": 0}).status_code == 400
     assert p.post("/accounts/me/vacation", {"days": "x"}).status_code == 400

@@ -113,6 +113,21 @@ def test_the_key_is_made_once_under_the_data_dir_readable_by_its_owner_only(clie
         assert client.get("/keys").json["keys"][0]["public_key"] == public_b64(other)
 
 
+def test_processes_starting_at_once_end_up_with_one_key(tmp_path):
+    path, keys_made, start = tmp_path / "fresh" / "signing-key.pem", [], threading.Barrier(8)
+
+    def make() -> None:
+        start.wait()
+        keys_made.append(public_b64(signing._key_file(path)))
+    threads = [threading.Thread(target=make) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert len(keys_made) == 8 and len(set(keys_made)) == 1
+    assert [p.name for p in path.parent.iterdir()] == ["signing-key.pem"]           # no temporary file left
+
+
 @pytest.mark.parametrize("change, status, code", [
     (lambda r: r.pop("game_id"), 400, "malformed_request"),
     (lambda r: r.update(game_id="no spaces here"), 400, "malformed_request"),

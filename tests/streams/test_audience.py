@@ -19,7 +19,8 @@ SETTLE_SECONDS = 20
 
 
 def test_a_thousand_streams_and_a_hundred_slow_clients_while_two_hundred_moves_are_played(redis_server, start_front):
-    front = start_front(redis_server.url, ARENA_STREAMS_PER_ADDRESS="5000", ARENA_HEADER_TIMEOUT="2")
+    front = start_front(redis_server.url, ARENA_STREAMS_PER_ADDRESS="5000", ARENA_HEADER_TIMEOUT="2",
+                        ARENA_STREAM_SHARD_KEYS="6")                 # 20 games: four readers
     asyncio.run(_audience(front.url, front.port))
 
 
@@ -57,6 +58,7 @@ async def _audience(url: str, port: int) -> None:
             assert stream.ids == [v for v in versions if v > after], f"stream of {game['id']} after {after}"
         assert not any(s.closed for s in streams)
         await _same_redaction(http, streams, plans)
+        assert (await http.get("/health")).json()["checks"]["streams"]["readers"] == 4
 
         stop.set()
         for task in following + slow:

@@ -99,8 +99,8 @@ class LiveServer:
         except urllib.error.HTTPError as err:
             return err.code, json.loads(err.read() or b"null")
 
-    def create(self, body: dict) -> dict:
-        status, created = self.call("POST", "/games", body)
+    def create(self, body: dict, token: str | None = None) -> dict:
+        status, created = self.call("POST", "/games", body, token=token)
         assert status == 201, created
         return created
 

@@ -61,11 +61,13 @@ def test_create_a_game_against_the_computer_place_and_see_it_answer(page, live_s
     shot("computer-answered")
 
     # Ann's games: this one (her turn) first, then one waiting for Bob, then one that is over
-    ann = page.evaluate("JSON.parse(localStorage.getItem('tash-kalar-arena')).player.id")
+    me = page.evaluate("JSON.parse(localStorage.getItem('tash-kalar-arena')).player")
+    ann = me["id"]
     bobs = live_server.create({"form": "high_form", "players": [{"name": "Bob", "school": "northern"},
-                                                           {"name": "Ann", "school": "sylvan", "player": ann}]})
+                                                           {"name": "Ann", "school": "sylvan", "player": ann}]},
+                              token=me["token"])
     over = live_server.create({"form": "duel", "players": [{"name": "Ann", "school": "sylvan", "player": ann},
-                                                           {"name": "Cid", "school": "highland"}]})
+                                                           {"name": "Cid", "school": "highland"}]}, token=me["token"])
     assert live_server.call("POST", f"/games/{over['id']}/resign", token=over["seats"][0]["token"])[0] == 200
     page.goto(live_server.url + "/")
     games = page.locator(".game-item")

@@ -32,22 +32,39 @@ def later(moment: datetime, seconds: float) -> datetime:
     return moment + timedelta(seconds=seconds)
 
 
+_PLAYER_TOKENS: dict[str, str] = {}
+
+
 def register(client, name: str, webhook_url: str | None = None) -> dict:
     body = {"name": name, **({"webhook_url": webhook_url} if webhook_url else {})}
     r = client.post("/players", json=body)
     assert r.status_code == 201, r.json
+    _PLAYER_TOKENS[r.json["id"]] = r.json["token"]
     return r.json
 
 
+def accept_invitations(client, created: dict) -> dict:
+    """Each registered player named in a new game accepts their invitation; the creation answer
+    then holds every seat's token, as if the players had been seated at once."""
+    for seat in created["seats"]:
+        if seat.get("status") == "invited":
+            r = client.post(f"/players/me/invitations/{seat['invitation']}/accept",
+                            headers=bearer(_PLAYER_TOKENS[seat["player"]]))
+            assert r.status_code == 200, r.json
+            seat["token"] = r.json["token"]
+    return created
+
+
 def new_game(client, *, time_control: dict | None = None, players: list[dict] | None = None,
-             form: str = "duel", seed: str = "workers") -> dict:
+             form: str = "duel", seed: str = "workers", creator: dict | None = None) -> dict:
+    """A new game; `creator`, a registered player, creates it (taking their own seat, uninvited)."""
     players = players or [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
     body = {"form": form, "seed": seed, "players": players}
     if time_control:
         body["time_control"] = time_control
-    r = client.post("/games", json=body)
+    r = client.post("/games", json=body, headers=bearer(creator["token"]) if creator else {})
     assert r.status_code == 201, r.json
-    return r.json
+    return accept_invitations(client, r.json)
 
 
 def play_legal(client, game: dict, seat: int, index: int = 0):

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import random
+from datetime import datetime, timezone
+
+from freezegun import freeze_time
 
 import engine
 from engine.selfplay import pick
 from engine.state import active_seat
-from workers import bots
+from workers import bots, due
 
-from .helpers import new_game, run_worker
+from .helpers import later, new_game, run_worker
 
 BOT_FIRST = [{"name": "Ann", "school": "northern"}, {"name": "Robot", "school": "sylvan", "bot": True}]
 
@@ -44,3 +47,17 @@ def test_the_bots_choice_is_always_legal_and_never_a_resignation():
         assert command["type"] != "resign"
         assert command in engine.legal_commands(state, seat)
         state = engine.replay(engine.decide(state, pick(rng, engine.legal_commands(state, seat))), state)
+
+
+def test_a_bot_with_a_delay_is_played_by_the_deadline_loop_once_the_delay_has_passed(client, redis_db, monkeypatch):
+    monkeypatch.setenv("ARENA_BOT_DELAY", "5")
+    game = new_game(client, players=BOT_FIRST)
+    member = due.member("bot", game["id"], 1)
+    assert due.when(redis_db, member) is not None
+    start = datetime.fromtimestamp(due.when(redis_db, member) - 5, timezone.utc)
+    with freeze_time(later(start, 4)):
+        run_worker(redis_db)
+    assert client.get(f"/games/{game['id']}").json["active_seat"] == 1          # not yet
+    with freeze_time(later(start, 5.1)):
+        run_worker(redis_db)
+    assert client.get(f"/games/{game['id']}").json["active_seat"] == 0

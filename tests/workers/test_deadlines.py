@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from freezegun import freeze_time
+from rq import Queue
 
 from events import SYSTEM, keys
 from workers import deadlines, runtime
@@ -156,7 +157,8 @@ def test_two_loops_racing_over_the_index_deal_with_each_deadline_once(client, re
 def test_a_player_is_reminded_at_eighty_percent_of_the_deadline_unless_they_moved(client, redis_db):
     bob = register(client, "Bob")
     game = new_game(client, time_control=MINUTE, players=[{"name": "Ann", "school": "northern"},
-                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}],
+                    creator=bob)
     due = deadline(client, game["id"])
     start = due - timedelta(seconds=60)
     assert when(redis_db, "remind", game["id"]) == pytest.approx((start + timedelta(seconds=48)).timestamp(), abs=1e-6)
@@ -170,7 +172,8 @@ def test_a_player_is_reminded_at_eighty_percent_of_the_deadline_unless_they_move
 def test_no_reminder_once_the_player_has_moved(client, redis_db):
     bob = register(client, "Bob")
     game = new_game(client, time_control=MINUTE, players=[{"name": "Ann", "school": "northern"},
-                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+                                                          {"name": "Bob", "school": "sylvan", "player": bob["id"]}],
+                    creator=bob)
     start = deadline(client, game["id"]) - timedelta(seconds=60)
     play_legal(client, game, seat=1)
     redis_db.zadd(keys.deadlines(), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
@@ -186,3 +189,28 @@ def test_a_time_bank_shows_every_seats_time_left(client):
     assert clocks["kind"] == "bank" and clocks["waiting_for"] == 1
     assert clocks["seats"][0]["remaining"] == 300.0 and 299 < clocks["seats"][1]["remaining"] <= 300
     assert parse(clocks["deadline"]) == parse(clocks["since"]) + timedelta(seconds=300)
+
+
+def test_a_timeout_job_scheduled_in_rq_by_an_earlier_version_is_handed_to_the_deadline_loop(client, redis_db):
+    game = new_game(client, time_control=MINUTE)
+    due = deadline(client, game["id"])
+    redis_db.zrem(keys.deadlines(), f"timeout:{game['id']}:1")               # indexed by nothing but the job
+    with freeze_time(later(due, 0.5)):
+        Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1)
+        run_worker(redis_db)
+    assert len(events_of(client, game["id"], "TurnTimedOut")) == 1
+
+
+def test_a_wait_whose_planning_was_cut_short_is_planned_when_the_wait_before_comes_due(client, redis_db):
+    game = new_game(client, time_control=MINUTE)
+    due = deadline(client, game["id"])
+    with freeze_time(later(due, -30)):
+        play_legal(client, game, seat=1)                # Ann's wait is claimed and planned ...
+    planned = dict(redis_db.zrange(keys.deadlines(), 0, -1, withscores=True))
+    redis_db.delete(keys.deadlines())
+    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": due.timestamp()})     # ... as if cut short
+    with freeze_time(later(due, 0.1)):
+        run_worker(redis_db)
+    assert "TurnTimedOut" not in event_types(client, game["id"])
+    assert dict(redis_db.zrange(keys.deadlines(), 0, -1, withscores=True)) == planned
+    assert list(planned.values()) == [pytest.approx(later(due, 30).timestamp(), abs=1e-6)]

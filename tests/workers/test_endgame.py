@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
+from freezegun import freeze_time
 from rq import Queue
 
 from events.verify import verify_text
-from workers import endgame
+from workers import due, endgame, queues
 
 from .helpers import bearer, new_game, register, run_worker
 
@@ -75,3 +77,21 @@ def test_team_play_rates_the_seats_of_one_colour_as_one_team(redis_db):
     change = endgame.rate(redis_db, "t4", rows([1, 2, 1, 2], ["a1", "b1", "a2", "b2"], colors=[0, 1, 0, 1]))
     after = {pid: c["after"]["mu"] for pid, c in change["players"].items()}
     assert after["a1"] == after["a2"] > 25 > after["b1"] == after["b2"]
+
+
+def test_an_end_of_game_job_that_was_lost_is_enqueued_again_by_the_deadline_loop(client, redis_db, tmp_path):
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    game = new_game(client, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                                     {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+    assert client.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"])).status_code == 200
+    pipe = redis_db.pipeline()
+    queues.cancel(pipe, Queue("arena", connection=redis_db), [f"finish-{game['id']}"])      # the job is lost
+    pipe.execute()
+    look = due.when(redis_db, due.member("finish", game["id"]))
+    run_worker(redis_db)
+    assert not endgame.done(redis_db, game["id"])
+    with freeze_time(datetime.fromtimestamp(look + 0.1, timezone.utc)):
+        run_worker(redis_db)
+    assert endgame.done(redis_db, game["id"])
+    assert (tmp_path / "data" / "archive" / f"{game['id']}.json").exists()
+    assert due.when(redis_db, due.member("finish", game["id"])) is None

@@ -30,7 +30,7 @@ def receiver(monkeypatch):
 def seated(client, player: dict, seat: int = 1, **extra) -> dict:
     players = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
     players[seat] = {**players[seat], "name": player["name"], "player": player["id"]}
-    return new_game(client, players=players, **extra)
+    return new_game(client, players=players, creator=player, **extra)
 
 
 def sse_events(text: str) -> list[dict]:
@@ -71,7 +71,7 @@ def test_the_stream_needs_a_player_token(client):
 
 def test_players_other_than_the_mover_and_the_next_seat_are_told_an_opponent_moved(client):
     cy = register(client, "Cy")
-    game = new_game(client, form="melee", players=[{"name": "Ann", "school": "northern"},
+    game = new_game(client, form="melee", creator=cy, players=[{"name": "Ann", "school": "northern"},
                                                    {"name": "Cy", "school": "highland", "player": cy["id"]},
                                                    {"name": "Bob", "school": "sylvan"}])
     mover = following = client.get(f"/games/{game['id']}").json["active_seat"]

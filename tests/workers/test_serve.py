@@ -1,5 +1,6 @@
 """End to end: `arena serve` as a subprocess (embedded Redis, web server, workers) on a free port;
-a game with a 2-second move limit is timed out, as seen through the API, within 4 seconds."""
+a game with a 2-second move limit is timed out, as seen through the API, within 4 seconds, and
+still after its game worker was killed with kill -9 (serve starts it again)."""
 from __future__ import annotations
 
 import json
@@ -15,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from rq import Worker
 
 from events.embedded import EmbeddedRedis
 from events.redis_process import free_port
@@ -63,21 +65,33 @@ def served():
         shutil.rmtree(data, ignore_errors=True)
 
 
-def test_arena_serve_times_out_a_two_second_move_limit_within_four_seconds_and_stops_on_ctrl_c(served):
-    base, server, data = served
-    await_health(base, server)
+def seconds_to_a_timeout(base: str, limit: float) -> float | None:
+    """Create a game with a 2 s move limit; how long until it was timed out (None: not within `limit`)."""
     game = call(base, "/games", {"form": "duel", "time_control": {"kind": "move", "seconds": 2},
                                  "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]})
     created = time.monotonic()
-    seen = None
-    while time.monotonic() - created < 4.0:
+    while time.monotonic() - created < limit:
         events = call(base, f"/games/{game['id']}/events")["events"]
         if any(e["type"] == "TurnTimedOut" for e in events):
-            seen = time.monotonic() - created
-            break
+            return time.monotonic() - created
         time.sleep(0.05)
-    assert seen is not None, "no timeout within 4 s"
+    return None
+
+
+def game_worker_pid(data: Path) -> int:
+    """The pid of `arena serve`'s game worker (a child of the serve process this test started)."""
+    [pid] = [w.pid for w in Worker.all(connection=EmbeddedRedis(data).client()) if "arena" in w.queue_names()]
+    return pid
+
+
+def test_arena_serve_times_out_a_two_second_move_limit_within_four_seconds_and_stops_on_ctrl_c(served):
+    base, server, data = served
+    await_health(base, server)
+    assert seconds_to_a_timeout(base, 4.0) is not None, "no timeout within 4 s"
+    os.kill(game_worker_pid(data), signal.SIGKILL)          # arena serve starts its worker again
+    assert seconds_to_a_timeout(base, 2.0 + 6.0) is not None, "no timeout after the worker was killed"
     server.send_signal(signal.SIGINT)                       # Ctrl-C
     _, errors = server.communicate(timeout=30)
     assert server.returncode == 0, errors[-2000:]
+    assert "the worker exited; starting it again" in errors
     assert not EmbeddedRedis(data).is_running()

@@ -46,11 +46,13 @@ class LocalServer:
             def log_message(self, *args) -> None:
                 pass
 
-        self.http = ThreadingHTTPServer((host, port), Handler)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.http = type("Server", (ThreadingHTTPServer,), {"address_family": family})((host, port), Handler)
         if tls is not None:
             self.http.socket = tls.wrap_socket(self.http.socket, server_side=True)
         self.port = self.http.server_address[1]
-        self.url = f"{'https' if tls else 'http'}://{host}:{self.port}/hook"
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        self.url = f"{'https' if tls else 'http'}://{shown}:{self.port}/hook"
         threading.Thread(target=self.http.serve_forever, args=(0.05,), daemon=True).start()
 
     def close(self) -> None:
@@ -95,8 +97,8 @@ def hooked_player(client, redis_db, url: str) -> dict:
 
 def notify_and_deliver(client, redis_db, player: dict) -> list[dict]:
     """Seat the player (a your_turn notification follows), run the worker; the recorded failures."""
-    new_game(client, players=[{"name": "Ann", "school": "northern"},
-                              {"name": "Bob", "school": "sylvan", "player": player["id"]}])
+    new_game(client, creator=player, players=[{"name": "Ann", "school": "northern"},
+                                              {"name": "Bob", "school": "sylvan", "player": player["id"]}])
     run_worker(redis_db)
     return client.get("/players/me/webhook-failures", headers=bearer(player["token"])).json["failures"]
 
@@ -153,6 +155,15 @@ def test_the_allow_list_lets_the_operator_reach_a_local_receiver(client, redis_d
     monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "10.0.0.0/8, 127.0.0.1/32")
     failures = notify_and_deliver(client, redis_db, register(client, "Bob", webhook_url=hook.url))
     assert failures == [] and len(hook.requests) == 1
+
+
+def test_an_allowed_ipv6_receiver_is_reached_and_the_host_header_keeps_its_brackets(client, redis_db, servers,
+                                                                                    monkeypatch):
+    hook = servers(host="::1")
+    assert client.post("/players", json={"name": "Eve", "webhook_url": hook.url}).status_code == 422
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "::1/128")
+    failures = notify_and_deliver(client, redis_db, register(client, "Bob", webhook_url=hook.url))
+    assert failures == [] and [h["Host"] for h in hook.requests] == [f"[::1]:{hook.port}"]
 
 
 def test_an_address_the_operator_stops_allowing_gets_nothing(client, redis_db, servers, monkeypatch):

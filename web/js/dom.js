@@ -8,6 +8,7 @@ function build(el, attrs, children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else if (key === "text") el.textContent = value;
+    else if (key === "style") el.style.cssText = String(value);   // CSSOM: allowed by the CSP, unlike a style attribute
     else el.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat(Infinity)) {

@@ -10,7 +10,7 @@ import { endScreen } from "./endscreen.js";
 import { card as cardData, cardName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
-import { logPanel, seatsPanel, statusText, stripPanel, tasksPanel } from "./panels.js";
+import { logPanel, provenanceNote, seatsPanel, statusText, stripPanel, tasksPanel } from "./panels.js";
 import { RewindBar } from "./rewind.js";
 import * as storage from "./storage.js";
 import { LiveStream } from "./stream.js";
@@ -82,6 +82,7 @@ export class GamePage {
     this.seatsEl = h("section", { class: "panel players", id: "players", "aria-label": "Players" });
     this.tasksEl = h("div", { id: "tasks" });
     this.logList = h("div", { class: "log-scroll", id: "log", tabindex: 0, "aria-label": "Game log" });
+    this.originEl = h("p", { class: "provenance", id: "provenance", hidden: true });
     this.shareEl = h("div", { id: "share" });
     this.titleEl = h("h1", { class: "game-title" }, "Game");
     this.stripEl = h("section", { class: "strip", id: "strip", "aria-label": "Players, scores and clocks" });
@@ -95,7 +96,7 @@ export class GamePage {
           h("div", { class: "board-wrap" }, this.board.svg, this.keyEl = h("p", { class: "board-key", id: "board-key" })),
           this.errorEl, this.promptEl, this.stepsEl, this.rewindBar.el, this.handEl),
         h("aside", { class: "side-col" }, this.seatsEl, this.tasksEl,
-          h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.logList),
+          h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
           this.shareEl))));
   }
 
@@ -327,6 +328,9 @@ export class GamePage {
     clear(this.stripEl, stripPanel(shown, this.data, mySeat, this.skew));
     this.renderEnd(live, mySeat);
     this.renderKey(shown);
+    const origin = provenanceNote(live.provenance);
+    this.originEl.hidden = !origin;
+    this.originEl.textContent = origin || "";
     this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);
     this.renderShare(live);
     this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null;

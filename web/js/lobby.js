@@ -110,7 +110,8 @@ export async function showLobby(root, data) {
         body.time_control = { kind: tcKind.value, seconds: Math.round(Number(tcAmount.value) * Number(tcUnit.value)) };
         if (tcKind.value === "bank") body.time_control.increment = Math.round(Number(tcInc.value) || 0);
       }
-      const created = await api.createGame(body);
+      // your own player token: your seat is yours at once (naming another player invites them)
+      const created = await api.createGame(body, mine >= 0 && player ? player.token : undefined);
       const links = created.seats.map((s, i) => ({ seat: s.seat, name: s.name, token: s.token, bot: list[i].by === "bot" }));
       const mySeat = mine >= 0 ? created.seats[mine] : null;
       storage.rememberGame(created.id, { seat: mySeat ? mySeat.seat : null, token: mySeat ? mySeat.token : null, links });

@@ -163,6 +163,15 @@ export function tasksPanel(view, data, claim) {
     t.next ? h("p", { class: "muted" }, `Next: ${cardName(data, t.next)}`) : null);
 }
 
+// Where an imported game comes from (GET /games/{id} `provenance`); nothing for a game played here.
+export function provenanceNote(provenance) {
+  const origin = provenance && provenance.origin;
+  if (origin === "unsigned") return "Imported record without a valid signature: nothing shows it was really played, and it is not rated.";
+  if (origin === "foreign") return `Imported record signed by a key this server does not trust (${provenance.key_id}): it is not rated.`;
+  if (origin === "trusted") return `Imported record, signed by trusted key ${provenance.key_id}.`;
+  return null;
+}
+
 // Each line jumps the rewind slider to its move (onPick(move)); undone steps are struck through.
 export function logPanel(lines, onPick) {
   if (!lines.length) return h("p", { class: "muted" }, "Nothing has happened yet.");

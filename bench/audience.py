@@ -1,0 +1,474 @@
+"""Moves under an audience: idle streams and slow clients next to 1 and 16 move clients.
+
+    python bench/audience.py [--seconds 4] [--tiers before,after] [--streams 0,500,2000]
+
+For each tier (before: gunicorn gthread 2 x 8 as shipped until issue 10; after: the async front,
+2 processes x 8 threads) it serves two apps side by side, each on its own redis-server
+(`appendfsync always`, as the embedded one): the floor (bench/floor_app.py: Flask, a move is one
+Lua append) and the real server. Each scenario opens N idle streams (on 400 quiet games) and, with
+N > 0, 200 connections that send their headers a byte every 0.5 s (reconnecting when cut), then
+plays moves for a few seconds from 1 or 16 clients. Printed per scenario: moves p50/p99 and
+throughput, failed moves (errors and 5 s timeouts), web CPU per move (the server's processes),
+Redis commands per move (INFO commandstats; stream reads included), and for 4 probe streams on
+the games being played, the delay from a move's append (its event's time) to its arrival.
+The idle streams and slow clients live in a process of their own, the move clients in threads.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import multiprocessing
+import os
+import queue
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import redis
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.selfplay import pick  # noqa: E402
+from events.redis_process import free_port, start_redis  # noqa: E402
+from server.streams.front import raise_fd_limit  # noqa: E402
+
+PLAYERS = [{"name": "A", "school": "northern"}, {"name": "B", "school": "sylvan"}]
+IDLE_GAMES = 400
+OPEN_SECONDS = 30                   # how long the idle streams may take to be answered
+POOL = 48
+PROBES = 4
+SLOW = 200
+TIMEOUT = 5.0
+WORKERS, THREADS = 2, 8
+
+
+# --- the servers -------------------------------------------------------------------------------------
+
+def server_argv(tier: str, app: str, port: int) -> list[str]:
+    if tier == "before":
+        target = "server:create_app()" if app == "real" else "floor_app:create_floor_app()"
+        return [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
+                "--workers", str(WORKERS), "--threads", str(THREADS), "--graceful-timeout", "5", "--preload",
+                "--access-logfile", "-", "--no-control-socket", target]
+    if app == "real":
+        return [sys.executable, "-m", "server.cli", "web", "--port", str(port), "--web-workers", str(WORKERS),
+                "--threads", str(THREADS)]
+    return [sys.executable, "-c", "from server.streams.front import run; "
+            f"run('floor_app:create_floor_front', '127.0.0.1', {port}, {WORKERS})"]
+
+
+class Server:
+    def __init__(self, tier: str, app: str, workdir: Path) -> None:
+        self.tier, self.app = tier, app
+        self.redis_process = start_redis(workdir / f"redis-{tier}-{app}",
+                                         extra={"appendonly": "yes", "appendfsync": "always", "maxclients": 20000})
+        self.redis = self.redis_process.client()
+        self.port = free_port()
+        env = {**os.environ, "REDIS_URL": self.redis_process.url, "WEB_THREADS": str(THREADS),
+               "ARENA_STREAMS_PER_ADDRESS": "100000", "ARENA_STREAMS_PER_TOKEN": "100000",
+               "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")])}
+        self.process = subprocess.Popen(server_argv(tier, app, self.port), cwd=ROOT, env=env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 90
+        while not self._answers():
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"{tier}/{app} server did not start")
+            time.sleep(0.2)
+
+    def _answers(self) -> bool:
+        try:
+            Client(self.port).call("GET", "/health" if self.app == "real" else "/floor/x/nothing")
+            return True
+        except OSError:
+            return False
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the server's processes (its session)."""
+        total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == self.process.pid:                 # field 6 (session id) after the name
+                total += (int(fields[11]) + int(fields[12])) / tick
+        return total
+
+    def redis_calls(self) -> int:
+        """Commands run so far, those inside Lua scripts included (INFO commandstats)."""
+        stats = self.redis.info("commandstats")
+        return sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info")
+
+    def round_trips(self, pool: queue.Queue, moves: int = 40) -> float:
+        """Requests to Redis per move (commands inside scripts not counted), seen with MONITOR while one
+        client plays `moves` moves, no stream open."""
+        seen, ready = [0], threading.Event()
+
+        def watch() -> None:
+            with self.redis_process.client().monitor() as monitor:
+                ready.set()
+                while True:
+                    command = monitor.next_command()
+                    if command["command"] == "ECHO audience-stop":
+                        return
+                    if command.get("client_type") != "lua":
+                        seen[0] += 1
+        thread = threading.Thread(target=watch, daemon=True)
+        thread.start()
+        ready.wait(5)
+        time.sleep(0.2)
+        out = Scenario(self.tier, self.app, 1, 0)
+        run_moves(self, pool, 1, time.perf_counter() + 60, out, None, limit=moves)
+        time.sleep(0.3)
+        self.redis.echo("audience-stop")
+        thread.join(timeout=5)
+        return seen[0] / max(1, out.ok)
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.redis_process.stop()
+
+
+class Client:
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+
+    def call(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        is_json = "json" in (response.getheader("Content-Type") or "")
+        return response.status, (json.loads(data) if data and is_json else {})
+
+
+# --- what is played --------------------------------------------------------------------------------
+
+@dataclass
+class Game:
+    """A game (or a floor key) and where its clients are in the recorded line of moves."""
+    path: str
+    moves: list[tuple[dict, str | None]]           # (body, token) per move; the floor's are made as it goes
+    stream: str
+    next: int = 0
+    version: int = 0
+
+
+def record_line(client: Client) -> list[tuple[int, dict]]:
+    """Play one seeded game to its end over the API; its (seat, command) list replays on its twins."""
+    status, game = client.call("POST", "/games", {"form": "duel", "seed": "audience", "players": PLAYERS})
+    tokens = [s["token"] for s in game["seats"]]
+    rng, line = random.Random(7), []
+    while True:
+        _, view = client.call("GET", f"/games/{game['id']}")
+        if view["status"] == "finished":
+            return line
+        seat = view["active_seat"]
+        _, legal = client.call("GET", f"/games/{game['id']}/legal", token=tokens[seat])
+        command = pick(rng, legal["commands"])
+        assert client.call("POST", f"/games/{game['id']}/commands", command, token=tokens[seat])[0] == 200
+        line.append((seat, command))
+
+
+def prepare(server: Server) -> tuple[queue.Queue, list[str]]:
+    """The games to play (a queue) and the idle streams' paths."""
+    client, pool = Client(server.port), queue.Queue()
+    if server.app == "floor":
+        for i in range(POOL):
+            pool.put(Game(f"/floor/g{i}", [], f"/floor/g{i}/stream"))
+        return pool, [f"/floor/idle{i}/stream" for i in range(IDLE_GAMES)]
+    line = record_line(client)
+    for _ in range(POOL):
+        _, game = client.call("POST", "/games", {"form": "duel", "seed": "audience", "players": PLAYERS})
+        tokens = [s["token"] for s in game["seats"]]
+        pool.put(Game(f"/games/{game['id']}/commands", [(c, tokens[s]) for s, c in line],
+                      f"/games/{game['id']}/stream", version=game["version"]))
+    idle = [client.call("POST", "/games", {"form": "duel", "players": PLAYERS})[1]["id"] for _ in range(IDLE_GAMES)]
+    return pool, [f"/games/{g}/stream" for g in idle]
+
+
+def run_moves(server: Server, pool: queue.Queue, clients: int, until: float, out: "Scenario", probes,
+              limit: int | None = None) -> None:
+    threads = [threading.Thread(target=move_loop, args=(server, pool, i, until, out, probes, limit))
+               for i in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.seconds = time.perf_counter() - started
+
+
+def move_loop(server: Server, pool: queue.Queue, slot: int, until: float, out: "Scenario", probes,
+              limit: int | None) -> None:
+    client, game = Client(server.port), None
+    while time.perf_counter() < until and (limit is None or out.ok < limit):
+        if game is None or (game.moves and game.next >= len(game.moves)):
+            game = pool.get()
+            if probes is not None and slot < PROBES:
+                probes.send(("probe", slot, game.stream, game.version))
+        body, token = game.moves[game.next] if game.moves else ({"version": game.version}, None)
+        start = time.perf_counter()
+        try:
+            status, answer = client.call("POST", game.path, body, token)
+        except OSError:
+            out.failed += 1
+            client = Client(server.port)
+            continue
+        out.latencies.append(time.perf_counter() - start)
+        if status != 200:
+            out.failed += 1
+            continue
+        out.ok += 1
+        game.next += 1
+        game.version = answer["version"]
+    if game is not None and (not game.moves or game.next < len(game.moves)):
+        pool.put(game)
+
+
+# --- the audience (a process of its own) -------------------------------------------------------------
+
+def audience_main(conn, port: int, paths: list[str], slow: int) -> None:
+    raise_fd_limit()
+    asyncio.run(_audience(conn, port, paths, slow))
+
+
+async def _audience(conn, port: int, paths: list[str], slow: int) -> None:
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue = asyncio.Queue()
+    loop.add_reader(conn.fileno(), lambda: inbox.put_nowait(conn.recv()))
+    stop, cut, delays = asyncio.Event(), [0], []
+    started = time.perf_counter()
+    idle = await asyncio.gather(*(_open(port, path, {}) for path in paths), return_exceptions=True)
+    statuses = await _statuses([s for s in idle if not isinstance(s, BaseException)])
+    tasks = [asyncio.create_task(_drain(s)) for s in idle if not isinstance(s, BaseException)]
+    tasks += [asyncio.create_task(_slow_client(port, stop, cut)) for _ in range(slow)]
+    conn.send(("ready", sum(s == 200 for s in statuses), len(paths) - len(statuses) + sum(s == -1 for s in statuses),
+               sum(s not in (200, -1) for s in statuses), time.perf_counter() - started))
+    probes: dict[int, asyncio.Task] = {}
+    while True:
+        message = await inbox.get()
+        if message[0] == "probe":
+            _, slot, path, after = message
+            if slot in probes:
+                probes[slot].cancel()
+            probes[slot] = asyncio.create_task(_probe(port, path, after, delays))
+        else:
+            break
+    stop.set()
+    for task in [*tasks, *probes.values()]:
+        task.cancel()
+    alive = sum(1 for s in idle if not isinstance(s, BaseException) and not s[0].at_eof())
+    for s in idle:
+        if not isinstance(s, BaseException):
+            s[1].close()
+    conn.send(("result", delays, alive, cut[0]))
+
+
+async def _open(port: int, path: str, headers: dict) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [f"GET {path} HTTP/1.1", "Host: bench", *(f"{k}: {v}" for k, v in headers.items())]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    return reader, writer
+
+
+async def _statuses(streams: list) -> list[int]:
+    """Each stream's status code; -1 for those still unanswered once 5 s pass with no answer at all
+    (the server does not get to them: gthread's threads are all held) or after OPEN_SECONDS."""
+    tasks = [asyncio.create_task(_status(s)) for s in streams]
+    pending, deadline = set(tasks), time.perf_counter() + OPEN_SECONDS
+    while pending and time.perf_counter() < deadline:
+        done, pending = await asyncio.wait(pending, timeout=5)
+        if not done:
+            break
+    for task in pending:
+        task.cancel()
+    return [t.result() if t.done() and not t.cancelled() else -1 for t in tasks]
+
+
+async def _status(stream) -> int:
+    try:
+        line = await stream[0].readline()
+        return int(line.split()[1]) if line else 0
+    except (ValueError, IndexError, ConnectionError):
+        return 0
+
+
+async def _drain(stream) -> None:
+    try:
+        while await stream[0].read(65536):
+            pass
+    except ConnectionError:
+        pass
+
+
+async def _slow_client(port: int, stop: asyncio.Event, cut: list[int]) -> None:
+    head = b"GET /health HTTP/1.1\r\nHost: bench\r\nX-Slow: " + b"s" * 500
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.5)
+            continue
+        try:
+            for byte in head:
+                writer.write(bytes([byte]))
+                try:
+                    if await asyncio.wait_for(reader.read(1), 0.5) is not None:
+                        cut[0] += 1
+                        break
+                except asyncio.TimeoutError:
+                    pass
+        except ConnectionError:
+            cut[0] += 1
+        finally:
+            writer.close()
+
+
+async def _probe(port: int, path: str, after: int, delays: list[float]) -> None:
+    """Follow a played game; each event appended after this opened: arrival time - event time."""
+    opened = time.time()
+    reader, writer = await _open(port, path, {"Last-Event-ID": str(after)})
+    buffer = b""
+    try:
+        while chunk := await reader.read(65536):
+            buffer += chunk
+            while b"\n\n" in buffer:
+                block, buffer = buffer.split(b"\n\n", 1)
+                for line in block.split(b"\n"):
+                    if line.startswith(b"data: "):
+                        data = json.loads(line[6:])
+                        sent = data["t"] if "t" in data else datetime.fromisoformat(
+                            data["time"].replace("Z", "+00:00")).timestamp()
+                        if sent >= opened:
+                            delays.append(time.time() - sent)
+    finally:
+        writer.close()
+
+
+# --- a scenario --------------------------------------------------------------------------------------
+
+@dataclass
+class Scenario:
+    tier: str
+    app: str
+    clients: int
+    streams: int
+    latencies: list[float] = field(default_factory=list)
+    ok: int = 0
+    failed: int = 0
+    seconds: float = 0
+    cpu: float = 0
+    redis_calls: int = 0
+    delays: list[float] = field(default_factory=list)
+    opened: int = 0
+    unanswered: int = 0
+    refused: int = 0
+    alive: int = 0
+    cut: int = 0
+    round_trips: float = 0
+    open_seconds: float = 0
+
+    def row(self) -> list[str]:
+        ok = max(1, self.ok)
+        lat = sorted(self.latencies)
+        dl = sorted(self.delays)
+        return [self.tier, self.app, str(self.clients), str(self.streams),
+                f"{self.opened}/{self.unanswered}/{self.refused} in {self.open_seconds:.1f} s",
+                _ms(lat, 0.5), _ms(lat, 0.99), f"{ok / self.seconds:.0f}", str(self.failed),
+                f"{self.cpu / ok * 1000:.2f}", f"{self.round_trips:.1f}", f"{self.redis_calls / ok:.1f}",
+                _ms(dl, 0.5), _ms(dl, 0.99), str(len(dl))]
+
+
+def _ms(values: list[float], q: float) -> str:
+    if not values:
+        return "-"
+    return f"{values[min(len(values) - 1, int(q * len(values)))] * 1000:.1f}"
+
+
+def run_scenario(server: Server, pool: queue.Queue, idle_paths: list[str], clients: int, streams: int,
+                 seconds: float) -> Scenario:
+    out = Scenario(server.tier, server.app, clients, streams)
+    parent, child = multiprocessing.Pipe()
+    paths = [idle_paths[i % len(idle_paths)] for i in range(streams)]
+    audience = multiprocessing.Process(target=audience_main, args=(child, server.port, paths, SLOW if streams else 0))
+    audience.start()
+    _, out.opened, out.unanswered, out.refused, out.open_seconds = parent.recv()
+    cpu, calls = server.cpu_seconds(), server.redis_calls()
+    run_moves(server, pool, clients, time.perf_counter() + seconds, out, _Locked(parent, threading.Lock()))
+    time.sleep(0.3)                                              # the last deliveries
+    out.cpu, out.redis_calls = server.cpu_seconds() - cpu, server.redis_calls() - calls
+    parent.send(("stop",))
+    _, out.delays, out.alive, out.cut = parent.recv()
+    audience.join(timeout=30)
+    if server.tier == "before" and streams:
+        time.sleep(4)                                            # gthread: the stream threads notice the close
+    return out
+
+
+class _Locked:
+    def __init__(self, conn, lock: threading.Lock) -> None:
+        self.conn, self.lock = conn, lock
+
+    def send(self, message) -> None:
+        with self.lock:
+            self.conn.send(message)
+
+
+HEADER = ["tier", "app", "clients", "idle streams", "opened/unanswered/refused", "move p50 ms", "move p99 ms",
+          "moves/s", "failed", "web CPU ms/move", "Redis round trips/move", "Redis cmds/move", "delivery p50 ms", "delivery p99 ms", "delivered"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--tiers", default="before,after")
+    parser.add_argument("--streams", default="0,500,2000")
+    parser.add_argument("--clients", default="1,16")
+    args = parser.parse_args()
+    raise_fd_limit()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="audience-") as tmp:
+        for tier in args.tiers.split(","):
+            for app in ("floor", "real"):
+                server = Server(tier, app, Path(tmp))
+                try:
+                    pool, idle = prepare(server)
+                    trips = server.round_trips(pool)
+                    for streams in map(int, args.streams.split(",")):
+                        for clients in map(int, args.clients.split(",")):
+                            scenario = run_scenario(server, pool, idle, clients, streams, args.seconds)
+                            scenario.round_trips = trips
+                            rows.append(scenario.row())
+                            print(" | ".join(rows[-1]), flush=True)
+                finally:
+                    server.stop()
+    print()
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + "---|" * len(HEADER))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

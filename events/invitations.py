@@ -1,0 +1,156 @@
+"""Games waiting for invited players: nobody takes a registered player's seat without their consent.
+
+A game that names registered players (other than its creator) is not created at once: what it will
+be is kept in a *pending* hash in the game's slot (keys.pending_game), with one invitation per such
+seat, until every invitee has accepted on their own authenticated call. The last acceptance is told
+to start the game (exactly once: the answer is one Lua script, events/lua/answer_invitation.lua),
+and only then does the game's log, and so its clock, exist. A decline, or the deadline passing,
+cancels the game for everyone; the pending hash stays, as the game's status, until it expires.
+
+    invitations.create(redis, game_id, spec, {1: "p1234"}, deadline=now + 3600, ttl=86400, now=now)
+    outcome = invitations.answer(redis, game_id, seat=1, player="p1234", accept=True, now=now)
+    if outcome == "start": ...create the game from invitations.load(redis, game_id).spec...
+
+Each invitee's sorted set (keys.player_invitations) lists the invitations they received.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from . import keys
+from .store import text
+
+ANSWER_LUA = resources.files(__package__).joinpath("lua/answer_invitation.lua").read_text()
+WAITING, STARTING, STARTED, CANCELLED = "waiting", "starting", "started", "cancelled"
+LIST_LIMIT = 100
+
+
+class InvitationRefused(Exception):
+    """An answer that cannot be taken: `code` says why (not_found, answered, cancelled, expired)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code, self.detail = code, detail
+
+
+def invitation_id(game_id: str, seat: int) -> str:
+    return f"{game_id}.{seat}"
+
+
+def parse_id(iid: str) -> tuple[str, int]:
+    """(game id, seat) of an invitation id; InvitationRefused('not_found') when it is not one."""
+    game_id, _, seat = iid.rpartition(".")
+    if not keys.valid_game_id(game_id) or not seat.isdigit() or len(seat) > 1:
+        raise InvitationRefused("invitation_not_found", f"No invitation {iid!r}.")
+    return game_id, int(seat)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A game waiting for invitations, as stored: what to create, who is invited, how it stands."""
+    game_id: str
+    spec: dict = field(repr=False)          # what server/games.py needs to create the game
+    status: str                             # waiting | starting | started | cancelled
+    reason: str                             # '' | invitation_declined | invitation_expired
+    deadline: float
+    created: float
+    changed: float                          # when the status last changed
+    invited: dict[int, str]                 # seat -> invited player id
+    answers: dict[int, str]                 # seat -> invited | accepted | declined
+
+    def seen_at(self, now: float) -> "Pending":
+        """The status as of `now`: a waiting game whose deadline passed is cancelled (not stored yet:
+        the next answer stores it)."""
+        if self.status == WAITING and now >= self.deadline:
+            return Pending(self.game_id, self.spec, CANCELLED, "invitation_expired", self.deadline, self.created,
+                           self.deadline, self.invited, self.answers)
+        return self
+
+    @property
+    def status_text(self) -> str:
+        if self.status == CANCELLED:
+            return f"cancelled: {self.reason.replace('_', ' ')}"
+        waiting = [s for s, a in self.answers.items() if a == "invited"]
+        if self.status == WAITING:
+            return f"waiting for {len(waiting)} invited player{'s' if len(waiting) != 1 else ''} to accept"
+        return self.status
+
+
+def create(redis: Any, game_id: str, spec: dict, invited: dict[int, str], *, deadline: float, ttl: int,
+           now: float) -> None:
+    """Keep a game waiting for `invited` (seat -> player id) until `deadline`; forget it after `ttl`."""
+    fields: dict[str, Any] = {"spec": json.dumps(spec), "status": WAITING, "reason": "", "deadline": repr(deadline),
+                              "created": repr(now), "at": repr(now), "open": len(invited)}
+    for seat, pid in invited.items():
+        fields[f"p{seat}"], fields[f"s{seat}"] = pid, "invited"
+    pipe = redis.pipeline(transaction=True)
+    pipe.hset(keys.pending_game(game_id), mapping=fields)
+    pipe.expire(keys.pending_game(game_id), ttl)
+    pipe.execute()
+    for seat, pid in invited.items():
+        pipe = redis.pipeline(transaction=False)
+        pipe.zadd(keys.player_invitations(pid), {invitation_id(game_id, seat): now})
+        pipe.zremrangebyscore(keys.player_invitations(pid), "-inf", now - ttl)     # forget expired ones
+        pipe.expire(keys.player_invitations(pid), ttl)
+        pipe.execute()
+
+
+def load(redis: Any, game_id: str) -> Pending | None:
+    raw = redis.hgetall(keys.pending_game(game_id))
+    return _pending(game_id, raw) if raw else None
+
+
+def _pending(game_id: str, raw: dict) -> Pending:
+    f = {text(k): text(v) for k, v in raw.items()}
+    invited = {int(k[1:]): v for k, v in f.items() if k.startswith("p") and k[1:].isdigit()}
+    return Pending(game_id, json.loads(f["spec"]), f["status"], f.get("reason", ""), float(f["deadline"]),
+                   float(f["created"]), float(f.get("at", f["created"])), invited,
+                   {s: f.get(f"s{s}", "invited") for s in invited})
+
+
+def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, now: float,
+           token_hash: str = "") -> str:
+    """Record the player's answer: 'accepted' (others still to answer), 'start' (the last acceptance:
+    the caller now creates the game) or 'declined'. An acceptance gives the seat to the player and
+    to `token_hash` in the same step. Raises InvitationRefused otherwise."""
+    iid = invitation_id(game_id, seat)
+    script = redis.register_script(ANSWER_LUA)
+    reply = [text(r) if isinstance(r, (bytes, str)) else r
+             for r in script(keys=[keys.pending_game(game_id), keys.meta(game_id, "tokens"),
+                                   keys.meta(game_id, "players")],
+                             args=[seat, player, "accepted" if accept else "declined", repr(now), token_hash])]
+    outcome = reply[0]
+    if outcome in ("missing", "not_yours"):
+        raise InvitationRefused("invitation_not_found", f"You have no invitation {iid!r}.")
+    if outcome == "closed":
+        status, reason = reply[1], reply[2]
+        if status == CANCELLED:
+            raise InvitationRefused(reason or "game_cancelled",
+                                    f"Game {game_id} was cancelled: {(reason or 'cancelled').replace('_', ' ')}.")
+        raise InvitationRefused("invitation_answered", f"Game {game_id} has {status} already.")
+    if outcome == "answered":
+        raise InvitationRefused("invitation_answered", f"You have {reply[1]} invitation {iid!r} already.")
+    return outcome
+
+
+def mark(redis: Any, game_id: str, status: str, now: float) -> None:
+    redis.hset(keys.pending_game(game_id), mapping={"status": status, "at": repr(now)})
+
+
+def of_player(redis: Any, player: str, now: float) -> list[tuple[int, Pending]]:
+    """(seat, pending game) of the player's invitations still kept, newest first."""
+    ids = [text(i) for i in redis.zrevrange(keys.player_invitations(player), 0, LIST_LIMIT - 1)]
+    pipe = redis.pipeline(transaction=False)
+    parsed = []
+    for iid in ids:
+        game_id, seat = parse_id(iid)
+        parsed.append((game_id, seat))
+        pipe.hgetall(keys.pending_game(game_id))
+    out = []
+    for (game_id, seat), raw in zip(parsed, pipe.execute()):
+        if raw:
+            out.append((seat, _pending(game_id, raw).seen_at(now)))
+    return out

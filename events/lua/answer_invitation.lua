@@ -1,0 +1,56 @@
+--[[
+Answer one invitation of a game waiting for its invited players: accept or decline, once.
+
+KEYS[1]  the game's pending hash (events/invitations.py): status, deadline, open, p<seat>, s<seat>
+KEYS[2]  the game's seat tokens hash (token hash -> seat)
+KEYS[3]  the game's players hash (player id -> seat)
+ARGV[1]  the seat
+ARGV[2]  the player answering (must be the one invited to that seat)
+ARGV[3]  'accepted' or 'declined'
+ARGV[4]  now (epoch seconds)
+ARGV[5]  the hash of the seat token made for the player, given the seat when accepted
+
+Returns {'missing'} | {'not_yours'} | {'closed', status, reason} | {'answered', state}
+      | {'declined'} | {'accepted', invitations still open} | {'start'}
+
+'start' is answered once, to the last acceptance: that caller creates the game. A decline, or an
+answer after the deadline, cancels the game for everyone.
+--]]
+local pending = KEYS[1]
+local seat, player, answer, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+if redis.call('EXISTS', pending) == 0 then
+  return {'missing'}
+end
+if redis.call('HGET', pending, 'p' .. seat) ~= player then
+  return {'not_yours'}
+end
+local status = redis.call('HGET', pending, 'status')
+if status == 'waiting' and tonumber(redis.call('HGET', pending, 'deadline')) <= now then
+  redis.call('HSET', pending, 'status', 'cancelled', 'reason', 'invitation_expired', 'at', ARGV[4])
+  status = 'cancelled'
+end
+if status ~= 'waiting' then
+  return {'closed', status, redis.call('HGET', pending, 'reason') or ''}
+end
+local state = redis.call('HGET', pending, 's' .. seat)
+if state ~= 'invited' then
+  return {'answered', state}
+end
+redis.call('HSET', pending, 's' .. seat, answer, 't' .. seat, ARGV[4])
+if answer == 'declined' then
+  redis.call('HSET', pending, 'status', 'cancelled', 'reason', 'invitation_declined', 'at', ARGV[4])
+  return {'declined'}
+end
+redis.call('HSET', KEYS[2], ARGV[5], seat)
+redis.call('HSET', KEYS[3], player, seat)
+local ttl = redis.call('TTL', pending)
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
+end
+local open = redis.call('HINCRBY', pending, 'open', -1)
+if open > 0 then
+  return {'accepted', open}
+end
+redis.call('HSET', pending, 'status', 'starting', 'at', ARGV[4])
+return {'start'}

@@ -1,0 +1,83 @@
+"""Games nobody has moved in yet: they expire, and each creator may have only so many at once.
+
+A new game (or one waiting for invitations) gets an expiry on every one of its keys
+(keys.all_game_keys) and counts against its owners' caps: its creator's address and, when the
+creator is a registered player, that player. The first move removes the expiry and the count
+(`keep`); so does the end of a game in which nobody moved (bots, timeouts). A game nobody moves in
+simply disappears from Redis when its time is up, and stops counting.
+
+    if not unmoved.claim(redis, ["a:203.0.113.9", "p:p12ab"], game_id, cap=20, until=now + ttl, now=now):
+        refuse
+    unmoved.arm(redis, game_id, ["a:203.0.113.9", "p:p12ab"], ttl)
+    ...
+    unmoved.keep(redis, game_id)            # first move; cheap after the first call in a process
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from importlib import resources
+from typing import Any, Sequence
+
+from . import keys
+from .store import text
+
+CLAIM_LUA = resources.files(__package__).joinpath("lua/claim_unmoved.lua").read_text()
+KEEP_LUA = resources.files(__package__).joinpath("lua/keep_game.lua").read_text()
+UNMOVED = "unmoved"
+
+
+def claim(redis: Any, owners: Sequence[str], game_id: str, *, cap: int, until: float, now: float) -> str | None:
+    """Count the game against every owner's cap; the owner whose cap is full (nothing counted), or None."""
+    script = redis.register_script(CLAIM_LUA)
+    counted = []
+    for owner in owners:
+        ok, _ = script(keys=[keys.unmoved_games(owner)], args=[game_id, repr(now), repr(until), cap])
+        if not int(ok):
+            for done in counted:
+                redis.zrem(keys.unmoved_games(done), game_id)
+            return owner
+        counted.append(owner)
+    return None
+
+
+def arm(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
+    """Expire every key of the game after `ttl` seconds unless someone moves first."""
+    pipe = redis.pipeline(transaction=True)
+    pipe.set(keys.meta(game_id, UNMOVED), json.dumps(list(owners)), ex=ttl)
+    for key in keys.all_game_keys(game_id):
+        pipe.expire(key, ttl)
+    pipe.execute()
+
+
+def release(redis: Any, game_id: str, owners: Sequence[str]) -> None:
+    """Stop counting a game against its owners (moved in, ended or cancelled)."""
+    for owner in owners:
+        redis.zrem(keys.unmoved_games(owner), game_id)
+
+
+class Keeper:
+    """`keep` with memory: games this process has seen moved in need no further round trip."""
+
+    def __init__(self, size: int = 65536) -> None:
+        self.size, self._kept, self._lock = size, OrderedDict(), threading.Lock()
+
+    def keep(self, redis: Any, game_id: str) -> bool:
+        """Keep the game's keys for good; True when it was unmoved until now."""
+        with self._lock:
+            if game_id in self._kept:
+                return False
+        script = redis.register_script(KEEP_LUA)
+        owners = script(keys=[keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)])
+        with self._lock:
+            self._kept[game_id] = True
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        if not owners:
+            return False
+        release(redis, game_id, json.loads(text(owners)))
+        return True
+
+
+keep = Keeper().keep

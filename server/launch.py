@@ -1,0 +1,40 @@
+"""Creating a game for real: its log, its roster, its expiry while nobody moves, and its first wait.
+
+Used at once by POST /games when every seat is claimed, and by the last acceptance of a game that
+waited for invitations (server/invitations.py): the log (and so the clock) only begins then.
+
+A `spec` is what creation needs, as JSON: engine `options`, an optional `setup` position, the
+roster `seats` and `info`, the `owners` whose cap of unmoved games it counts against, and `ttl`.
+"""
+from __future__ import annotations
+
+from events import GameExists, unmoved
+
+from . import clocks, roster
+from .context import Arena
+
+
+def unmoved_ttl(config_ttl: int, time_control: dict | None) -> int:
+    """How long a game nobody moves in is kept: the configured time, plus its first move's time limit."""
+    extra = int(time_control.get("seconds") or 0) if time_control and time_control.get("kind") != "none" else 0
+    return config_ttl + extra
+
+
+def launch(game_id: str | None, spec: dict) -> tuple[str, int]:
+    """Create the game (under `game_id`, when a pending game named one); (its id, its version).
+
+    Safe to run twice for one pending game: a game that exists already is left as it is."""
+    arena = Arena.of()
+    options = spec["options"]
+    try:
+        if spec.get("setup") is not None:
+            created = arena.service.create_from_position({**options, **spec["setup"]}, game_id=game_id)
+        else:
+            created = arena.service.create_game(options, game_id=game_id)
+        game_id, version = created.game_id, created.version
+    except GameExists:
+        version = arena.service.store.version(game_id)
+    roster.save(arena.redis, game_id, spec["seats"], spec["info"])
+    clocks.changed(game_id)
+    unmoved.arm(arena.redis, game_id, spec["owners"], spec["ttl"])      # after the clock's keys exist
+    return game_id, version

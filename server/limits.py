@@ -1,0 +1,155 @@
+"""Limits against abuse: request rates, body sizes, and games waiting for a first move.
+
+Rates are counted by flask-limiter in Redis (sliding windows, so they hold across processes and
+machines), per client address and per caller (the bearer token: a player or a seat; an anonymous
+caller counts as its address). A view opts in with one decorator, placed under its route:
+
+    @blp.route("", methods=["POST"])
+    @limited("create", "games created", per_address="30/minute;300/hour", per_player="20/minute;200/hour")
+    def create_game(...): ...
+
+which reads ARENA_LIMIT_CREATE_ADDRESS and ARENA_LIMIT_CREATE_PLAYER (app config first, then the
+environment, else the defaults given), shared by every view naming the same scope. `large_body`
+lets a view take bodies up to ARENA_MAX_IMPORT_BODY instead of ARENA_MAX_BODY. Refusals are
+problem+json: 429 `rate_limited` with Retry-After, 413 `body_too_large`.
+
+Behind a reverse proxy, ARENA_PROXY_HOPS says how many proxies' X-Forwarded-For to trust.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Any, Callable
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from events import keys
+
+from . import auth
+from .errors import ApiError, problem
+from .sessions import COOKIE
+
+# config key (= environment variable) -> (default, what it limits); rate limits add theirs below.
+SETTINGS: dict[str, tuple[Any, str]] = {
+    "ARENA_MAX_BODY": (64 * 1024, "bytes of a request body (every endpoint but imports)"),
+    "ARENA_MAX_IMPORT_BODY": (2 * 1024 * 1024, "bytes of an imported record"),
+    "ARENA_MAX_UNMOVED_GAMES": (20, "games a player or an address may have created that nobody moved in yet"),
+    "ARENA_UNMOVED_GAME_TTL": (7 * 24 * 3600, "seconds after which a game nobody moved in is deleted "
+                                              "(plus its move or bank time when timed)"),
+    "ARENA_INVITATION_TIMEOUT": (3 * 24 * 3600, "seconds invited players have to accept before the game "
+                                                "is cancelled"),
+    "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For is trusted"),
+    "ARENA_RATE_LIMITS": (True, "0 turns every rate limit off (body sizes and the unmoved-game cap stay)"),
+}
+LIMIT_ATTR, BODY_ATTR = "_arena_limits", "_arena_body_limit"
+
+
+def setting(name: str) -> Any:
+    return current_app.config[name]
+
+
+def configure(app: Flask) -> None:
+    """Every setting from the environment (or its default) into the app config, unless set there."""
+    for name, (default, _) in SETTINGS.items():
+        raw = os.environ.get(name)
+        if raw in (None, ""):
+            value = default
+        elif isinstance(default, bool):
+            value = raw.strip().lower() not in ("0", "false", "no", "off")
+        elif isinstance(default, int):
+            value = int(raw)
+        else:
+            value = raw
+        app.config.setdefault(name, value)
+
+
+# --- who is asking -------------------------------------------------------------------------------------
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def address_owner() -> str:
+    """The address as a key part: IPv6 colons kept, anything odd reduced to what a key may hold."""
+    return "a:" + "".join(c for c in client_address() if c.isalnum() or c in ".:-")[:70]
+
+
+def caller_key() -> str:
+    """The bearer token (hashed) when there is one, else the session cookie (hashed), else the
+    address: per player or seat."""
+    token = request.headers.get("Authorization", "").partition(" ")[2].strip() or request.cookies.get(COOKIE, "")
+    return "t:" + auth.token_hash(token)[:32] if token else "a:" + client_address()
+
+
+# --- declaring limits on views --------------------------------------------------------------------------
+
+def limited(scope: str, what: str, *, per_address: str, per_player: str | None = None) -> Callable:
+    """Rate-limit a view (put it under the route decorator); `scope` names the shared counters,
+    `what` says in the README what they count."""
+    names = []
+    for kind, default in (("ADDRESS", per_address), ("PLAYER", per_player)):
+        if default is not None:
+            name = f"ARENA_LIMIT_{scope.upper()}_{kind}"
+            who = "client address" if kind == "ADDRESS" else "player or seat token"
+            SETTINGS.setdefault(name, (default, f"{what} per {who}"))
+            names.append((scope, kind, name))
+
+    def wrap(fn: Callable) -> Callable:
+        setattr(fn, LIMIT_ATTR, [*getattr(fn, LIMIT_ATTR, []), *names])
+        return fn
+    return wrap
+
+
+def large_body(fn: Callable) -> Callable:
+    """Let a view take bodies up to ARENA_MAX_IMPORT_BODY."""
+    setattr(fn, BODY_ATTR, "ARENA_MAX_IMPORT_BODY")
+    return fn
+
+
+def init(app: Flask, redis: Any) -> Limiter:
+    """Count the declared limits in `redis`, cap bodies, and answer refusals as problem+json."""
+    if app.config["ARENA_PROXY_HOPS"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["ARENA_PROXY_HOPS"])
+    limiter = Limiter(key_func=client_address, app=app, storage_uri="redis://",
+                      storage_options={"connection_pool": redis.connection_pool},
+                      strategy="sliding-window-counter", headers_enabled=True, key_prefix=keys.rate_limits(),
+                      enabled=bool(app.config["ARENA_RATE_LIMITS"]), retry_after="delta-seconds")
+    for endpoint, view in list(app.view_functions.items()):
+        for scope, kind, name in getattr(view, LIMIT_ATTR, []):
+            key_func = client_address if kind == "ADDRESS" else caller_key
+            view = limiter.shared_limit(_reader(name), scope=f"{scope}-{kind.lower()}", key_func=key_func)(view)
+        app.view_functions[endpoint] = view
+    app.before_request(_cap_body)
+    app.register_error_handler(RateLimitExceeded, _rate_limited)
+    app.extensions["arena_limiter"] = limiter
+    return limiter
+
+
+def _reader(name: str) -> Callable[[], str]:
+    return lambda: current_app.config[name]
+
+
+def _cap_body() -> None:
+    view = current_app.view_functions.get(request.endpoint or "")
+    request.max_content_length = setting(getattr(view, BODY_ATTR, "ARENA_MAX_BODY"))
+    if request.content_length is not None and request.content_length > request.max_content_length:
+        raise body_too_large()
+
+
+def body_too_large() -> ApiError:
+    return ApiError(413, "body_too_large", f"The request body may hold at most {request.max_content_length} bytes.",
+                    limit=request.max_content_length)
+
+
+def _rate_limited(err: RateLimitExceeded):
+    limit = err.limit.limit
+    current = current_app.extensions["arena_limiter"].current_limit
+    wait = max(1, math.ceil(current.reset_at - time.time())) if current is not None else 1
+    response = problem(429, "rate_limited", f"Too many requests: at most {limit} from you here; retry in {wait} s.",
+                       retry_after=wait)
+    response.headers["Retry-After"] = str(wait)
+    return response
