@@ -196,7 +196,9 @@ class GameOut(Schema):
     pending = fields.Dict(allow_none=True)
     effect = fields.Dict(allow_none=True)
     final_round = fields.Dict(allow_none=True)
-    result = fields.Dict(allow_none=True)
+    result = fields.Dict(allow_none=True, metadata={"description": "once over: reason, winners, standings (each with "
+                                                    "its breakdown), target and the tie-break that decided"})
+    target = fields.Integer(metadata={"description": "the score that triggers the final round (RULES 10.1)"})
     players = fields.List(fields.Dict())
     time_control = fields.Dict(allow_none=True)
     clocks = fields.Dict(allow_none=True)

@@ -84,6 +84,9 @@ def test_the_end_screen_of_a_melee_decided_on_a_tie_break_and_a_rematch(page, li
     expect(end.locator(".stats")).to_contain_text("Pieces placed")
     expect(end.locator(".stats tbody tr").first).to_contain_text("3")
     shot("melee-end-screen")
+    page.goto(live_server.url + "/")                                          # "Your games" shows the result
+    expect(page.locator("#my-games")).to_contain_text("finished: you won (5–5–4)")
+    page.goto(f"{live_server.url}/play/{game_id}")
     page.click("#rematch")
     page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
     new_id = page.url.rsplit("/", 1)[1]
@@ -144,3 +147,32 @@ def test_a_whole_game_on_a_phone(browser, live_server):
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_the_lobby_creates_a_team_game_with_a_limit_in_seconds_and_copyable_join_links(page, context, live_server, shot):
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page.goto(live_server.url + "/")
+    page.select_option("#form-select", "duel")
+    page.check("#teams")
+    expect(page.locator(".seat-row")).to_have_count(4)
+    page.locator('.seat-row[data-seat="0"] [name=name]').fill("Ann")
+    page.locator('.seat-row[data-seat="1"] [name=by]').select_option("human")
+    page.locator('.seat-row[data-seat="1"] [name=name]').fill("Bob")
+    page.select_option("#tc-kind", "move")
+    page.fill("[name=tc-amount]", "45")
+    page.select_option("[name=tc-unit]", label="seconds")
+    shot("team-lobby")
+    page.click("#create-game")
+    copy = page.get_by_role("button", name="Copy the join link for Bob")
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    link = page.evaluate("navigator.clipboard.readText()")
+    assert "#token=" in link
+    shot("team-links")
+    game_id = re.search(r"/play/([0-9a-f]+)#", link).group(1)
+    view = live_server.view(game_id)
+    assert view["teams"] is True and len(view["seats"]) == 4
+    assert view["time_control"]["kind"] == "move" and view["time_control"]["seconds"] == 45
+    page.goto(f"{live_server.url}/play/{game_id}")
+    expect(page.locator(".time-control")).to_have_text("45 s per move")

@@ -8,7 +8,32 @@ import * as storage from "./storage.js";
 import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2, 2], high_form: [2, 2], melee: [3, 4] };
-const UNITS = [["minutes", 60], ["hours", 3600], ["days", 86400]];
+const UNITS = [["seconds", 1], ["minutes", 60], ["hours", 3600], ["days", 86400]];
+// 2 vs 2: four seats, 0 and 2 against 1 and 3 (the API's `teams`), in the two-sided forms.
+const TEAM_FORMS = ["duel", "high_form"];
+
+// A finished game's result in a few words, for "Your games": who won, how, and the score.
+function resultText(view) {
+  const r = view.result || {};
+  const winners = (r.winners || []).map((x) => (x === view.seat ? "you" : playerName(view, x)));
+  const who = winners.length ? `${winners.join(" and ")} won` : "over";
+  const how = { resignation: " by resignation", abandonment: " by abandonment" }[r.reason] || "";
+  const scores = (r.standings || []).map((row) => row.score).join("–");
+  return `finished: ${who}${how}${scores ? ` (${scores})` : ""}`;
+}
+
+// Copies `text` to the clipboard and says so on the button (a prompt where the clipboard is refused).
+export function copyButton(text, label = "Copy") {
+  const button = h("button", { type: "button", class: "small copy", "aria-label": label, onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = "Copied";
+    } catch {
+      window.prompt("Copy this link:", text);
+    }
+  } }, "Copy");
+  return button;
+}
 
 function schoolOptions(data, selected) {
   const ids = [...data.geometry.schools, ...data.geometry.school_choices];
@@ -49,6 +74,8 @@ export async function showLobby(root, data) {
   const tcAmount = h("input", { type: "number", name: "tc-amount", min: 1, value: 3, "aria-label": "Amount of time" });
   const tcUnit = h("select", { name: "tc-unit", "aria-label": "Unit" }, UNITS.map(([u, sec]) => h("option", { value: sec, selected: u === "days" }, u)));
   const tcInc = h("input", { type: "number", name: "tc-inc", min: 0, value: 0, "aria-label": "Seconds added each turn" });
+  const teamsBox = h("input", { type: "checkbox", name: "teams", id: "teams", onchange: () => { seats = readSeats(); drawSeats(); } });
+  const teamsRow = h("label", { class: "check teams-row" }, teamsBox, " Team game: 2 vs 2 (seats 1 and 3 against 2 and 4)");
   const tcBox = h("div", { class: "tc-detail" });
   const seed = h("input", { name: "seed", maxlength: 128, placeholder: "random", autocomplete: "off" });
   const errorEl = h("p", { class: "error", role: "alert", hidden: true });
@@ -71,7 +98,9 @@ export async function showLobby(root, data) {
   }
 
   function drawSeats() {
-    const [min, max] = SEATS[formSelect.value];
+    const teams = teamsBox.checked && TEAM_FORMS.includes(formSelect.value);
+    teamsRow.hidden = !TEAM_FORMS.includes(formSelect.value);
+    const [min, max] = teams ? [4, 4] : SEATS[formSelect.value];
     while (seats.length < min) seats.push({ name: `Computer ${seats.length}`, school: "random", by: "bot" });
     seats = seats.slice(0, max);
     clear(seatBox, seats.map((s, i) => seatRow(data, i, s, onByChange)));
@@ -92,6 +121,7 @@ export async function showLobby(root, data) {
     errorEl.hidden = true;
     const list = readSeats();
     const body = { form: formSelect.value, players: [] };
+    if (teamsBox.checked && TEAM_FORMS.includes(formSelect.value)) body.teams = true;
     let player = storage.player();
     const mine = list.findIndex((s) => s.by === "you");
     try {
@@ -132,7 +162,8 @@ export async function showLobby(root, data) {
     const rows = links.filter((l) => !l.bot).map((l) => {
       const url = `${origin}/play/${id}#token=${l.token}`;
       return h("li", {}, h("span", {}, `${l.name} (seat ${l.seat + 1})${mySeat && l.seat === mySeat.seat ? " — you" : ""}`),
-        h("input", { type: "text", readonly: true, value: url, "aria-label": `Join link for ${l.name}`, onfocus: (e) => e.target.select() }));
+        h("input", { type: "text", readonly: true, value: url, "aria-label": `Join link for ${l.name}`, onfocus: (e) => e.target.select() }),
+        copyButton(url, `Copy the join link for ${l.name}`));
     });
     clear(createdEl, h("section", { class: "panel created", "aria-live": "polite" },
       h("h2", {}, "Game created"),
@@ -151,6 +182,7 @@ export async function showLobby(root, data) {
         h("h2", {}, "New game"),
         h("form", { id: "new-game", onsubmit: submit },
           h("label", {}, "Game ", formSelect),
+          teamsRow,
           seatBox,
           h("div", { class: "buttons" }, addBtn, removeBtn),
           h("fieldset", { class: "tc" }, h("legend", {}, "Time control"), tcKind, tcBox),
@@ -197,7 +229,7 @@ async function listGames(data, el) {
     const v = g.view;
     const others = v ? (v.players || []).filter((p) => p.seat !== g.seat).map((p) => `${p.name}${p.bot ? " (computer)" : ""}`) : [];
     const form = v ? (data.geometry.forms.find((f) => f.id === v.form) || {}).name || v.form : "";
-    const state = !v ? g.error : g.finished ? "finished" : g.waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
+    const state = !v ? g.error : g.finished ? resultText(v) : g.waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
     return h("li", { class: `game-item${g.waiting ? " waiting" : ""}${g.finished ? " finished" : ""}` },
       h("a", { href: `/play/${g.id}` },
         h("span", { class: "game-badge" }, g.waiting ? "Your turn" : g.finished ? "Over" : "Waiting"),
