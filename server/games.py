@@ -171,11 +171,13 @@ def get_game(game_id: str):
 @blp.response(200, LegalOut)
 @problems(401, 404)
 def legal(game_id: str):
-    """Every command the caller may send now; each is accepted as is."""
+    """Every command the caller may send now; each is accepted as is. Commands that differ by
+    orientation, direction, branch or path carry `squares` (pattern, affects, path, marks, being):
+    what they use and affect, for display; it may be sent back or left out."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     loaded = arena.service.load(game_id)
-    commands = [] if caller.seat is None else engine.legal_commands(loaded.state, caller.seat)
+    commands = [] if caller.seat is None else engine.annotated_commands(loaded.state, caller.seat)
     return {"version": loaded.version, "seat": caller.seat,
             "commands": [{k: v for k, v in c.items() if k != "seat"} for c in commands]}
 

@@ -86,3 +86,19 @@ def test_a_rematch_waits_for_the_end_of_the_game(client):
     game_id, tokens = start(client, {"board": "5/7/9/9/9/9/9/7/5", "turn": {"seat": 0, "actions_left": 2}})
     r = client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[0]))
     assert r.status_code == 409 and r.json["code"] == "game_not_over"
+
+
+def test_legal_summons_and_orientations_carry_their_squares_and_are_accepted_with_them(client):
+    board = [{"square": s, "seat": 0, "rank": "common"} for s in ("d2", "c3", "b4", "h4", "g3", "f2")]
+    board += [{"square": "d4", "seat": 1, "rank": "common"}, {"square": "f4", "seat": 1, "rank": "heroic"}]
+    game_id, tokens = start(client, {"board": board, "hands": {"0": ["northern-assassin"]},
+                                     "turn": {"seat": 0, "actions_left": 2}})
+    legal = client.get(f"/games/{game_id}/legal", headers=bearer(tokens[0])).json["commands"]
+    summon = next(c for c in legal if c["type"] == "summon" and c["square"] == "e5")
+    assert summon["squares"]["affects"] == ["d4", "f4"] and "d2" in summon["squares"]["pattern"]
+    assert client.post(f"/games/{game_id}/commands", json=summon, headers=bearer(tokens[0])).status_code == 200
+    legal = client.get(f"/games/{game_id}/legal", headers=bearer(tokens[0])).json["commands"]
+    option = next(c for c in legal if c["type"] == "choose" and c["squares"]["affects"] == ["d4"])
+    assert client.post(f"/games/{game_id}/commands", json=option, headers=bearer(tokens[0])).status_code == 200
+    view = client.get(f"/games/{game_id}").json
+    assert {p["square"] for p in view["board"]} >= {"e5", "f4"} and "d4" not in {p["square"] for p in view["board"]}

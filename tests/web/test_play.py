@@ -271,7 +271,7 @@ def test_flare_discard_with_returns_claim_a_task_clocks_and_resign(page, live_se
     game_id, token = created["id"], created["seats"][0]["token"]
     open_seat(page, live_server, game_id, token)
     expect(page.locator('.clock[data-clock="0"]')).to_have_text(re.compile(r"^(23h 59m|1d 0h)$"))
-    expect(page.locator(".time-control")).to_have_text("1d 0h per move")
+    expect(page.locator(".time-control")).to_have_text("1 day per move")
     expect(page.locator(".deadline")).to_contain_text("Deadline for Ann")
     expect(page.locator(".tasks .card")).to_have_count(3)
     expect(page.locator('.tasks .card[data-card="tasks-imprisonment"]')).to_contain_text("six or more of your pieces")
@@ -296,7 +296,7 @@ def test_flare_discard_with_returns_claim_a_task_clocks_and_resign(page, live_se
     expect(page.locator('#prompt [data-command="end_turn"]')).to_have_text("End turn")
     shot("claim")
     claim.click()
-    expect(page.locator('.seat[data-seat="0"] .score')).to_have_text("1")
+    expect(page.locator('.seat[data-seat="0"] .score')).to_have_text("1 / 9")
     expect(page.locator('.seat[data-seat="0"]')).to_contain_text("tasks: Imprisonment")
     expect(page.locator('.tasks .card[data-card="tasks-imprisonment"]')).to_have_count(0)
     expect(page.locator("#status")).to_have_text(re.compile("Your turn"), timeout=30_000)
@@ -337,7 +337,7 @@ def test_move_pieces_with_the_herald_then_skip_the_rest(page, live_server, shot)
     expect(page.locator("#prompt")).to_contain_text("Move a piece")
     page.get_by_role("button", name="Skip this step").click()
     expect(page.locator("#prompt")).to_contain_text("Your turn.")
-    expect(page.locator("#log")).to_contain_text("The piece on e4 moves to f5.")
+    expect(page.locator("#log")).to_contain_text("Ann's common piece on e4 moves to f5.")
 
 
 def test_the_gateway_and_a_frozen_card_are_shown_to_a_spectator(page, live_server, shot):

@@ -44,6 +44,9 @@ export class GamePage {
     this.skew = 0;
     this.board = new Board(data.geometry, (sq) => this.onSquare(sq), (sq) => this.hoverSquare(sq));
     this.stats = null;
+    // The strip above the board is drawn only on narrow screens (where the side column is far away).
+    this.narrow = window.matchMedia("(max-width: 700px)");
+    this.narrow.addEventListener("change", () => this.render());
     this.rewindBar = new RewindBar((n) => this.seek(n));
   }
 
@@ -325,7 +328,7 @@ export class GamePage {
     clear(this.tasksEl, tasksPanel(shown, this.data, claims));
     this.renderLog();
     this.renderSteps(live, mySeat);
-    clear(this.stripEl, stripPanel(shown, this.data, mySeat, this.skew));
+    this.renderStrip(shown, mySeat);
     this.renderEnd(live, mySeat);
     this.renderKey(shown);
     const origin = provenanceNote(live.provenance);
@@ -552,8 +555,13 @@ export class GamePage {
   tick() {
     if (this.view && this.view.clocks && !this.rewound) {
       clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(this.view, this.data, this.view.seat, this.skew));
-      clear(this.stripEl, stripPanel(this.view, this.data, this.view.seat, this.skew));
+      this.renderStrip(this.view, this.view.seat);
     }
+  }
+
+  renderStrip(view, mySeat) {
+    if (this.narrow.matches) clear(this.stripEl, stripPanel(view, this.data, mySeat, this.skew));
+    else clear(this.stripEl);
   }
 }
 
