@@ -83,14 +83,21 @@ class Server:
         deadline = time.monotonic() + 90
         while not self._answers():
             if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
                 raise RuntimeError(f"{tier}/{app} server did not start")
             time.sleep(0.2)
+
+    def _signal(self, sig: int) -> None:
+        try:
+            os.killpg(self.process.pid, sig)
+        except ProcessLookupError:
+            pass
 
     def _answers(self) -> bool:
         try:
             Client(self.port).call("GET", "/health" if self.app == "real" else "/floor/x/nothing")
             return True
-        except OSError:
+        except (OSError, http.client.HTTPException):
             return False
 
     def cpu_seconds(self) -> float:
@@ -138,11 +145,12 @@ class Server:
         return seen[0] / max(1, out.ok)
 
     def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
+        """Stop the server's whole session (its worker processes too), then its Redis."""
+        self._signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            self._signal(signal.SIGKILL)
             self.process.wait()
         self.redis_process.stop()
 

@@ -44,8 +44,10 @@ def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROU
     url, _ = redis_url()
     flask_app = flask_app or create_app({"REDIS_URL": url})
     tier = StreamTier(flask_app, url, settings)
-    rest = _not_streamed if streams_only else BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads),
-                                                            settings.max_body_bytes, settings.body_timeout)
+    rest = BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads), settings.max_body_bytes,
+                        settings.body_timeout)
+    if streams_only:
+        rest = _health_only(rest)
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
@@ -65,9 +67,14 @@ def create_stream() -> Starlette:
     return create_front(streams_only=True)
 
 
-async def _not_streamed(scope: dict, receive: Any, send: Any) -> None:
-    if scope["type"] == "http":
-        await send_problem(send, 404, "not_found", "This server answers only the stream endpoints.")
+def _health_only(app: Any) -> Any:
+    """The stream tier answers its stream routes and /health (for the proxy's checks), nothing else."""
+    async def only(scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == "/health":
+            await app(scope, receive, send)
+        elif scope["type"] == "http":
+            await send_problem(send, 404, "not_found", "This server answers only the stream endpoints and /health.")
+    return only
 
 
 def raise_fd_limit() -> int:

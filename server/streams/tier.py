@@ -90,14 +90,27 @@ class StreamTier:
                                 headers=dict(flask_response.headers))
 
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
-        """The frames, with the viewer counted as watching while the stream is open (sse.watching)."""
-        with sse.watching(self.flask_app.extensions["arena"].redis, opened.source) as beat:
-            async for text in self._frames(opened, beat):
-                yield text
+        """The frames, with the viewer counted as watching while the stream is open (sse.Watch).
 
-    async def _frames(self, opened: Opened, beat: Any) -> AsyncIterator[str]:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.openers, beat)
+        Presence is written with the synchronous client on the opener threads, only when due; the
+        leave is handed to a thread without waiting (a cancelled stream may not await)."""
+        watch = sse.Watch(self.flask_app.extensions["arena"].redis, opened.source)
+        try:
+            async for text in self._frames(opened, watch):
+                yield text
+        finally:
+            if watch.presence is not None:
+                self.openers.submit(watch.leave)
+
+    async def _touch(self, watch: sse.Watch) -> None:
+        if watch.due():
+            try:
+                await asyncio.get_running_loop().run_in_executor(self.openers, watch.touch)
+            except RedisError as exc:
+                log.warning("presence not refreshed: %r", exc)       # the stream itself goes on
+
+    async def _frames(self, opened: Opened, watch: sse.Watch) -> AsyncIterator[str]:
+        await self._touch(watch)
         backlog = opened.backlog
         yield sse.CONNECTED + "".join(item.text for item in backlog.frames)
         if backlog.over or not opened.follow:
@@ -115,7 +128,7 @@ class StreamTier:
             if backlog.over:
                 return
             while True:
-                await loop.run_in_executor(self.openers, beat)
+                await self._touch(watch)
                 try:
                     frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
                 except TimeoutError:
