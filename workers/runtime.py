@@ -29,13 +29,29 @@ def settings() -> Settings:
     return Settings.from_env()
 
 
+_data: list[Any] = []
+
+
+def data_for(queue_redis: Any) -> Any:
+    """The game data's connection next to RQ's `queue_redis`: the process's Cluster client when
+    REDIS_CLUSTER_URL is set, else `queue_redis` itself (it then holds everything)."""
+    from events import connection as connections
+    if not connections.cluster_url():
+        return queue_redis
+    with _lock:
+        if not _data:
+            _data.append(connections.connect())
+        return _data[0]
+
+
 def connection() -> Any:
-    """The running job's connection; outside a job, REDIS_URL's (or the embedded server's)."""
+    """The game data's connection for the running job (see data_for); outside a job, the one
+    events.connect() makes. The queues beside it: `events.connection.queue_for(connection())`."""
     job = get_current_job()
     if job is not None:
-        return job.connection
+        return data_for(job.connection)
     from events import connect
-    return connect()
+    return data_for(None) or connect()
 
 
 def service(redis: Any) -> GameService:
