@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from .envelope import SYSTEM, Envelope
 from .errors import (ChainBroken, ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused,
-                     StoreError, VersionNotFound)
+                     NotReplicated, StoreError, VersionNotFound)
 from .service import CommandResult, Created, GameService, GameView, Loaded
 from .store import EventStore
 
 __all__ = [
     "SYSTEM", "ChainBroken", "CommandResult", "ConflictError", "Created", "Envelope", "EventStore", "GameExists",
-    "GameNotFound", "GameNotOver", "GameService", "GameView", "IdempotencyKeyReused", "Loaded", "StoreError",
-    "VersionNotFound", "connect",
+    "GameNotFound", "GameNotOver", "GameService", "GameView", "IdempotencyKeyReused", "Loaded", "NotReplicated",
+    "StoreError", "VersionNotFound", "connect",
 ]
 
 

