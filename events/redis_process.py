@@ -190,7 +190,7 @@ def start_cluster(workdir: str | Path, masters: int = 3, replicas: int = 0, node
         ids = [c.execute_command("CLUSTER MYID") for c in clients[:masters]]
         for i, c in enumerate(clients[masters:]):
             c.execute_command("CLUSTER REPLICATE", ids[i % masters])
-        _await_replicas(clients[:masters], replicas, timeout)
+        _await_replicas(clients, masters, replicas, timeout)
         _await_cluster(clients, len(started), masters, timeout)
         return RedisCluster(primaries, followers)
     except BaseException:
@@ -199,10 +199,14 @@ def start_cluster(workdir: str | Path, masters: int = 3, replicas: int = 0, node
         raise
 
 
-def _await_replicas(masters: list[redis.Redis], replicas: int, timeout: float) -> None:
-    """Poll until every master has its replicas connected and in sync."""
-    _poll(lambda: all(int(m.info("replication").get("connected_slaves", 0)) >= replicas for m in masters),
-          timeout, "the replicas did not attach to their masters")
+def _await_replicas(clients: list[redis.Redis], masters: int, replicas: int, timeout: float) -> None:
+    """Poll until every master has its replicas connected and every node knows them as replicas."""
+    def ready() -> bool:
+        if any(int(m.info("replication").get("connected_slaves", 0)) < replicas for m in clients[:masters]):
+            return False
+        views = (c.execute_command("CLUSTER NODES").values() for c in clients)       # parsed: address -> node
+        return all(sum("slave" in node["flags"].split(",") for node in view) == masters * replicas for view in views)
+    _poll(ready, timeout, "the replicas did not attach to their masters")
 
 
 def _poll(ready: Any, timeout: float, failure: str) -> None:
