@@ -1,16 +1,21 @@
 """Every Redis key the project uses, built in one place.
 
-Each game's keys share the hash tag `{<game id>}`, so Redis Cluster puts all of them in one slot:
-the Lua scripts that touch several of a game's keys at once need that. Ids are restricted to
-letters, digits, `_` and `-` (as RQ job ids are), so an id can never contain a brace or a colon
-and change which part of the key is hashed.
+On a Redis Cluster (events/connection.py) a command or script may touch several keys only when
+they hash to one slot, so every key carries the hash tag of what it belongs to:
 
-    arena:{g1}:log          stream of envelopes, entry id "<version>-0"
-    arena:{g1}:head         hash: version, hash (the last event's)
-    arena:{g1}:snapshots    hash: version -> snapshot JSON (a disposable cache)
-    arena:{g1}:idem:<key>   an idempotency record, expires after a day
-    arena:{g1}:meta:<name>  small per-game data owned by other layers (seats, tokens, deadlines)
-    arena:{g1}:pending      a game waiting for invited players to accept (events/invitations.py)
+    arena:{g1}:log             a game's stream of envelopes, entry id "<version>-0"
+    arena:{g1}:head            hash: version, hash (the last event's)
+    arena:{g1}:snapshots       hash: version -> snapshot JSON (a disposable cache)
+    arena:{g1}:idem:<key>      an idempotency record, expires after a day
+    arena:{g1}:meta:<name>     small per-game data owned by other layers (seats, tokens, clock, rating)
+    arena:{g1}:pending         a game waiting for invited players to accept (events/invitations.py)
+    arena:player:{p1}[:<what>] a player's profile, games, inbox, notified ids, rating, webhook failures
+    arena:{deadlines.<n>}:due  shard n of the deadline index (games spread over 16 shards)
+    arena:ptoken:<hash>        a player token's owner: read and written alone, never with another key
+
+Ids are restricted to letters, digits, `_` and `-` (as RQ job ids are), so an id can never contain
+a brace or a colon and change which part of the key is hashed, nor a '.' and share a shard's tag.
+tests/cluster/test_slots.py walks every builder here and every script and proves the rule.
 """
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """The HTTP API: a thin Flask layer over the engine and the event store.
 
     from server import create_app
-    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # no REDIS_URL: embedded Redis
+    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # one Redis for everything
+    app = create_app()          # as events.connect() chooses: REDIS_CLUSTER_URL, REDIS_URL or embedded
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask
@@ -26,7 +26,6 @@ API_SPEC = {
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(API_SPEC)
-    app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
     app.config.update(config or {})
     limits.configure(app)
     app.json.sort_keys = False

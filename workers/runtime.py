@@ -29,19 +29,20 @@ def settings() -> Settings:
     return Settings.from_env()
 
 
-_data: list[Any] = []
+_clusters: dict[str, Any] = {}
 
 
 def data_for(queue_redis: Any) -> Any:
     """The game data's connection next to RQ's `queue_redis`: the process's Cluster client when
     REDIS_CLUSTER_URL is set, else `queue_redis` itself (it then holds everything)."""
     from events import connection as connections
-    if not connections.cluster_url():
+    url = connections.cluster_url()
+    if not url:
         return queue_redis
     with _lock:
-        if not _data:
-            _data.append(connections.connect())
-        return _data[0]
+        if url not in _clusters:
+            _clusters[url] = connections.connect()
+        return _clusters[url]
 
 
 def connection() -> Any:
