@@ -40,8 +40,10 @@ def redis_cli_path() -> str:
 
 
 def config_lines(settings: dict[str, Any]) -> list[str]:
-    """redis-server command-line arguments for a dict of settings ('--port', '6379', ...)."""
-    return [arg for name, value in settings.items() for arg in (f"--{name}", str(value))]
+    """redis-server command-line arguments for a dict of settings ('--port', '6379', ...); a tuple
+    value gives a directive of several arguments ('replicaof': ('127.0.0.1', 6379))."""
+    return [arg for name, value in settings.items()
+            for arg in (f"--{name}", *(str(v) for v in (value if isinstance(value, tuple) else (value,))))]
 
 
 def _port_free(port: int) -> bool:
@@ -105,17 +107,18 @@ def _launch(settings: dict[str, Any], workdir: Path, timeout: float) -> tuple[su
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                preexec_fn=_die_with_parent)
     lines: list[str] = []
-    ready = threading.Event()
+    ready, seen = threading.Event(), threading.Event()
 
     def drain() -> None:         # keeps reading so the pipe never fills; flags the ready line
         for line in process.stdout:
             lines.append(line.rstrip())
             if READY_LINE in line:
+                seen.set()
                 ready.set()
         ready.set()
 
     threading.Thread(target=drain, daemon=True).start()
-    ok = ready.wait(timeout) and process.poll() is None
+    ok = ready.wait(timeout) and seen.is_set() and process.poll() is None
     return process, lines, ok
 
 
