@@ -8,7 +8,9 @@ schemas (payload schemas and upcasters), hashchain (hashes and the seed commitme
 log, lua/append.lua and lua/load.lua), idempotency, snapshots, redaction, service (load, decide,
 append), record, export and verify (exported records), signing and provenance (who vouches for a
 record, and where a stored game comes from), invitations (games waiting for invited players),
-unmoved (games nobody moved in: expiry and caps), embedded and redis_process (redis-server).
+unmoved (games nobody moved in: expiry and caps), connection (which Redis holds what: a Cluster for
+games and players when REDIS_CLUSTER_URL is set), replication (an append answered once a replica
+has it), topology (arena cluster-check), embedded and redis_process (redis-server).
 Command lines: `python -m events.verify RECORD.json`, `python -m events.export GAME_ID`,
 `python -m events.embedded start|stop|status`.
 """

@@ -254,11 +254,21 @@ class MyGamesOut(Schema):
     games = fields.List(fields.Nested(MyGameOut))
 
 
+class ReplicationOut(Schema):
+    mode = fields.String(metadata={"description": "replicated | degraded (a master has no replica) | off"})
+    wait_replicas = fields.Integer()
+    wait_ms = fields.Integer()
+    masters = fields.Integer()
+    masters_without_replica = fields.List(fields.String())
+
+
 class HealthOut(Schema):
     status = fields.String(metadata={"description": "ok, or degraded when something is down"})
     redis = fields.Boolean()
     down = fields.List(fields.String(), metadata={"description": "what is down: redis, workers, streams"})
     checks = fields.Dict(metadata={"description": "each part's state: ok, and a count or the error"})
+    replication = fields.Nested(ReplicationOut, allow_none=True,
+                                metadata={"description": "how acknowledged writes are kept (WAIT for a replica)"})
 
 
 class ProblemOut(Schema):
