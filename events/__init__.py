@@ -1,7 +1,7 @@
 """The event store on Redis: append-only game logs, snapshots, idempotency, redaction, records.
 
     from events import GameService, connect
-    service = GameService(connect())          # REDIS_URL, or the embedded server under ./var
+    service = GameService(connect())          # REDIS_CLUSTER_URL, REDIS_URL, or the embedded server
 
 Modules, one job each: keys (every Redis key), envelope (the stored form and canonical JSON),
 schemas (payload schemas and upcasters), hashchain (hashes and the seed commitment), store (the
@@ -32,6 +32,6 @@ __all__ = [
 def __getattr__(name: str):
     """`connect` is imported on first use, so `python -m events.embedded` runs the module once."""
     if name == "connect":
-        from .embedded import connect
+        from .connection import connect
         return connect
     raise AttributeError(f"module 'events' has no attribute {name!r}")

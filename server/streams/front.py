@@ -19,6 +19,8 @@ from flask import Flask
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from events.connection import cluster_url
+
 from .. import create_app
 from .body import BufferedBody, send_problem
 from .limits import limits
@@ -39,10 +41,13 @@ def redis_url() -> tuple[str, Any]:
 
 def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROUTES, *,
                  streams_only: bool = False) -> Starlette:
-    """The front for `flask_app` (default: the Arena API) and its stream `routes`."""
+    """The front for `flask_app` (default: the Arena API) and its stream `routes`, on the Redis
+    events.connection chooses: game data (and streams) on REDIS_CLUSTER_URL's Cluster when it is
+    set, else everything on REDIS_URL (or the embedded server)."""
     settings = limits()
-    url, _ = redis_url()
-    flask_app = flask_app or create_app({"REDIS_URL": url})
+    cluster = cluster_url()
+    url = cluster or redis_url()[0]
+    flask_app = flask_app or create_app({} if cluster else {"REDIS_URL": url})
     tier = StreamTier(flask_app, url, settings)
     rest = BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads), settings.max_body_bytes,
                         settings.body_timeout)

@@ -38,8 +38,11 @@ def cluster_env(redis_cluster, redis_server, tmp_path_factory):
 def product_flow(cluster_env) -> Flow:
     """Players, a timed game between them to its end, and a game against a bot, with the workers
     running every job they cause."""
+    from datetime import datetime, timedelta, timezone
+
+    from freezegun import freeze_time
+
     from tests.workers.helpers import bearer, new_game, play_legal, register, run_worker
-    from workers import jobs
 
     app = create_app({"TESTING": True})
     client = app.test_client()
@@ -58,10 +61,15 @@ def product_flow(cluster_env) -> Flow:
     for _ in range(4):
         play_legal(client, duel, client.get(f"/games/{duel['id']}").json["active_seat"])
     play_legal(client, botgame, client.get(f"/games/{botgame['id']}").json["active_seat"])
-    run_worker(cluster_env)                                  # timeouts scheduled, the bot's move
-    assert client.post(f"/games/{duel['id']}/resign", headers=bearer(duel["seats"][1]["token"])).status_code == 200
-    run_worker(cluster_env)                                  # the end of the game: rating, archive, news
-    jobs.sweep()
+    run_worker(cluster_env)                                  # the bot's move
+    before = client.get(f"/games/{duel['id']}").json["version"]
+    with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=700)):
+        run_worker(cluster_env)                              # the deadline loop times the duel's seat out
+        assert client.get(f"/games/{duel['id']}").json["version"] > before
+        seat = client.get(f"/games/{duel['id']}").json["active_seat"]
+        assert client.post(f"/games/{duel['id']}/resign",
+                           headers=bearer(duel["seats"][seat]["token"])).status_code == 200
+        run_worker(cluster_env)                              # the end of the game: rating, archive, news
     for who in (ann, bob):
         assert client.get("/players/me/rating", headers=bearer(who["token"])).json["games"] == 1
         assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]

@@ -29,20 +29,27 @@ from events import keys
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("events", "server", "workers")
 SAMPLE_ARGS = {"game_id": "g1", "player_id": "p1", "key": "k1", "name": "info", "token_hash": "ab" * 32,
-               "shard": 3}
+               "shard": 3, "channel": "players", "table_id": "t1", "worker_name": "w1", "queue_name": "arena"}
 OWNER = {"game_id": "g1", "player_id": "p1"}
+# Keys of one purpose kept in one slot on purpose (each group changes together in one MULTI).
+GROUPS = {"lobby": "a table, the open tables, the seeks and the lobby feed change together",
+          "accounts": "account names and sign-in failures", "ratings": "the ratings of older versions, read alone",
+          "deadlines.3": "a shard of the deadline index and its leases, claimed together"}
 # Keys read and written alone (never with another key in one command), so their slot is their own.
-UNTAGGED = {"player_token": "looked up by the token alone", "sweeper": "on the queue Redis, alone",
-            "legacy_deadlines": "read alone, once, to move its entries into the shards"}
-NOT_BUILDERS = {"valid_game_id", "valid_idempotency_key", "shard_of"}
+UNTAGGED = {"player_token": "looked up by the token alone", "worker_pulse": "on the queue Redis, alone",
+            "promotion": "a lock on the queue Redis, alone", "live_games": "a sorted set changed alone",
+            "chat_reports": "a stream appended to alone"}
+NOT_BUILDERS = {"valid_game_id", "valid_idempotency_key", "deadline_shard", "head_pattern", "game_of_head"}
 MULTI_KEY = {"mget", "mset", "msetnx", "delete", "unlink", "exists", "touch", "sunion", "sunionstore", "sinter",
              "sinterstore", "sdiff", "sdiffstore", "smove", "rename", "renamenx", "zunionstore", "zinterstore",
              "zunion", "zinter", "zdiff", "zdiffstore", "blpop", "brpop", "brpoplpush", "lmove", "blmove",
              "rpoplpush", "xread", "xreadgroup", "watch", "pfmerge", "pfcount", "copy", "bitop", "sort"}
 # Calls whose keys this test cannot see: RQ's on its own Redis, or a pass-through whose callers are checked.
 UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job hashes",
-                  ("workers/turns.py", "_plan"): "a transaction of RQ commands on queue.connection",
-                  ("workers/runtime.py", "run_script"): "runs the keys its callers pass (checked here)"}
+               ("workers/queues.py", "pipelines"): "a transaction of RQ commands on the queue Redis",
+               ("workers/recovery.py", "promote_scheduled"): "RQ's scheduled jobs, on the queue Redis",
+               ("workers/runtime.py", "run_script"): "runs the keys its callers pass (checked here)",
+               ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only"}
 
 
 def hash_tag(key: str) -> str | None:
@@ -67,18 +74,18 @@ def test_every_key_builder_tags_its_key_with_its_owner(name, builder):
         owner = next((OWNER[p] for p in params if p in OWNER), None)
         if owner is not None:
             assert tag == owner, f"keys.{name} -> {key!r} is not tagged with its owner {owner!r}"
-        elif name == "index_shard":
-            assert tag == "info.3" and "." not in OWNER["game_id"]
-        elif tag is None:
+        elif tag is not None:
+            assert tag in GROUPS, f"keys.{name} -> {key!r}: a tag {tag!r} no one owns"
+        else:
             assert name in UNTAGGED, f"keys.{name} -> {key!r} has no hash tag and is not known to be used alone"
         if tag is not None:
             assert key_slot(key.encode()) == key_slot(tag.encode())
 
 
-def test_the_shards_of_an_index_spread_over_three_masters():
-    from events.indexes import DEADLINES
-    thirds = {key_slot(k.encode()) * 3 // 16384 for k in DEADLINES.keys()}
+def test_the_shards_of_the_deadline_index_spread_over_three_masters():
+    thirds = {key_slot(keys.deadlines(n).encode()) * 3 // 16384 for n in range(keys.DEADLINE_SHARDS)}
     assert thirds == {0, 1, 2}
+    assert keys.deadline_shard("g1") == keys.deadline_shard("g1") and keys.deadline_shard("g2") != keys.deadline_shard("g1")
 
 
 # --- 2. the code's multi-key calls, read from the source -------------------------------------------
@@ -115,15 +122,24 @@ def resolve(node: ast.AST, scope: ast.AST) -> list[ast.AST]:
 
 
 def key_owner(node: ast.AST) -> str | None:
-    """'<owner parameter>:<its argument>' of a `keys.builder(arg, ...)` call (or `*keys.game_keys(arg)`)."""
+    """Which slot a `keys.builder(...)` call (or `*keys.game_keys(arg)`) names: '<id parameter>:<its
+    argument>' when the key is tagged with an id, 'tag:<tag>' when its tag is fixed, else None."""
     if isinstance(node, ast.Starred):
         node = node.value
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        node = node.elt
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name) and node.func.value.id == "keys" and node.args):
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "keys"):
         return None
-    params = list(inspect.signature(getattr(keys, node.func.attr)).parameters)
-    family = next((p for p in params if p in OWNER), None)
-    return f"{family}:{ast.unparse(node.args[0])}" if family else None
+    builder = getattr(keys, node.func.attr)
+    params = list(inspect.signature(builder).parameters)
+    built = builder(**{p: SAMPLE_ARGS[p] for p in params})
+    tag = hash_tag(built[0] if isinstance(built, list) else built)
+    for index, param in enumerate(params):
+        sample = str(SAMPLE_ARGS[param])
+        if tag is not None and (tag == sample or tag.endswith("." + sample)) and index < len(node.args):
+            return f"{param}:{ast.unparse(node.args[index])}"         # the key's slot follows this argument
+    return f"tag:{tag}" if tag is not None and tag not in OWNER.values() else None
 
 
 def key_arguments(call: ast.Call) -> list[ast.AST] | None:
@@ -138,26 +154,48 @@ def key_arguments(call: ast.Call) -> list[ast.AST] | None:
         return call.args[2:3] if isinstance(call.args[2], ast.Starred) else [call, call]
     if name == "xread" and call.args:
         streams = call.args[0]
-        return list(streams.keys) if isinstance(streams, ast.Dict) else [streams, streams]
-    if name in MULTI_KEY:
-        if len(call.args) > 1 or any(isinstance(a, ast.Starred) for a in call.args):
+        if isinstance(streams, ast.Dict):
+            return list(streams.keys) if len(streams.keys) > 1 else None
+        return [streams, streams]
+    if name in MULTI_KEY and call.args:
+        if len(call.args) > 1 or isinstance(call.args[0], (ast.Starred, ast.List, ast.ListComp, ast.Name)):
             return list(call.args)
     if name == "pipeline" and not any(k.arg == "transaction" and ast.unparse(k.value) == "False" for k in call.keywords):
-        return [call, call]                                             # a transaction: keys unknown here
+        return [TRANSACTION]                                            # its keys: those its function names
     if name == "multi":
-        return [call, call]
+        return [TRANSACTION]
     return None
+
+
+TRANSACTION = ast.Constant("a transaction")
+NOT_REDIS = {"os", "path", "store"}                                     # exists()/unlink() that are not Redis's
+
+
+def function_keys(scope: ast.AST, module: ast.Module) -> list[ast.AST]:
+    """Every keys.* call in a function and in the module's functions it calls (a transaction's
+    commands may be queued by helpers it hands the pipeline to)."""
+    helpers = {f.name: f for f in module.body if isinstance(f, ast.FunctionDef)}
+    called = {c.func.id for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+    bodies = [scope] + [helpers[name] for name in called if name in helpers]
+    return [c for body in bodies for c in ast.walk(body) if isinstance(c, ast.Call) and key_owner(c) is not None
+            or isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
+            and c.func.value.id == "keys"]
 
 
 def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
     """(file, function, call, owners of the keys it names) for every call that may name several keys."""
     found = []
     for path in sources():
-        for scope, call in calls(ast.parse(path.read_text())):
+        module = ast.parse(path.read_text())
+        for scope, call in calls(module):
             named = key_arguments(call)
-            if named is None:
+            receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+            last = getattr(receiver, "attr", getattr(receiver, "id", ""))
+            if named is None or last in NOT_REDIS:
                 continue
-            owners = {key_owner(n) for arg in named for n in resolve(arg, scope)}
+            if named == [TRANSACTION]:
+                named = function_keys(scope, module)
+            owners = {key_owner(n) for arg in named for n in resolve(arg, scope)} or {None}
             found.append((str(path.relative_to(ROOT)), getattr(scope, "name", "<module>"), call, owners))
     return found
 
@@ -179,8 +217,10 @@ def test_every_multi_key_call_in_the_code_names_keys_of_one_owner():
 def test_the_queue_redis_exceptions_really_use_the_queue_connection():
     queues_src = (ROOT / "workers/queues.py").read_text()
     assert "runtime.run_script(queue.connection, _CANCEL" in queues_src
-    plan = inspect.getsource(importlib.import_module("workers.turns")._plan)
-    assert "pipe = queue.connection.pipeline()" in plan
+    pipelines = inspect.getsource(importlib.import_module("workers.queues").pipelines)
+    assert "queue_redis = queue_for(redis)" in pipelines and "jobs = queue_redis.pipeline()" in pipelines
+    chores = inspect.getsource(importlib.import_module("workers.deadline_loop").DeadlineLoop._chores)
+    assert "jobs = queue_for(self.redis)" in chores and "promote_scheduled(jobs," in chores
 
 
 # --- 3. the Lua scripts ------------------------------------------------------------------------------
@@ -231,7 +271,8 @@ def test_a_whole_product_flow_runs_every_script_on_the_cluster(product_flow):
 def test_the_product_flow_keeps_game_data_on_the_cluster_and_jobs_on_the_queue_redis(product_flow):
     queue_keys = {k.decode() for k in product_flow.queue.scan_iter(count=1000)}
     cluster_keys = {k.decode() for k in product_flow.cluster.scan_iter(count=1000)}
-    assert queue_keys and all(k.startswith("rq:") or k == keys.sweeper() for k in queue_keys), queue_keys
+    workers_own = ("rq:", keys.worker_pulse(""), keys.promotion(""))             # RQ's and the workers' pulses
+    assert queue_keys and all(k.startswith(workers_own) for k in queue_keys), queue_keys
     assert all(k.startswith("arena:") for k in cluster_keys)
     tags = {hash_tag(k) for k in cluster_keys}
     assert set(product_flow.games) | set(product_flow.players) <= tags

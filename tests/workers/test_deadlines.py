@@ -51,7 +51,7 @@ def test_the_timeout_is_indexed_at_its_recorded_deadline_to_the_microsecond(clie
 def test_a_timeout_claimed_early_is_indexed_again_at_the_deadline_and_changes_nothing(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": later(due, -10).timestamp()})    # a wrong score
+    redis_db.zadd(keys.deadlines(keys.deadline_shard(game['id'])), {f"timeout:{game['id']}:1": later(due, -10).timestamp()})    # a wrong score
     with freeze_time(later(due, -5)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
@@ -80,7 +80,7 @@ def test_a_seat_that_moved_in_time_is_not_timed_out_and_its_deadline_leaves_the_
     with freeze_time(later(due, -30)):
         play_legal(client, game, seat=1)
     assert when(redis_db, "timeout", game["id"], wait=1) is None
-    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": due.timestamp()})      # a stale copy
+    redis_db.zadd(keys.deadlines(keys.deadline_shard(game['id'])), {f"timeout:{game['id']}:1": due.timestamp()})      # a stale copy
     with freeze_time(later(due, 1)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
@@ -176,7 +176,7 @@ def test_no_reminder_once_the_player_has_moved(client, redis_db):
                     creator=bob)
     start = deadline(client, game["id"]) - timedelta(seconds=60)
     play_legal(client, game, seat=1)
-    redis_db.zadd(keys.deadlines(), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
+    redis_db.zadd(keys.deadlines(keys.deadline_shard(game['id'])), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
     with freeze_time(later(start, 49)):
         run_worker(redis_db)
     kinds = [n["type"] for n in client.get("/players/me/notifications", headers=bearer(bob["token"])).json["notifications"]]
