@@ -11,6 +11,8 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
+from events.connection import queue_for
+
 from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
                vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
@@ -44,7 +46,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     web.register(app)
     errors.register(app)
     invitations.register(app)
-    limits.init(app, app.extensions["arena"].redis)
+    limits.init(app, queue_for(app.extensions["arena"].redis))     # counters on one Redis, beside RQ
     inputs.register(app)
     headers.register(app)
     return app

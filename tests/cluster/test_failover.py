@@ -37,7 +37,7 @@ KILL_AFTER = 700                    # acknowledged commands before the kill: abo
 RUN_SECONDS = 75                    # the whole play, failover included, must end within this
 RETRY_SECONDS = 20                  # how long one command is retried through a failover
 LATE_SECONDS = 10                   # how late a deadline may fire around a failover
-EXTRA_ENV = {"ARENA_SWEEP_SECONDS": "1", "ARENA_SWEEP_GRACE": "1", "ARENA_WAIT_MS": "1000"}
+EXTRA_ENV = {"ARENA_WAIT_MS": "1000", "ARENA_RATE_LIMITS": "0", "ARENA_MAX_UNMOVED_GAMES": "100"}  # one client, 20 players
 
 
 @dataclass

@@ -86,7 +86,7 @@ def test_a_move_no_replica_confirms_is_refused_and_its_retry_gets_the_original_a
     finally:
         os.kill(replica.process.pid, signal.SIGCONT)
     assert refused.status_code == 503 and refused.json["code"] == "not_replicated"
-    assert refused.headers["Retry-After"] == "1"
+    assert refused.headers["Retry-After"].isdigit()              # 1, or the limiter's window when it says later
     answer = web.post(f"/games/{game['id']}/commands", json=body, headers=headers)
     assert answer.status_code == 200 and answer.json["replayed"] is True
     assert answer.json["version"] == legal["version"] + len(answer.json["events"])

@@ -29,8 +29,8 @@ from events import keys
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("events", "server", "workers")
 SAMPLE_ARGS = {"game_id": "g1", "player_id": "p1", "key": "k1", "name": "info", "token_hash": "ab" * 32,
-               "shard": 3, "channel": "players", "table_id": "t1", "worker_name": "w1", "queue_name": "arena"}
-OWNER = {"game_id": "g1", "player_id": "p1"}
+               "shard": 3, "channel": "players", "table_id": "t1", "worker_name": "w1", "queue_name": "arena", "owner": "p:p1"}
+OWNER = {"game_id": "g1", "player_id": "p1", "owner": "p:p1"}
 # Keys of one purpose kept in one slot on purpose (each group changes together in one MULTI).
 GROUPS = {"lobby": "a table, the open tables, the seeks and the lobby feed change together",
           "accounts": "account names and sign-in failures", "ratings": "the ratings of older versions, read alone",
@@ -38,7 +38,8 @@ GROUPS = {"lobby": "a table, the open tables, the seeks and the lobby feed chang
 # Keys read and written alone (never with another key in one command), so their slot is their own.
 UNTAGGED = {"player_token": "looked up by the token alone", "worker_pulse": "on the queue Redis, alone",
             "promotion": "a lock on the queue Redis, alone", "live_games": "a sorted set changed alone",
-            "chat_reports": "a stream appended to alone"}
+            "chat_reports": "a stream appended to alone",
+            "rate_limits": "the prefix of flask-limiter's counters, each used alone, on the queue Redis"}
 NOT_BUILDERS = {"valid_game_id", "valid_idempotency_key", "deadline_shard", "head_pattern", "game_of_head"}
 MULTI_KEY = {"mget", "mset", "msetnx", "delete", "unlink", "exists", "touch", "sunion", "sunionstore", "sinter",
              "sinterstore", "sdiff", "sdiffstore", "smove", "rename", "renamenx", "zunionstore", "zinterstore",
@@ -113,6 +114,8 @@ def resolve(node: ast.AST, scope: ast.AST) -> list[ast.AST]:
     if isinstance(node, ast.Name):
         assigned = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
+        assigned += [f.iter for f in ast.walk(scope) if isinstance(f, ast.For)         # a loop over keys
+                     and isinstance(f.target, ast.Name) and f.target.id == node.id]
         return [r for value in assigned for r in resolve(value, scope)] or [node]
     if isinstance(node, ast.IfExp):
         return resolve(node.body, scope) + resolve(node.orelse, scope)
@@ -168,18 +171,34 @@ def key_arguments(call: ast.Call) -> list[ast.AST] | None:
 
 
 TRANSACTION = ast.Constant("a transaction")
-NOT_REDIS = {"os", "path", "store"}                                     # exists()/unlink() that are not Redis's
+NOT_REDIS = {"os", "path", "store", "presence"}                         # exists(), touch()... not Redis's
 
 
-def function_keys(scope: ast.AST, module: ast.Module) -> list[ast.AST]:
-    """Every keys.* call in a function and in the module's functions it calls (a transaction's
-    commands may be queued by helpers it hands the pipeline to)."""
+def transaction_keys(scope: ast.AST, module: ast.Module, opened: ast.Call) -> list[ast.AST]:
+    """The keys a transaction's commands name: calls on the name its pipeline is bound to, from
+    there until the name is bound again, and in the module's functions it hands that name to."""
+    bound = [(opened.lineno, n) for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.withitem))
+             and (getattr(n, "value", None) is opened or getattr(n, "context_expr", None) is opened)]
+    if not bound:
+        return []
+    start, node = bound[0]
+    target = node.targets[0] if isinstance(node, ast.Assign) else node.optional_vars
+    name = getattr(target, "id", None)
+    rebound = [a.lineno for a in ast.walk(scope) if isinstance(a, ast.Assign) and a.lineno > start
+               and any(getattr(t, "id", None) == name for t in a.targets)]
+    end = min(rebound, default=10 ** 9)
     helpers = {f.name: f for f in module.body if isinstance(f, ast.FunctionDef)}
-    called = {c.func.id for c in ast.walk(scope) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
-    bodies = [scope] + [helpers[name] for name in called if name in helpers]
-    return [c for body in bodies for c in ast.walk(body) if isinstance(c, ast.Call) and key_owner(c) is not None
-            or isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name)
-            and c.func.value.id == "keys"]
+    found = []
+    for c in ast.walk(scope):
+        if not isinstance(c, ast.Call) or not start <= c.lineno < end:
+            continue
+        if isinstance(c.func, ast.Attribute) and getattr(c.func.value, "id", None) == name and c.args:
+            found.append(c.args[0])
+        elif isinstance(c.func, ast.Name) and c.func.id in helpers and any(getattr(a, "id", None) == name
+                                                                           for a in c.args):
+            found += [k for k in ast.walk(helpers[c.func.id]) if isinstance(k, ast.Call)
+                      and isinstance(k.func, ast.Attribute) and getattr(k.func.value, "id", None) == "keys"]
+    return found
 
 
 def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
@@ -194,7 +213,10 @@ def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
             if named is None or last in NOT_REDIS:
                 continue
             if named == [TRANSACTION]:
-                named = function_keys(scope, module)
+                opened = call if getattr(call.func, "attr", "") == "pipeline" else None
+                if opened is None:
+                    continue                                            # .multi(): its pipeline is checked
+                named = transaction_keys(scope, module, opened)
             owners = {key_owner(n) for arg in named for n in resolve(arg, scope)} or {None}
             found.append((str(path.relative_to(ROOT)), getattr(scope, "name", "<module>"), call, owners))
     return found
@@ -271,7 +293,7 @@ def test_a_whole_product_flow_runs_every_script_on_the_cluster(product_flow):
 def test_the_product_flow_keeps_game_data_on_the_cluster_and_jobs_on_the_queue_redis(product_flow):
     queue_keys = {k.decode() for k in product_flow.queue.scan_iter(count=1000)}
     cluster_keys = {k.decode() for k in product_flow.cluster.scan_iter(count=1000)}
-    workers_own = ("rq:", keys.worker_pulse(""), keys.promotion(""))             # RQ's and the workers' pulses
+    workers_own = ("rq:", keys.worker_pulse(""), keys.promotion(""), "LIMITS:")  # RQ, the workers, the limiter
     assert queue_keys and all(k.startswith(workers_own) for k in queue_keys), queue_keys
     assert all(k.startswith("arena:") for k in cluster_keys)
     tags = {hash_tag(k) for k in cluster_keys}

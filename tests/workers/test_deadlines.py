@@ -194,7 +194,7 @@ def test_a_time_bank_shows_every_seats_time_left(client):
 def test_a_timeout_job_scheduled_in_rq_by_an_earlier_version_is_handed_to_the_deadline_loop(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    redis_db.zrem(keys.deadlines(), f"timeout:{game['id']}:1")               # indexed by nothing but the job
+    redis_db.zrem(keys.deadlines(keys.deadline_shard(game["id"])), f"timeout:{game['id']}:1")               # indexed by nothing but the job
     with freeze_time(later(due, 0.5)):
         Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1)
         run_worker(redis_db)
@@ -206,11 +206,12 @@ def test_a_wait_whose_planning_was_cut_short_is_planned_when_the_wait_before_com
     due = deadline(client, game["id"])
     with freeze_time(later(due, -30)):
         play_legal(client, game, seat=1)                # Ann's wait is claimed and planned ...
-    planned = dict(redis_db.zrange(keys.deadlines(), 0, -1, withscores=True))
-    redis_db.delete(keys.deadlines())
-    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": due.timestamp()})     # ... as if cut short
+    index = keys.deadlines(keys.deadline_shard(game["id"]))
+    planned = dict(redis_db.zrange(index, 0, -1, withscores=True))
+    redis_db.delete(index)
+    redis_db.zadd(index, {f"timeout:{game['id']}:1": due.timestamp()})     # ... as if cut short
     with freeze_time(later(due, 0.1)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
-    assert dict(redis_db.zrange(keys.deadlines(), 0, -1, withscores=True)) == planned
+    assert dict(redis_db.zrange(index, 0, -1, withscores=True)) == planned
     assert list(planned.values()) == [pytest.approx(later(due, 30).timestamp(), abs=1e-6)]
