@@ -12,8 +12,9 @@ from importlib import resources
 from typing import Any
 
 from .geometry import ORIENTATIONS
+from .vocabulary import RANKS as RANK_WORDS
 
-RANKS = {"common": 1, "heroic": 2, "legendary": 3}
+RANKS = {name: level for level, name in enumerate(RANK_WORDS, start=1)}
 RANK_NAMES = {v: k for k, v in RANKS.items()}
 BASE_SCHOOLS = ("northern", "southern", "highland", "sylvan")
 EXPANSION_SCHOOLS = ("everfrost", "nethervoid", "etherweave")

@@ -20,6 +20,7 @@ from .evolve import replay
 from .legal import legal_commands
 from .setup import new_game
 from .state import State, active_seat, color_of
+from .vocabulary import FORMS
 
 MAX_COMMANDS = 5000
 
@@ -97,7 +98,7 @@ def run(games: int, form: str, players: int, seed: int, teams: bool = False) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--form", choices=("high_form", "duel", "melee"), default="duel")
+    parser.add_argument("--form", choices=FORMS, default="duel")
     parser.add_argument("--players", type=int, default=None, help="3 or 4 for a melee")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--teams", action="store_true", help="2 vs 2 team play (High Form or duel)")

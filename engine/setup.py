@@ -23,9 +23,9 @@ from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
 from .state import COMMON, State
 from .version import rules_stamp
+from .vocabulary import FORMS
 from .watchers import WATCHERS
 
-FORMS = ("high_form", "duel", "melee")
 SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
 
 

@@ -25,9 +25,9 @@ from .cards import CARDS
 from .context import Context
 from .errors import RuleError, malformed
 from .state import State, color_of, seats_of
+from .vocabulary import TEAM_FORMS
 
 SIDEWAYS = 6
-TEAM_FORMS = ("high_form", "duel")
 RULE = "RULES 11 team play"
 
 

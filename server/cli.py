@@ -33,6 +33,7 @@ from typing import Any
 
 import click
 
+from engine.vocabulary import FORMS
 from workers.settings import Settings
 
 STOP_SECONDS = 15.0
@@ -183,7 +184,7 @@ def worker(queue_names: tuple[str, ...], burst: bool, scheduler: bool) -> None:
 
 @main.command()
 @click.option("--games", type=int, default=20, show_default=True)
-@click.option("--form", type=click.Choice(["duel", "high_form", "melee"]), default="duel", show_default=True)
+@click.option("--form", type=click.Choice(FORMS), default="duel", show_default=True)
 @click.option("--players", type=int, default=None, help="3 or 4 for a melee")
 @click.option("--teams", is_flag=True, help="team play (4 players; duel or high_form)")
 @click.option("--seed", type=int, default=1, show_default=True)

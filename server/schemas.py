@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-FORMS = ("high_form", "duel", "melee")
-COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
-                 "skip", "pass_control", "thaw", "warp")
-RANKS = ("common", "heroic", "legendary")
-DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+from engine.vocabulary import COMMAND_TYPES, DIRECTIONS, FORMS, RANKS
 MAX_VERSION = 10 ** 9
 Square = fields.String(validate=validate.Length(min=2, max=3))
 
