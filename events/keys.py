@@ -243,9 +243,16 @@ def email_settings(player_id: str) -> str:
     return f"{_player(player_id)}:email"
 
 
-def email_sent(player_id: str) -> str:
-    """hash: game id (or 'digest') -> epoch seconds of the last e-mail of that kind sent."""
-    return f"{_player(player_id)}:email_sent"
+def email_turn_sent(player_id: str, game_id: str) -> str:
+    """string, expiring after the interval: a "your turn" e-mail for this game was sent lately."""
+    if not valid_game_id(game_id):
+        raise InvalidKeyPart(f"game id must be 1-64 letters, digits, '_' or '-': {game_id!r}")
+    return f"{_player(player_id)}:email_turn:{game_id}"
+
+
+def mail_secret() -> str:
+    """string: the key that signs unsubscribe links when ARENA_SECRET is not set."""
+    return f"{PREFIX}:mail_secret"
 
 
 def email_failures(player_id: str) -> str:

@@ -13,8 +13,8 @@ from flask_smorest import Api
 
 from events.connection import queue_for
 
-from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
-               vacations, web)
+from . import (accounts, chat, docs, email_prefs, errors, games, health, history, lobby, notifications, players,
+               profiles, vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
 from .context import Arena
@@ -39,7 +39,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["openapi"] = api
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp, invitations.blp):
         api.register_blueprint(blueprint)
-    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp):
+    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp, email_prefs.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(signing_keys.blp)
     docs.register(app)

@@ -8,6 +8,7 @@ time (epoch seconds); a game's members all live in the game's shard (keys.deadli
     remind:<game>:<wait>    "deadline soon" for that wait
     bot:<game>:<wait>       a bot is to play that wait (enqueue its job; look again later)
     finish:<game>           the game is over: see that its end-of-game work gets done
+    digest:<player>         the player's daily e-mail digest (workers/email.py)
 
 Members are added when a wait begins (workers/turns.py, in the transaction that claims the wait)
 and dropped when the next one begins. Every worker's deadline loop (workers/deadline_loop.py)
@@ -25,7 +26,7 @@ from events import keys
 
 from . import runtime
 
-KINDS = ("timeout", "remind", "bot", "finish")
+KINDS = ("timeout", "remind", "bot", "finish", "digest")
 _CLAIM = resources.files("events").joinpath("lua/claim_deadlines.lua").read_text()
 _RELEASE = resources.files("events").joinpath("lua/release_deadline.lua").read_text()
 

@@ -20,7 +20,7 @@ from rq import Retry
 
 from events import keys
 
-from . import queues, runtime
+from . import email, queues, runtime
 from .settings import Settings
 
 KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered")
@@ -63,6 +63,7 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
                                  f"{moment - REMEMBER_SECONDS:.6f}"])
     if not answer:
         return False
+    email.offer(redis, player_id, note, settings)
     url = _text(answer[1])
     if url:
         retry = Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \
