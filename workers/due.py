@@ -19,7 +19,6 @@ a loop that died lapses and the member is offered again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Iterable
 
 from events import keys
@@ -27,8 +26,8 @@ from events import keys
 from . import runtime
 
 KINDS = ("timeout", "remind", "bot", "finish", "digest")
-_CLAIM = resources.files("events").joinpath("lua/claim_deadlines.lua").read_text()
-_RELEASE = resources.files("events").joinpath("lua/release_deadline.lua").read_text()
+_CLAIM = runtime.lua("claim_deadlines.lua")
+_RELEASE = runtime.lua("release_deadline.lua")
 
 
 @dataclass(frozen=True)

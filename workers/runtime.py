@@ -7,6 +7,7 @@ keep one GameService per connection, so the service's cache of recent states ser
 from __future__ import annotations
 
 import threading
+from importlib import resources
 from datetime import datetime, timezone
 from typing import Any
 
@@ -66,6 +67,11 @@ def service(redis: Any) -> GameService:
 
 
 _scripts: dict[str, Any] = {}
+
+
+def lua(name: str) -> str:
+    """The text of a script under events/lua/ (every Lua script of the project lives there)."""
+    return resources.files("events").joinpath(f"lua/{name}").read_text()
 
 
 def run_script(redis: Any, text: str, keys: list, args: list, client: Any = None) -> Any:

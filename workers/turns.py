@@ -39,24 +39,7 @@ BOT_GRACE = 30.0                    # seconds a bot's move may take before a dea
 FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done
 CLOCK, TURN = "clock", "turn"
 
-_SAVE_AND_CLAIM = """
--- KEYS: clock (hash: v, json), turn (hash: wait, seat); both in the game's slot
--- ARGV: version folded, clock JSON, wait to claim ('' = claim nothing), seat waited for ('' = none)
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if tonumber(ARGV[1]) > v then
-  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'json', ARGV[2])
-end
-if ARGV[3] == '' then
-  return false
-end
-local w = tonumber(redis.call('HGET', KEYS[2], 'wait') or '-1')
-if tonumber(ARGV[3]) <= w then
-  return false
-end
-local seat = redis.call('HGET', KEYS[2], 'seat') or ''
-redis.call('HSET', KEYS[2], 'wait', ARGV[3], 'seat', ARGV[4])
-return {tostring(w), seat}
-"""
+_SAVE_AND_CLAIM = runtime.lua("save_clock_claim_wait.lua")
 
 
 # --- who sits where: the roster the HTTP layer saved (server/roster.py), read-only here ------------
