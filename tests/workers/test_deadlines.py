@@ -149,6 +149,8 @@ def test_two_loops_racing_over_the_index_deal_with_each_deadline_once(client, re
             t.start()
         for t in threads:
             t.join(30)
+    for loop in loops:
+        loop.stop()
     assert sorted(dealt) == sorted(f"timeout:{g['id']}:1" for g in games)
     for g in games:
         assert len(events_of(client, g["id"], "TurnTimedOut")) == 1
