@@ -42,6 +42,12 @@ def claim(redis: Any, owners: Sequence[str], game_id: str, *, cap: int, until: f
     return None
 
 
+def frees_in(redis: Any, owner: str, now: float) -> float:
+    """Seconds until the owner's oldest counted game stops counting (if nobody moves in it)."""
+    first = redis.zrange(keys.unmoved_games(owner), 0, 0, withscores=True)
+    return max(0.0, float(first[0][1]) - now) if first else 0.0
+
+
 def arm(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
     """Expire every key of the game after `ttl` seconds unless someone moves first."""
     pipe = redis.pipeline(transaction=True)
