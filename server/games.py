@@ -106,7 +106,7 @@ def create_game(data: dict):
     _validate(spec["options"], spec["setup"])
     game_id = secrets.token_hex(8)
     timeout = limits.setting("ARENA_INVITATION_TIMEOUT")
-    _claim_unmoved_slot(arena.redis, game_id, owners, ttl + timeout)
+    _claim_unmoved_slot(arena.redis, game_id, owners, timeout)     # until it starts (then counted anew) or is over
     tokens = auth.seat_tokens(arena.redis, game_id, len(seats), skip=set(invited))
     deadline = invitations.invite(game_id, spec, invited, creator, timeout)
     unmoved.arm(arena.redis, game_id, owners, ttl + timeout)

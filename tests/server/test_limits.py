@@ -122,3 +122,19 @@ def test_every_limit_is_an_environment_variable_in_the_readme():
 def test_an_anonymous_caller_counts_by_its_address_only(redis_server):
     _, client = _client(redis_server, _address(), ARENA_LIMIT_CREATE_PLAYER="1/minute")
     assert [client.post("/games", json=DUEL).status_code for _ in range(3)] == [201, 201, 201]
+
+
+def test_a_game_waiting_for_invitations_counts_until_they_expire(redis_server):
+    from datetime import datetime, timedelta, timezone
+
+    from freezegun import freeze_time
+    app, client = _client(redis_server, _address(), ARENA_MAX_UNMOVED_GAMES=1, ARENA_INVITATION_TIMEOUT=600)
+    bob = client.post("/players", json={"name": "Bob"}).json
+    inviting = {"form": "duel", "players": [{"name": "Ann", "school": "northern"},
+                                            {"name": "Bob", "school": "sylvan", "player": bob["id"]}]}
+    start = datetime.now(timezone.utc)
+    with freeze_time(start):
+        assert client.post("/games", json=inviting).status_code == 201
+        assert client.post("/games", json=DUEL).json["code"] == "too_many_unmoved_games"
+    with freeze_time(start + timedelta(seconds=601)):
+        assert client.post("/games", json=DUEL).status_code == 201
