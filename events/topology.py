@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS as CLUSTER_SLOTS
@@ -79,11 +80,32 @@ def _check_cluster(report: Report, url: str) -> None:
     if covered != CLUSTER_SLOTS:
         report.errors.append(f"only {covered} of {CLUSTER_SLOTS} slots are served")
     for m in serving:
+        m["notify_keyspace_events"] = _notifications(client, m["address"])
+        if m["notify_keyspace_events"] is not None and _lacks_xadd_events(m["notify_keyspace_events"]):
+            report.warnings.append(f"master {m['address']} does not publish XADD events (notify-keyspace-events "
+                                   f"{m['notify_keyspace_events']!r}): the stream tier turns them on itself, or, "
+                                   "where CONFIG is refused, set 'notify-keyspace-events Et' on every node")
         live = [r for r in m["replicas"] if r["connected"] and not r["failed"]]
         if not live:
             report.warnings.append(f"master {m['address']} has no live replica: its writes are not confirmed "
                                    "by a second copy, and a failure of it stops its slots")
     client.close()
+
+
+def _notifications(client: Any, address: str) -> str | None:
+    """The master's notify-keyspace-events (None when CONFIG is refused there)."""
+    host, _, port = address.rpartition(":")
+    try:
+        found = client.get_redis_connection(client.get_node(host=host, port=int(port))).config_get(
+            "notify-keyspace-events")
+    except RedisError:
+        return None
+    value = next(iter(found.values()), "")
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _lacks_xadd_events(flags: str) -> bool:
+    return "E" not in flags or ("t" not in flags and "A" not in flags)
 
 
 def _slot_count(ranges: list[list[str]]) -> int:
