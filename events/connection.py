@@ -47,6 +47,7 @@ def connect(url: str | None = None, *, decode_responses: bool = False, **kwargs:
 def connect_cluster(url: str, *, decode_responses: bool = False, **kwargs: Any) -> RedisCluster:
     """A Cluster client from one node's URL; the other nodes come from the Cluster's own answer."""
     kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
+    kwargs.setdefault("require_full_coverage", False)  # while a master fails over, the other slots still work
     return RedisCluster.from_url(url, decode_responses=decode_responses, **kwargs)
 
 
@@ -85,5 +86,6 @@ def connect_async(url: str | None = None, *, decode_responses: bool = False, **k
     from redis.asyncio.cluster import RedisCluster as AsyncCluster
     if not url and cluster_url():
         kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
+        kwargs.setdefault("require_full_coverage", False)
         return AsyncCluster.from_url(cluster_url(), decode_responses=decode_responses, **kwargs)
     return aioredis.Redis.from_url(url or queue_url(), decode_responses=decode_responses, **kwargs)

@@ -167,7 +167,7 @@ class RedisCluster:
             node.stop()
 
 
-CLUSTER_SETTINGS = {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf",
+CLUSTER_SETTINGS = {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf", "cluster-require-full-coverage": "no",
                     "repl-diskless-sync": "yes", "repl-diskless-sync-delay": 0}
 
 

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from flask import Flask, Response, json
+from redis.exceptions import ClusterDownError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError as RedisReadOnlyError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -25,7 +26,8 @@ PROBLEM = "application/problem+json"
 FORBIDDEN_CODES = {"not_your_turn", "not_your_decision"}
 # Redis errors that mean "not now" (503 + Retry-After), never a 500: connection refused or reset,
 # a timeout, loading its data after a restart (BusyLoadingError is a ConnectionError), a replica.
-REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError)
+REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError,
+                     ClusterDownError, TryAgainError)           # a Cluster mid-failover, or migrating a slot
 
 
 class ApiError(Exception):

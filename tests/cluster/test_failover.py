@@ -55,6 +55,7 @@ class Shared:
     acks: list[Ack] = field(default_factory=list)
     idled: dict[str, dict] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    refusals: set[int] = field(default_factory=set)               # 5xx answers seen (and retried)
     killed: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -84,6 +85,7 @@ def test_a_master_killed_mid_play_loses_no_acknowledged_move(arena):
     for t in threads:
         t.join(max(0.0, until - time.monotonic()) + RETRY_SECONDS)
     assert not shared.errors, shared.errors[:5]
+    assert shared.refusals <= {503}, shared.refusals                # never a 500, during the failover too
     assert not any(t.is_alive() for t in threads), "some games did not end in time"
 
     reader = clients[0]
@@ -118,20 +120,20 @@ def play(ports: list[int], game: dict, index: int, shared: Shared, until: float)
     try:
         while time.monotonic() < until:
             web = clients[rng.randrange(len(clients))]
-            view = fetch(web, f"/games/{game['id']}", until)
+            view = fetch(web, f"/games/{game['id']}", until, shared)
             if view["status"] == "finished":
                 return
             seat = view["active_seat"]
             auth = {"Authorization": f"Bearer {tokens[seat]}"}
             if shared.killed.is_set() and game["id"] not in shared.idled:
-                shared.idled[game["id"]] = await_timeout(web, game["id"], view, until)
+                shared.idled[game["id"]] = await_timeout(web, game["id"], view, until, shared)
                 continue
-            legal = fetch(web, f"/games/{game['id']}/legal", until, auth)
+            legal = fetch(web, f"/games/{game['id']}/legal", until, shared, auth)
             if not legal["commands"] or legal["version"] != view["version"]:
                 continue                                    # a timeout moved the game meanwhile
             body = {**pick(rng, legal["commands"]), "expected_version": legal["version"]}
             headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
-            status, answer = send(web, f"/games/{game['id']}/commands", body, headers, until)
+            status, answer = send(web, f"/games/{game['id']}/commands", body, headers, until, shared)
             if status == 200:
                 with shared.lock:
                     shared.acks.append(Ack(game["id"], headers["Idempotency-Key"], f"/games/{game['id']}/commands",
@@ -144,18 +146,18 @@ def play(ports: list[int], game: dict, index: int, shared: Shared, until: float)
         shared.errors.append(f"{game['id']}: {exc!r}")
 
 
-def fetch(web: deploy.Http, path: str, until: float, headers: dict | None = None) -> dict:
-    status, body = retry(lambda: web.call("GET", path, headers=headers), until)
+def fetch(web: deploy.Http, path: str, until: float, shared: Shared, headers: dict | None = None) -> dict:
+    status, body = retry(lambda: web.call("GET", path, headers=headers), until, shared)
     assert status == 200, (path, status, body)
     return body
 
 
-def send(web: deploy.Http, path: str, body: dict, headers: dict, until: float) -> tuple[int, dict]:
+def send(web: deploy.Http, path: str, body: dict, headers: dict, until: float, shared: Shared) -> tuple[int, dict]:
     """POST until answered below 500, always with the same Idempotency-Key."""
-    return retry(lambda: web.call("POST", path, body, headers), until)
+    return retry(lambda: web.call("POST", path, body, headers), until, shared)
 
 
-def retry(call, until: float) -> tuple[int, dict]:
+def retry(call, until: float, shared: Shared) -> tuple[int, dict]:
     give_up = max(until, time.monotonic()) + RETRY_SECONDS
     pause = threading.Event()
     while True:
@@ -163,6 +165,7 @@ def retry(call, until: float) -> tuple[int, dict]:
             status, body = call()
             if status < 500:
                 return status, body
+            shared.refusals.add(status)
         except OSError:
             status, body = None, {}
         if time.monotonic() > give_up:
@@ -170,12 +173,12 @@ def retry(call, until: float) -> tuple[int, dict]:
         pause.wait(0.2)                                     # the failover takes a few seconds
 
 
-def await_timeout(web: deploy.Http, game_id: str, view: dict, until: float) -> dict:
+def await_timeout(web: deploy.Http, game_id: str, view: dict, until: float, shared: Shared) -> dict:
     """Leave the seat to move idle until the game moves on by itself; what the wait was."""
     started = time.time()
     pause = threading.Event()
     while True:
-        now = fetch(web, f"/games/{game_id}", until)
+        now = fetch(web, f"/games/{game_id}", until, shared)
         if now["version"] != view["version"]:
             return {"version": view["version"], "seat": view["active_seat"], "started": started,
                     "moved": time.time()}
