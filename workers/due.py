@@ -18,6 +18,7 @@ a loop that died lapses and the member is offered again.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -97,11 +98,16 @@ class Claimed:
     next_at: float | None               # when the earliest member left in the index is due
 
 
+_turns = itertools.count()
+
+
 def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
     """Claim up to `count` members due at `now`, each for `lease` seconds, from every shard in turn
-    (one script per shard, each on its own slot)."""
+    (one script per shard, each on its own slot). Each call starts at the next shard, so a backlog
+    (everything overdue after an outage) is worked off in every shard alike."""
     items, unknown, heads = [], [], []
-    for shard in range(keys.DEADLINE_SHARDS):
+    first = next(_turns) % keys.DEADLINE_SHARDS
+    for shard in [(first + i) % keys.DEADLINE_SHARDS for i in range(keys.DEADLINE_SHARDS)]:
         if len(items) + len(unknown) >= count:
             heads.append(now)                       # shards not looked at may hold due members
             break
