@@ -17,6 +17,7 @@ from events.connection import is_cluster, queue_for
 from workers import recovery
 
 from .context import Arena
+from .errors import retry_after_seconds
 from .schemas import HealthOut
 
 blp = Blueprint("health", __name__, description="Liveness and what is down")
@@ -65,4 +66,6 @@ def health():
         down.append("replication")      # a Cluster master lost its replica (a single Redis has none)
     body = {"status": "ok" if not down else "degraded", "redis": checks["redis"]["ok"], "down": down,
             "checks": checks, "replication": replication}
-    return body, 200 if checks["redis"]["ok"] else 503
+    if checks["redis"]["ok"]:
+        return body, 200
+    return body, 503, {"Retry-After": str(retry_after_seconds())}
