@@ -57,7 +57,7 @@ def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROU
     @asynccontextmanager
     async def lifespan(app: Starlette):
         yield
-        await tier.hub.stop()
+        await tier.stop()
 
     app = Starlette(routes=[*(tier.route(r) for r in routes), Mount("", app=rest)], lifespan=lifespan)
     app.state.tier = tier

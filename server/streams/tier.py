@@ -28,6 +28,7 @@ from ..context import Arena
 from ..errors import PROBLEM, problem_body
 from .hub import StreamHub
 from .limits import Limits, OpenStreams
+from .presence import PresenceBook
 from .routes import StreamRoute
 
 log = logging.getLogger("arena.streams")
@@ -48,7 +49,13 @@ class StreamTier:
         self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog, shard_keys=limits.stream_shard_keys)
         self.open_streams = OpenStreams(limits.streams_per_address, limits.streams_per_token)
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
+        self.presence = PresenceBook(self.hub.redis)
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
+
+    async def stop(self) -> None:
+        await self.presence.stop()
+        await self.hub.stop()
+        self.openers.shutdown(wait=False)
 
     def route(self, stream: StreamRoute) -> Route:
         async def endpoint(request: Request) -> Response:
@@ -90,27 +97,18 @@ class StreamTier:
                                 headers=dict(flask_response.headers))
 
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
-        """The frames, with the viewer counted as watching while the stream is open (sse.Watch).
-
-        Presence is written with the synchronous client on the opener threads, only when due; the
-        leave is handed to a thread without waiting (a cancelled stream may not await)."""
-        watch = sse.Watch(self.flask_app.extensions["arena"].redis, opened.source)
+        """The frames, with the viewer counted as watching while the stream is open (presence.py)."""
+        entry = opened.source.presence
+        if entry is not None:
+            self.presence.join(entry)
         try:
-            async for text in self._frames(opened, watch):
+            async for text in self._frames(opened):
                 yield text
         finally:
-            if watch.presence is not None:
-                self.openers.submit(watch.leave)
+            if entry is not None:
+                self.presence.leave(entry)
 
-    async def _touch(self, watch: sse.Watch) -> None:
-        if watch.due():
-            try:
-                await asyncio.get_running_loop().run_in_executor(self.openers, watch.touch)
-            except RedisError as exc:
-                log.warning("presence not refreshed: %r", exc)       # the stream itself goes on
-
-    async def _frames(self, opened: Opened, watch: sse.Watch) -> AsyncIterator[str]:
-        await self._touch(watch)
+    async def _frames(self, opened: Opened) -> AsyncIterator[str]:
         backlog = opened.backlog
         yield sse.CONNECTED + "".join(item.text for item in backlog.frames)
         if backlog.over or not opened.follow:
@@ -128,7 +126,6 @@ class StreamTier:
             if backlog.over:
                 return
             while True:
-                await self._touch(watch)
                 try:
                     frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
                 except TimeoutError:
