@@ -6,6 +6,8 @@ the automatic flow of the turn runs (engine/flow.py).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import flow, timeouts
 from .commands import ANY_TIME, dispatch, known
 from .context import Context
@@ -15,14 +17,14 @@ from .state import State
 from .watchers import WATCHERS
 
 
-def _seat(state: State, command: dict) -> int:
+def _seat(state: State, command: dict[str, Any]) -> int:
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
         raise malformed("'seat' must be the number of a seat of this game")
     return seat
 
 
-def decide(state: State, command: dict) -> list[Event]:
+def decide(state: State, command: dict[str, Any]) -> list[Event]:
     """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise malformed("a command is an object with a 'type'")

@@ -6,6 +6,8 @@ HTTP layer publishes it (the OpenAPI document, GET /vocabulary) and a test holds
 """
 from __future__ import annotations
 
+from typing import Any
+
 ERROR_CODES: dict[str, str] = {
     # a command or game options that are not even well formed
     "malformed_command": "the command (or the game's options) is not well formed: a field is missing or of the wrong kind",
@@ -76,7 +78,7 @@ class RuleError(Exception):
         self.rule = rule
         self.malformed = malformed
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "rule": self.rule}
 
 
