@@ -121,6 +121,11 @@ def test_oversized_heads_and_bodies_and_slow_bodies_are_refused(front):
         slow_body = await raw(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                               b"Content-Length: 100\r\n\r\n{", b"", wait=0)
         assert slow_body.startswith(b"HTTP/1.1 408") and b'"request_timeout"' in slow_body
+        game = json.dumps({"form": "duel", "players": [{"name": "A", "school": "northern"},
+                                                       {"name": "B", "school": "sylvan"}]}).encode()
+        chunked = await raw(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                            b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n" % (len(game), game))
+        assert chunked.startswith(b"HTTP/1.1 201"), chunked[:300]            # a chunked body is read, not lost
     asyncio.run(scenario())
 
 
