@@ -15,6 +15,7 @@ $(STAMP): $(BIN)/python setup.cfg pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
+	$(BIN)/python -m mypy --strict engine
 	$(BIN)/python -m pytest -n 2
 
 run: $(STAMP)

@@ -98,15 +98,25 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(samples), samples[int(0.99 * (len(samples) - 1))]
 
 
+def generous_limits() -> dict[str, str]:
+    """Limits so high that the bench's one address never reaches them (their counting still runs)."""
+    import server  # noqa: F401 - registers every limit
+    from server.limits import SETTINGS
+    return {**{name: "100000000/minute" for name in SETTINGS if name.startswith("ARENA_LIMIT_")},
+            "ARENA_MAX_UNMOVED_GAMES": "100000000"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--rate-limits", choices=("on", "off"), default="on",
+                        help="count every request against (generous, never reached) rate limits, or not at all")
     args = parser.parse_args()
     redis = start_redis(Path(tempfile.mkdtemp()))
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis.url}
+    env = {**os.environ, "REDIS_URL": redis.url, **generous_limits(), "ARENA_RATE_LIMITS": args.rate_limits}
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", str(args.workers), "-b", f"127.0.0.1:{port}",
                             "--log-level", "warning", "server:create_app()"], cwd=ROOT, env=env)
     try:
@@ -117,7 +127,8 @@ def main() -> None:
             except OSError:
                 time.sleep(0.1)
         setup = Client(port)
-        print(f"gunicorn sync x{args.workers}, redis-server (appendfsync default), {args.seconds:.0f} s per figure")
+        print(f"gunicorn sync x{args.workers}, redis-server (appendfsync default), {args.seconds:.0f} s per figure, "
+              f"rate limits {args.rate_limits}")
         for clients in (1, 16):
             games = [[new_game(setup, f"bench-{clients}-{i}-{g}") for g in range(max(1, args.games // clients))]
                      for i in range(clients)]

@@ -24,7 +24,6 @@ import os
 import queue
 import random
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,11 +33,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-import redis
-
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+import api  # noqa: E402
 from engine.selfplay import pick  # noqa: E402
 from events.redis_process import free_port, start_redis  # noqa: E402
 from server.streams.front import raise_fd_limit  # noqa: E402
@@ -77,21 +75,31 @@ class Server:
         self.port = free_port()
         env = {**os.environ, "REDIS_URL": self.redis_process.url, "WEB_THREADS": str(THREADS),
                "ARENA_STREAMS_PER_ADDRESS": "100000", "ARENA_STREAMS_PER_TOKEN": "100000",
+               "ARENA_RATE_LIMITS": "0", "ARENA_MAX_UNMOVED_GAMES": "100000",
                "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")])}
         self.process = subprocess.Popen(server_argv(tier, app, self.port), cwd=ROOT, env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 90
         while not self._answers():
             if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
                 raise RuntimeError(f"{tier}/{app} server did not start")
             time.sleep(0.2)
+
+    def _signal(self, sig: int) -> None:
+        try:
+            os.killpg(self.process.pid, sig)
+        except ProcessLookupError:
+            pass
 
     def _answers(self) -> bool:
         try:
             Client(self.port).call("GET", "/health" if self.app == "real" else "/floor/x/nothing")
-            return True
-        except OSError:
+        except ValueError:
+            pass                                    # the floor's 404 page is not JSON: it answered
+        except (OSError, http.client.HTTPException):
             return False
+        return True
 
     def cpu_seconds(self) -> float:
         """User + system CPU of the server's processes (its session)."""
@@ -138,28 +146,21 @@ class Server:
         return seen[0] / max(1, out.ok)
 
     def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
+        """Stop the server's whole session (its worker processes too), then its Redis."""
+        self._signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            self._signal(signal.SIGKILL)
             self.process.wait()
         self.redis_process.stop()
 
 
-class Client:
+class Client(api.Client):
+    """bench/api.py's client with a short timeout: a move that waits 5 s counts as failed."""
+
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
-
-    def call(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        response = self.conn.getresponse()
-        data = response.read()
-        is_json = "json" in (response.getheader("Content-Type") or "")
-        return response.status, (json.loads(data) if data and is_json else {})
 
 
 # --- what is played --------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ Each checks its rules in a fixed order and raises a RuleError naming the rule.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import etherweave, flares, frost, pieces, summon, tasks, teams, turns, warp
 from .cards import CARDS, card_kind
 from .context import Context
@@ -13,7 +15,7 @@ from .geometry import parse_square
 from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two_sided
 
 
-def _square(command: dict, key: str = "square") -> str:
+def _square(command: dict[str, Any], key: str = "square") -> str:
     sq = parse_square(command.get(key))
     if sq is None:
         raise malformed(f"'{key}' must name a square of the board, like 'e5'")
@@ -34,7 +36,7 @@ def _spend(state: State) -> None:
                         "RULES 8.1 actions")
 
 
-def place(ctx: Context, seat: int, command: dict) -> None:
+def place(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     sq = _square(command)
     _spend(s)
@@ -55,7 +57,7 @@ def place(ctx: Context, seat: int, command: dict) -> None:
                       "prompt": "Your supply is empty: choose one of your common or heroic pieces to pick up"})
 
 
-def summon_being(ctx: Context, seat: int, command: dict) -> None:
+def summon_being(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     sq = _square(command)
@@ -68,7 +70,7 @@ def summon_being(ctx: Context, seat: int, command: dict) -> None:
     summon.start(ctx, seat, card, sq, improvise)
 
 
-def discard(ctx: Context, seat: int, command: dict) -> None:
+def discard(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     returns = command.get("returns", [])
@@ -94,10 +96,10 @@ def discard(ctx: Context, seat: int, command: dict) -> None:
 
 
 def _deck_of(card: str) -> str:
-    return {"being": "school", "legend": "legends", "flare": "flares"}[card_kind(card)]
+    return {"being": "school", "legend": "legends", "flare": "flares"}[str(card_kind(card))]
 
 
-def flare(ctx: Context, seat: int, command: dict) -> None:
+def flare(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     if card not in CARDS.flares:
@@ -115,7 +117,7 @@ def flare(ctx: Context, seat: int, command: dict) -> None:
     flares.invoke(ctx, seat, card, against)
 
 
-def claim_task(ctx: Context, seat: int, command: dict) -> None:
+def claim_task(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     if s["form"] != "high_form":
         raise RuleError("no_tasks", "Tasks are claimed only in High Form.", "RULES 12")
@@ -135,12 +137,12 @@ def _turn_over(state: State) -> None:
         raise RuleError("actions_left", "You must use all your actions before ending the turn.", "RULES 8.1 actions")
 
 
-def end_turn(ctx: Context, seat: int, command: dict) -> None:
+def end_turn(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     _turn_over(ctx.state)
     turns.end_turn(ctx)
 
 
-def thaw(ctx: Context, seat: int, command: dict) -> None:
+def thaw(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     """The frozen card leaves play and its frozen text resolves, then it is discarded (RULES 13.2)."""
     s = ctx.state
     card = frost.frozen_card(s, seat)
@@ -153,7 +155,7 @@ def thaw(ctx: Context, seat: int, command: dict) -> None:
     summon.run_effect(ctx, new_frame(seat, card, ["frozen"], kind="thaw"))
 
 
-def resign(ctx: Context, seat: int, command: dict) -> None:
+def resign(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     if not two_sided(s):
         raise RuleError("resign_not_allowed", "Players may not resign in a melee.", "RULES 10.4 resignation")

@@ -6,13 +6,15 @@ else summon, place or discard. It never resigns, invokes a flare or passes contr
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .legal import legal_commands
 from .state import State
 
 PREFERENCE = ("claim_task", "end_turn", "skip", "choose", "move", "summon", "place", "discard")
 
 
-def choose(state: State, seat: int) -> dict:
+def choose(state: State, seat: int) -> dict[str, Any]:
     listed = [{k: v for k, v in c.items() if k != "seat"} for c in legal_commands(state, seat)]
     for kind in PREFERENCE:
         for command in listed:

@@ -12,8 +12,9 @@ from importlib import resources
 from typing import Any
 
 from .geometry import ORIENTATIONS
+from .vocabulary import RANKS as RANK_WORDS
 
-RANKS = {"common": 1, "heroic": 2, "legendary": 3}
+RANKS = {name: level for level, name in enumerate(RANK_WORDS, start=1)}
 RANK_NAMES = {v: k for k, v in RANKS.items()}
 BASE_SCHOOLS = ("northern", "southern", "highland", "sylvan")
 EXPANSION_SCHOOLS = ("everfrost", "nethervoid", "etherweave")
@@ -37,10 +38,10 @@ class Being:
     anchor: str
     own_square: int | None          # minimum rank of the own piece required on the being square
     orientations: tuple[Orientation, ...]
-    steps: tuple[dict, ...]
+    steps: tuple[dict[str, Any], ...]
     summary: str
-    frozen: dict | None = None
-    warp: dict | None = None
+    frozen: dict[str, Any] | None = None
+    warp: dict[str, Any] | None = None
 
     @property
     def is_legend(self) -> bool:
@@ -51,8 +52,8 @@ class Being:
 class Flare:
     id: str
     name: str
-    upper: dict
-    lower: dict
+    upper: dict[str, Any]
+    lower: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class Task:
     type: str
     advanced: bool
     points: int
-    checks: tuple[dict, ...]
+    checks: tuple[dict[str, Any], ...]
     summary: str
 
 
@@ -75,7 +76,7 @@ class Catalogue:
 
 
 def _orientations(raw: dict[str, Any]) -> tuple[Orientation, ...]:
-    seen: set = set()
+    seen: set[Any] = set()
     out = []
     for index, turn in enumerate(ORIENTATIONS):
         cells = tuple(sorted((*turn(x, y), RANKS[r]) for x, y, r in raw["pattern"]))

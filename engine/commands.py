@@ -6,25 +6,24 @@ so the same wrong command always gets the same code.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from . import actions, decisions, teams, timeouts
 from .context import Context
 from .errors import RuleError
 from .state import turn_actor
+from .vocabulary import ANSWERS, COMMAND_TYPES, SYSTEM_COMMANDS
 
-ANSWERS = ("choose", "move", "skip")
-SYSTEM_COMMANDS = ("timeout", "claim_win")
-ANY_TIME: dict[str, Callable[[Context, int, dict], None]] = {
+ANY_TIME: dict[str, Callable[[Context, int, dict[str, Any]], None]] = {
     "resign": actions.resign, "claim_win": lambda ctx, seat, command: timeouts.claim_win(ctx, seat),
 }
 
 
 def known(kind: str) -> bool:
-    return kind in ANSWERS or kind in actions.HANDLERS or kind in SYSTEM_COMMANDS
+    return kind in COMMAND_TYPES or kind in SYSTEM_COMMANDS
 
 
-def dispatch(ctx: Context, seat: int, command: dict) -> None:
+def dispatch(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     """Apply one command's rules to the scratch state."""
     state = ctx.state
     kind = command["type"]

@@ -8,7 +8,7 @@ caller (engine/watchers.py), such as the Nethervoid mark leaving a piece that lo
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from .evolve import Event, apply
 from .state import State, clone
@@ -45,4 +45,4 @@ class Context:
         return random.Random(f"{rng['seed']}:{rng['draws']}")
 
     def new_piece_id(self) -> int:
-        return self.state["next_piece"]
+        return cast("int", self.state["next_piece"])

@@ -6,6 +6,8 @@ the automatic flow of the turn runs (engine/flow.py).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import flow, timeouts, undo
 from .commands import ANY_TIME, dispatch, known
 from .context import Context
@@ -17,14 +19,14 @@ from .watchers import WATCHERS
 DISPLAY_ONLY = ("squares",)            # what /legal adds for clients to show; never a rule's input
 
 
-def _seat(state: State, command: dict) -> int:
+def _seat(state: State, command: dict[str, Any]) -> int:
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
         raise malformed("'seat' must be the number of a seat of this game")
     return seat
 
 
-def decide(state: State, command: dict) -> list[Event]:
+def decide(state: State, command: dict[str, Any]) -> list[Event]:
     """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise malformed("a command is an object with a 'type'")

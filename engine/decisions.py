@@ -5,6 +5,8 @@ accepted commands come from the same function.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import frost, pieces, schools, setup, summon, turns
 from .cards import CARDS, RANK_NAMES
 from .context import Context
@@ -18,7 +20,7 @@ def _own_non_legendary(state: State, seat: int, besides: str | None = None) -> l
     return sorted(sq for sq, p in state["board"].items() if p[1] == color and p[2] != LEGENDARY and sq != besides)
 
 
-def options(state: State) -> tuple[list[dict], bool]:
+def options(state: State) -> tuple[list[dict[str, Any]], bool]:
     """(complete answer commands, whether 'skip' is allowed) for the pending decision."""
     pending, frame = state["pending"], state["effect"]
     kind = pending["kind"]
@@ -46,7 +48,7 @@ def options(state: State) -> tuple[list[dict], bool]:
     raise ValueError(f"unknown decision {kind}")
 
 
-def answer(ctx: Context, command: dict) -> None:
+def answer(ctx: Context, command: dict[str, Any]) -> None:
     """Apply an answer to the pending decision, after checking it is one of the options."""
     state = ctx.state
     listed, can_skip = options(state)
@@ -80,7 +82,7 @@ def answer(ctx: Context, command: dict) -> None:
         frost.choice_made(ctx, cmd["card"])
 
 
-def _place_after_pickup(ctx: Context, frame: dict, square: str) -> None:
+def _place_after_pickup(ctx: Context, frame: dict[str, Any], square: str) -> None:
     pid, color, rank = ctx.state["board"][square]
     ctx.emit("PiecePickedUp", square=square, piece=pid, color=color, rank=RANK_NAMES[rank], cause="shortage")
     ctx.emit("ResolutionAdvanced", effect=None, pending=None)

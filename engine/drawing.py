@@ -5,6 +5,8 @@ a draw finds them empty.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import CARDS
 from .context import Context
 from .state import HAND_LIMITS
@@ -13,7 +15,7 @@ from .state import HAND_LIMITS
 def shuffle(ctx: Context, deck: str, cards: list[str], seat: int | None = None, from_discard: bool = False) -> None:
     order = list(cards)
     ctx.rng().shuffle(order)
-    payload = {"deck": deck, "cards": order}
+    payload: dict[str, Any] = {"deck": deck, "cards": order}
     if seat is not None:
         payload["seat"] = seat
     if from_discard:
@@ -21,7 +23,7 @@ def shuffle(ctx: Context, deck: str, cards: list[str], seat: int | None = None, 
     ctx.emit("DeckShuffled", **payload)
 
 
-def _piles(ctx: Context, deck: str, seat: int) -> tuple[list, list]:
+def _piles(ctx: Context, deck: str, seat: int) -> tuple[list[Any], list[Any]]:
     s = ctx.state
     if deck == "school":
         return s["decks"][seat], s["discards"][seat]
@@ -44,7 +46,7 @@ def draw(ctx: Context, seat: int, deck: str, n: int) -> list[str]:
     return drawn
 
 
-def held(state: dict, seat: int, deck: str) -> int:
+def held(state: dict[str, Any], seat: int, deck: str) -> int:
     """How many cards of a kind the seat holds: school beings, legends or flares."""
     hand = state["hands"][seat]
     if deck == "flares":

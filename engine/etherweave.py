@@ -14,6 +14,8 @@ State (each key is created by its first event, so a game without Etherweave neve
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import gateway
 from .cards import CARDS, RANK_NAMES
 from .context import Context
@@ -53,7 +55,7 @@ def releasable(state: State, seat: int) -> str | None:
     return card if card != MERCHANT else None
 
 
-def stored_piece(state: State, seat: int) -> list | None:
+def stored_piece(state: State, seat: int) -> list[Any] | None:
     """[piece id, colour, rank, was a Gateway] of the piece on the seat's Merchant of Time."""
     slots = state.get("stasis")
     return slots[seat] if slots else None
@@ -113,7 +115,7 @@ def check_discard(state: State, seat: int, card: str, returns: list[str]) -> Non
         raise RuleError("pending_being", "Your pending being can be neither discarded nor put under your deck.", RULE)
 
 
-def view_fields(state: State, seat: int) -> dict:
+def view_fields(state: State, seat: int) -> dict[str, Any]:
     """Public facts of a seat (both None but for Etherweave): its pending being, face up, and the
     piece on its Merchant of Time."""
     stored = stored_piece(state, seat)
@@ -140,7 +142,9 @@ def store(ctx: Context, seat: int, square: str) -> None:
 def release(ctx: Context, seat: int, square: str | None) -> None:
     """Put the stored piece on `square` (None: no square can take it, so it goes back to its
     owner's supply). A Gateway put in stasis is the Gateway again once back on the board."""
-    pid, color, rank, was_gateway = stored_piece(ctx.state, seat)
+    stored = stored_piece(ctx.state, seat)
+    assert stored is not None, "release needs a stored piece"
+    pid, color, rank, was_gateway = stored
     ctx.emit("PieceReleased", seat=seat, square=square, piece=pid, color=color, rank=RANK_NAMES[rank])
     if square is not None and was_gateway:
         gateway.mark(ctx, color, pid, "released")

@@ -7,7 +7,7 @@ fingerprints. `apply` mutates a state in place (used by `decide` on its scratch 
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from . import checkpoints
 from .cards import RANKS
@@ -441,13 +441,13 @@ def _turn_step_redone(s: State, e: Event) -> None:
     checkpoints.restore(s, e["to_version"], e["from_version"])
 
 
-def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list, list]:
+def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list[Any], list[Any]]:
     """The (draw pile, discard pile) named by an event: 'school' (a seat's), 'legends' or 'flares'."""
     if deck == "school":
         return s["decks"][seat], s["discards"][seat]
     return s[deck]["deck"], s[deck]["discard"]
 
 
-def _by_seat(s: State, key: str) -> list:
+def _by_seat(s: State, key: str) -> list[Any]:
     """A by-seat list of the state that its first event creates (frozen, pending_beings, stasis)."""
-    return s.setdefault(key, [None] * len(s["seats"]))
+    return cast("list[Any]", s.setdefault(key, [None] * len(s["seats"])))

@@ -1,6 +1,8 @@
 """Flares (RULES.md 8.5-8.6): which halves a flare would resolve, and invoking one."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import summon, teams, turns
 from .cards import CARDS
 from .context import Context
@@ -21,10 +23,10 @@ def halves(state: State, seat: int, card: str, against: int) -> list[str]:
     return out
 
 
-def invocations(state: State, seat: int) -> list[dict]:
+def invocations(state: State, seat: int) -> list[dict[str, Any]]:
     """Every flare command open to `seat` now (melee: one per opponent compared with); none once
     the turn has been handed to a teammate."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     if teams.control_passed(state):
         return out
     color = color_of(state, seat)

@@ -13,6 +13,8 @@ State (both created by their first event, so older states need no migration):
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from . import teams
 from .cards import CARDS
 from .context import Context
@@ -31,8 +33,8 @@ def freezes(card: str) -> bool:
     return being is not None and being.frozen is not None
 
 
-def _slot(state: State, seat: int) -> dict | None:
-    return state.get("frozen", [None] * len(state["seats"]))[seat]
+def _slot(state: State, seat: int) -> dict[str, Any] | None:
+    return cast("dict[str, Any] | None", state.get("frozen", [None] * len(state["seats"]))[seat])
 
 
 def frozen_card(state: State, seat: int) -> str | None:
@@ -53,7 +55,7 @@ def may_thaw_now(state: State, seat: int) -> bool:
     return THAW_ON_FREEZING_TURN or slot["turn"] != state["turn"]["number"]
 
 
-def thaw_commands(state: State, seat: int) -> list[dict]:
+def thaw_commands(state: State, seat: int) -> list[dict[str, Any]]:
     """The thaw command when the seat may thaw now (the caller knows it is the seat's free time)."""
     return [{"type": "thaw"}] if may_thaw_now(state, seat) else []
 
@@ -71,7 +73,7 @@ def keep(ctx: Context, seat: int, card: str) -> None:
                       "card": card, "prompt": "You may keep one frozen effect: choose the card that stays in play"})
 
 
-def choice_options(state: State) -> list[dict]:
+def choice_options(state: State) -> list[dict[str, Any]]:
     return [{"type": "choose", "card": c} for c in state["effect"]["cards"]]
 
 
@@ -94,14 +96,14 @@ def enter(ctx: Context, seat: int, card: str, source: str) -> None:
     ctx.emit("CardFrozen", seat=seat, card=card, source=source)
 
 
-def from_description(value: object, state: State) -> list | None:
+def from_description(value: object, state: State) -> list[Any] | None:
     """The `frozen` of a position description ({"0": card id}), frozen before the position's turn;
     None when it names none."""
     if not value:
         return None
     if not isinstance(value, dict):
         raise malformed("'frozen' maps a seat to the id of its frozen card")
-    out: list = [None] * len(state["seats"])
+    out: list[Any] = [None] * len(state["seats"])
     for key, card in value.items():
         seat = int(key) if str(key).isdigit() and int(key) < len(out) else None
         if seat is None or not isinstance(card, str) or not freezes(card) \

@@ -9,6 +9,8 @@ piece can leave (destroyed, converted, upgraded to legendary, picked up, a futur
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from .cards import CARDS
 from .context import Context
 from .errors import malformed
@@ -43,7 +45,7 @@ def squares(state: State) -> dict[str, str]:
     return out
 
 
-def view_fields(state: State) -> dict:
+def view_fields(state: State) -> dict[str, Any]:
     """For player_view: `gateways` {colour: square} and `gateway`, the square of the game's one
     Gateway (no two seats play the same school, so at most one is Nethervoid) or None."""
     marked = squares(state)
@@ -58,7 +60,7 @@ def mark(ctx: Context, color: int, pid: int, reason: str) -> None:
              previous=square(ctx.state, color))
 
 
-def summoned(ctx: Context, frame: dict, replaced: list | None) -> None:
+def summoned(ctx: Context, frame: dict[str, Any], replaced: list[Any] | None) -> None:
     """Leaflet 'When does a piece become the Gateway': applied to a being just put on the board,
     before its effect. `replaced` is the piece that stood on the being square, if any."""
     being = CARDS.beings[frame["card"]]
@@ -76,7 +78,7 @@ def summoned(ctx: Context, frame: dict, replaced: list | None) -> None:
 
 
 def _rank(state: State, pid: int) -> int:
-    return state["board"][square_of(state, pid)][2]
+    return cast("int", state["board"][square_of(state, pid)][2])
 
 
 def follow(ctx: Context, event: Event) -> None:
@@ -95,14 +97,14 @@ def follow(ctx: Context, event: Event) -> None:
                      reason=LOSS_REASONS.get(event["type"], "removed"))
 
 
-def from_description(value: object, state: State) -> list | None:
+def from_description(value: object, state: State) -> list[Any] | None:
     """The `gateways` of a position description ({"0": "e5"}), checked against its board; None
     when the description names no Gateway."""
     if not value:
         return None
     if not isinstance(value, dict):
         raise malformed("'gateways' maps a colour to the square of its Gateway")
-    out: list = [None] * len(state["capacity"])
+    out: list[Any] = [None] * len(state["capacity"])
     for key, sq in value.items():
         color = int(key) if str(key).isdigit() else -1
         if not _may_hold(state, color, sq):

@@ -6,7 +6,7 @@ does dictionary look-ups on the hot path.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 Coord = tuple[int, int]
 
@@ -110,7 +110,7 @@ DUEL_START = ("c5", "g5")
 MELEE_START = (("f2", "g2"), ("b7", "c7"), ("g6", "g7"))
 
 # The eight orientations of a pattern offset (RULES.md 5.2), in the order of cards.json.
-ORIENTATIONS = (
+ORIENTATIONS: tuple[Callable[[int, int], tuple[int, int]], ...] = (
     lambda x, y: (x, y), lambda x, y: (-y, x), lambda x, y: (-x, -y), lambda x, y: (y, -x),
     lambda x, y: (-x, y), lambda x, y: (y, x), lambda x, y: (x, -y), lambda x, y: (-y, -x),
 )

@@ -1,6 +1,8 @@
 """`legal_commands`: every command a seat may send now, each complete and accepted as is."""
 from __future__ import annotations
 
+from typing import Any
+
 from itertools import combinations
 
 from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, undo, warp
@@ -11,10 +13,10 @@ from .state import LEGENDARY, State, color_of, enemy_colors, supply, turn_actor,
 from .summon import lend_colors, may_pick_up, pattern_color
 
 
-def legal_commands(state: State, seat: int) -> list[dict]:
+def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
     if state.get("phase") == "over" or not 0 <= seat < len(state["seats"]):
         return []
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     pending = state["pending"]
     if pending:
         if pending["seat"] == seat:
@@ -34,7 +36,7 @@ def legal_commands(state: State, seat: int) -> list[dict]:
     return [{**c, "seat": seat} for c in out]
 
 
-def _turn_commands(state: State, seat: int) -> list[dict]:
+def _turn_commands(state: State, seat: int) -> list[dict[str, Any]]:
     if teams.places_only(state, seat):
         return _places(state, seat)
     out = flares.invocations(state, seat) + frost.thaw_commands(state, seat) + warp.warp_commands(state, seat)
@@ -49,7 +51,7 @@ def _turn_commands(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _places(state: State, seat: int) -> list[dict]:
+def _places(state: State, seat: int) -> list[dict[str, Any]]:
     color = color_of(state, seat)
     board = state["board"]
     if supply(state, color)[0] == 0 and not any(p[1] == color and p[2] != LEGENDARY for p in board.values()):
@@ -57,7 +59,7 @@ def _places(state: State, seat: int) -> list[dict]:
     return [{"type": "place", "square": sq} for sq in SQUARES if sq not in board]
 
 
-def summons(state: State, seat: int) -> list[dict]:
+def summons(state: State, seat: int) -> list[dict[str, Any]]:
     color = color_of(state, seat)
     out = []
     modes: list[int | None] = [None]
@@ -86,7 +88,7 @@ def summons(state: State, seat: int) -> list[dict]:
     return out
 
 
-def _discards(state: State, seat: int) -> list[dict]:
+def _discards(state: State, seat: int) -> list[dict[str, Any]]:
     if state["turn"]["discarded"]:
         return []
     pending = etherweave.pending_being(state, seat)           # neither discarded nor returned (13.3)

@@ -7,7 +7,7 @@ owner and rank ("Bob's heroic piece on c2 moves to b3"), undone steps included.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .cards import CARDS, RANK_NAMES
 
@@ -32,7 +32,7 @@ def _owner(names: Names, color: int) -> str:
     return getattr(names, "colors", {}).get(color) or _who(names, color)
 
 
-def _piece(e: dict, names: Names, color_key: str = "color", rank_key: str = "rank") -> str:
+def _piece(e: dict[str, Any], names: Names, color_key: str = "color", rank_key: str = "rank") -> str:
     return f"{_owner(names, e[color_key])}'s {e[rank_key]} piece"
 
 
@@ -42,7 +42,7 @@ def _first_up(text: str) -> str:
     return text[:1].upper() + text[1:] if text.startswith("the piece") else text
 
 
-def _the_piece(e: dict, names: Names, square_key: str) -> str:
+def _the_piece(e: dict[str, Any], names: Names, square_key: str) -> str:
     """ "Ann's heroic piece on c2" when the narrator knows what stands there, else "the piece on c2"."""
     known = e.get("pieces", {}).get(e[square_key])
     if known is None:
@@ -54,25 +54,25 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _drawn(e: dict, names: Names) -> str:
+def _drawn(e: dict[str, Any], names: Names) -> str:
     what = {"school": "card", "legends": "legend", "flares": "flare"}[e["deck"]]
     if "cards" in e:
         return f"{_who(names, e['seat'])} draws {', '.join(_card(c) for c in e['cards'])}."
     return f"{_who(names, e['seat'])} draws {_count(e['count'], what)}."
 
 
-def _destroyed(e: dict, names: Names) -> str:
-    how = {"oversummon": "is summoned over", "move": "is captured", "leap": "is captured"}.get(e.get("cause"), "is destroyed")
+def _destroyed(e: dict[str, Any], names: Names) -> str:
+    how = {"oversummon": "is summoned over", "move": "is captured", "leap": "is captured"}.get(str(e.get("cause")), "is destroyed")
     return f"{_piece(e, names)} on {e['square']} {how}."
 
 
-def _scored(e: dict, names: Names) -> str:
+def _scored(e: dict[str, Any], names: Names) -> str:
     track = "" if e.get("track") is None else f" in {_owner(names, e['track'])}'s colour"
     side = _owner(names, e["side"]) if e.get("track") is None else _who(names, e["side"])
     return f"{side} scores {_count(e['points'], 'point')}{track} ({e['reason']})."
 
 
-def _ended(e: dict, names: Names) -> str:
+def _ended(e: dict[str, Any], names: Names) -> str:
     result = e["result"]
     winners = " and ".join(_who(names, s) for s in result["winners"])
     how = {"resignation": "by resignation", "abandonment": "by abandonment"}.get(result["reason"],
@@ -81,23 +81,23 @@ def _ended(e: dict, names: Names) -> str:
     return f"The game is over {how}: {winners} {verb}."
 
 
-def _legends_passed(e: dict, names: Names) -> str:
+def _legends_passed(e: dict[str, Any], names: Names) -> str:
     what = ", ".join(_card(c) for c in e["cards"]) if "cards" in e else _count(e["count"], "legend")
     return f"{_who(names, e['seat'])} passes {what} to {_who(names, e['to'])}."
 
 
-def _returned(e: dict, names: Names) -> str:
+def _returned(e: dict[str, Any], names: Names) -> str:
     if "cards" in e:
         return f"{_who(names, e['seat'])} puts {', '.join(_card(c) for _, c in e['cards'])} under their decks."
     return f"{_who(names, e['seat'])} puts {_count(e['count'], 'card')} under their decks."
 
 
-def _flare(e: dict, names: Names) -> str:
+def _flare(e: dict[str, Any], names: Names) -> str:
     halves = " and ".join(h for h in ("upper", "lower") if e.get(h))
     return f"{_who(names, e['seat'])} invokes {_card(e['card'])} against {_who(names, e['against'])} ({halves} half)."
 
 
-def _rank_changed(e: dict, names: Names) -> str:
+def _rank_changed(e: dict[str, Any], names: Names) -> str:
     verb = "upgraded" if e["cause"] == "upgrade" else "downgraded" if e["cause"] == "downgrade" else "changed"
     return f"{_owner(names, e['color'])}'s piece on {e['square']} is {verb} to {e['to_rank']}."
 
@@ -110,45 +110,45 @@ GATEWAY_LOST = {"destroyed": "destroyed", "converted": "converted", "became_lege
                 "picked_up": "picked up for lack of pieces", "removed": "taken off the board"}
 
 
-def _gateway_marked(e: dict, names: Names) -> str:
+def _gateway_marked(e: dict[str, Any], names: Names) -> str:
     moved = f"; the mark leaves {e['previous']}" if e.get("previous") else ""
     why = GATEWAY_MARKED.get(e["reason"], e["reason"])
     return f"The piece on {e['square']} becomes {_owner(names, e['color'])}'s Gateway ({why}{moved})."
 
 
-def _gateway_lost(e: dict, names: Names) -> str:
+def _gateway_lost(e: dict[str, Any], names: Names) -> str:
     where = f" on {e['square']}" if e.get("square") else ""
     return f"{_owner(names, e['color'])} loses the Gateway{where} ({GATEWAY_LOST.get(e['reason'], e['reason'])})."
 
 
-def _frozen(e: dict, names: Names) -> str:
+def _frozen(e: dict[str, Any], names: Names) -> str:
     where = "from their discard pile into play" if e["source"] == "discard" else "in play"
     return f"{_who(names, e['seat'])} keeps {_card(e['card'])} {where} as their frozen effect."
 
 
-def _unfrozen(e: dict, names: Names) -> str:
+def _unfrozen(e: dict[str, Any], names: Names) -> str:
     if e["reason"] == "thawed":
         return f"{_who(names, e['seat'])} thaws {_card(e['card'])}."
     return f"{_who(names, e['seat'])} discards the frozen {_card(e['card'])}."
 
 
-def _pending_cleared(e: dict, names: Names) -> str:
+def _pending_cleared(e: dict[str, Any], names: Names) -> str:
     if e["reason"] == "returned":
         return f"{_who(names, e['seat'])} takes their pending being, {_card(e['card'])}, back into their hand."
     return f"{_card(e['card'])} is no longer {_who(names, e['seat'])}'s pending being ({e['reason']})."
 
 
-def _warp_copied(e: dict, names: Names) -> str:
+def _warp_copied(e: dict[str, Any], names: Names) -> str:
     whose = "its own warp effect" if e["card"] == e["by"] else f"the warp effect of {_card(e['card'])}"
     return f"{_who(names, e['seat'])}'s {_card(e['by'])} resolves {whose}."
 
 
-def _released(e: dict, names: Names) -> str:
+def _released(e: dict[str, Any], names: Names) -> str:
     where = f"leaps to {e['square']}" if e["square"] else "goes back to its supply"
     return f"{_piece(e, names)} leaves stasis and {where}."
 
 
-SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
+SENTENCES: dict[str, Callable[[dict[str, Any], Names], str | None]] = {
     "TurnStarted": lambda e, n: f"Turn {e['number']}: {_who(n, e['seat'])} plays"
                                 f"{' an extra turn' if e.get('extra') else ''} with {_count(e['actions'], 'action')}.",
     "PiecePlaced": lambda e, n: f"{_owner(n, e['color'])} places a {e['rank']} piece on {e['square']}.",
@@ -209,13 +209,13 @@ SENTENCES: dict[str, Callable[[dict, Names], str | None]] = {
 }
 
 
-def describe(event: dict, names: Names | None = None) -> str | None:
+def describe(event: dict[str, Any], names: Names | None = None) -> str | None:
     """One sentence for `event`, or None for bookkeeping events players do not read."""
     sentence = SENTENCES.get(event["type"])
     return sentence(event, names or {}) if sentence else None
 
 
-def describe_command(command: dict, names: Names | None = None) -> str:
+def describe_command(command: dict[str, Any], names: Names | None = None) -> str:
     """A player's command as a short line of a move list."""
     who = _who(names or {}, command.get("seat"))
     kind = command["type"]

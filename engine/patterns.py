@@ -10,13 +10,13 @@ while its being goes on any empty uncoloured square.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Iterator, NamedTuple
 
-from .cards import Being
+from .cards import Being, Orientation
 from .geometry import AT, COLOURED, COORD, SQUARES
 from .state import COMMON
 
-Board = dict[str, list]
+Board = dict[str, list[Any]]
 FREE = "free"               # a being's `anchor` when its pattern is not tied to its square
 
 
@@ -40,7 +40,7 @@ class Layout(NamedTuple):
     """One orientation laid on every square it fits on the board, worked out once per being: the
     search for fits then reads squares instead of adding offsets, and a pattern of your own pieces
     only is tested with set inclusions (legal_commands runs it for every being in hand)."""
-    index: int
+    orientation: int                # the orientation's index
     key_need: int                   # the rank its most demanding cell needs
     target_of: dict[str, str]       # a square filling that cell -> the being square it implies
     keys: frozenset[str]            # the squares of target_of, to intersect with the pieces at hand
@@ -61,14 +61,25 @@ def layouts(being: Being) -> tuple[Layout, ...]:
 def _layout(index: int, cells: tuple[tuple[int, int, int], ...]) -> Layout:
     kx, ky, need = max(cells, key=lambda c: c[2])
     target_of: dict[str, str] = {}
-    cells_at: dict[str, Cells] = {}
+    cells_at: dict[str, Laid] = {}
     for target in SQUARES:
         tx, ty = COORD[target]
-        laid = tuple((AT.get((tx + dx, ty + dy)), rank, dx == 0 and dy == 0) for dx, dy, rank in cells)
-        if all(sq is not None for sq, _, _ in laid):
-            cells_at[target] = _laid(laid)      # type: ignore[arg-type]
+        laid = _lay(cells, tx, ty)
+        if laid is not None:
+            cells_at[target] = _laid(laid)
             target_of[AT[(tx + kx, ty + ky)]] = target
     return Layout(index, need, target_of, frozenset(target_of), cells_at)
+
+
+def _lay(cells: tuple[tuple[int, int, int], ...], tx: int, ty: int) -> Cells | None:
+    """The pattern's cells with its origin on (tx, ty), or None when one falls off the board."""
+    laid = []
+    for dx, dy, rank in cells:
+        sq = AT.get((tx + dx, ty + dy))
+        if sq is None:
+            return None
+        laid.append((sq, rank, dx == 0 and dy == 0))
+    return tuple(laid)
 
 
 def _laid(cells: Cells) -> Laid:
@@ -119,13 +130,11 @@ def _match_cells(board: Board, cells: Cells, color: int, lend: frozenset[int],
     return tuple(used), borrowed
 
 
-def _match(board: Board, cells, tx: int, ty: int, color: int, lend: frozenset[int],
-           empties: int = 0) -> tuple[tuple[str, ...], str | None] | None:
+def _match(board: Board, cells: tuple[tuple[int, int, int], ...], tx: int, ty: int, color: int,
+           lend: frozenset[int], empties: int = 0) -> tuple[tuple[str, ...], str | None] | None:
     """`_match_cells` for a pattern whose origin is at (tx, ty), maybe off the board (free patterns)."""
-    laid = tuple((AT.get((tx + dx, ty + dy)), need, dx == 0 and dy == 0) for dx, dy, need in cells)
-    if any(sq is None for sq, _, _ in laid):
-        return None
-    return _match_cells(board, laid, color, lend, empties)      # type: ignore[arg-type]
+    laid = _lay(cells, tx, ty)
+    return _match_cells(board, laid, color, lend, empties) if laid is not None else None
 
 
 def fits_at(board: Board, being: Being, target: str, color: int, lend: frozenset[int] = frozenset(),
@@ -143,7 +152,7 @@ def fits_at(board: Board, being: Being, target: str, color: int, lend: frozenset
         laid = lay.cells_at.get(target)
         m = _match_laid(board, laid, color, lend, empties, ranked) if laid is not None else None
         if m:
-            out.append(Fit(lay.index, m[0], m[1]))
+            out.append(Fit(lay.orientation, m[0], m[1]))
     return out
 
 
@@ -167,7 +176,8 @@ def _anchors(board: Board, color: int, lend: frozenset[int], empties: int) -> li
     return [(COORD[sq], rank) for sq, rank in _anchor_squares(board, color, lend, empties)]
 
 
-def _placements(board: Board, being: Being, color: int, lend: frozenset[int], empties: int):
+def _placements(board: Board, being: Being, color: int, lend: frozenset[int],
+                empties: int) -> Iterator[tuple[Orientation, int, int]]:
     """(orientation, x, y) of the being square for every way a square's piece can fill the
     orientation's most demanding cell: a crowded board costs pieces x orientations, not 69 x 8."""
     anchors = _anchors(board, color, lend, empties)
@@ -218,7 +228,7 @@ def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = froz
             m = _match_laid(board, lay.cells_at[target], color, lend, empties, ranked)
             if m:
                 fits = out.setdefault(target, [])
-                fit = Fit(lay.index, m[0], m[1])
+                fit = Fit(lay.orientation, m[0], m[1])
                 if fit not in fits:
                     fits.append(fit)
     return {target: sorted(out[target]) for target in sorted(out)}

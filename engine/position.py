@@ -29,7 +29,7 @@ from .tasks import opening_layout
 from .version import rules_stamp
 
 
-def _by_seat(value: Any, n: int, default: Any, what: str) -> list:
+def _by_seat(value: Any, n: int, default: Any, what: str) -> list[Any]:
     out = [default() for _ in range(n)]
     if value is None:
         return out
@@ -130,7 +130,7 @@ def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:
     return rest
 
 
-def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict:
+def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict[str, Any]:
     if value is None:
         return {"deck": _rest(CARDS.decks[what], [c for h in hands for c in h], f"{seed}:{what}"), "discard": []}
     if not isinstance(value, dict):
@@ -138,7 +138,7 @@ def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict:
     return {"deck": _cards(value.get("deck", []), what), "discard": _cards(value.get("discard", []), what)}
 
 
-def _tasks(value: Any, form: str, n: int, seed: str) -> dict | None:
+def _tasks(value: Any, form: str, n: int, seed: str) -> dict[str, Any] | None:
     if form != "high_form":
         return None
     if value is None:
@@ -156,7 +156,7 @@ def _tasks(value: Any, form: str, n: int, seed: str) -> dict | None:
             "claimed": claimed}
 
 
-def _points(value: Any, form: str, n: int) -> list:
+def _points(value: Any, form: str, n: int) -> list[Any]:
     scores = _by_seat(value, n, lambda: 0 if form != "melee" else {}, "scores")
     if form != "melee":
         if not all(isinstance(x, int) for x in scores):

@@ -4,6 +4,8 @@ SchoolDrawn the random outcomes and SchoolChosen the drafted picks, so replay ne
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import EXPANSION_SCHOOLS
 from .context import Context
 from .errors import RuleError
@@ -56,7 +58,7 @@ def _ask(ctx: Context, left: list[str]) -> bool:
     return True
 
 
-def options(state: State) -> list[dict]:
+def options(state: State) -> list[dict[str, Any]]:
     return [{"type": "choose", "school": s} for s in state["effect"]["schools"]]
 
 

@@ -9,6 +9,8 @@ answer...) and then one command of that kind, so summons and flares happen as of
 """
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 import random
 from collections import Counter
@@ -20,6 +22,7 @@ from .evolve import replay
 from .legal import legal_commands
 from .setup import new_game
 from .state import State, active_seat, color_of
+from .vocabulary import FORMS
 
 MAX_COMMANDS = 5000
 
@@ -32,11 +35,11 @@ class GameOutcome:
     winners: list[int]
     error: str | None = None
     state: State = field(default_factory=dict, repr=False)
-    events: list[dict] = field(default_factory=list, repr=False)
+    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
 
-def pick(rng: random.Random, commands: list[dict]) -> dict:
-    by_type: dict[str, list[dict]] = {}
+def pick(rng: random.Random, commands: list[dict[str, Any]]) -> dict[str, Any]:
+    by_type: dict[str, list[dict[str, Any]]] = {}
     for c in commands:
         if c["type"] not in ("resign", "undo", "redo"):
             by_type.setdefault(c["type"], []).append(c)
@@ -55,7 +58,9 @@ def play_game(form: str, schools: list[str], seed: str, teams: bool = False) -> 
     commands = 0
     try:
         while state["phase"] != "over" and commands < MAX_COMMANDS:
-            command = pick(rng, legal_commands(state, active_seat(state)))
+            seat = active_seat(state)
+            assert seat is not None, "a game in play waits for a seat"
+            command = pick(rng, legal_commands(state, seat))
             new = decide(state, command)
             events.extend(new)
             state = replay(new, state)
@@ -77,12 +82,12 @@ def winning_side(outcome: GameOutcome) -> int | None:
     return min(outcome.winners) if len(sides) == 1 else None
 
 
-def run(games: int, form: str, players: int, seed: int, teams: bool = False) -> dict:
+def run(games: int, form: str, players: int, seed: int, teams: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     outcomes = []
     for i in range(games):
         outcomes.append(play_game(form, schools_for(rng, players), f"{seed}-{i}", teams))
-    wins: Counter = Counter(side for o in outcomes if (side := winning_side(o)) is not None)
+    wins: Counter[Any] = Counter(side for o in outcomes if (side := winning_side(o)) is not None)
     done = [o for o in outcomes if o.finished]
     label = form if form != "melee" else f"melee-{players}"
     return {
@@ -97,7 +102,7 @@ def run(games: int, form: str, players: int, seed: int, teams: bool = False) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--form", choices=("high_form", "duel", "melee"), default="duel")
+    parser.add_argument("--form", choices=FORMS, default="duel")
     parser.add_argument("--players", type=int, default=None, help="3 or 4 for a melee")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--teams", action="store_true", help="2 vs 2 team play (High Form or duel)")

@@ -23,9 +23,9 @@ from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
 from .state import COMMON, State
 from .version import rules_stamp
+from .vocabulary import FORMS
 from .watchers import WATCHERS
 
-FORMS = ("high_form", "duel", "melee")
 SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
 
 
@@ -63,7 +63,7 @@ def _capacity(form: str, players: int) -> list[int]:
     return [17 if form == "high_form" else 18 - players, 3]
 
 
-def new_game(options: dict[str, Any]) -> list[dict]:
+def new_game(options: dict[str, Any]) -> list[dict[str, Any]]:
     """The events that create a game: shuffles, hands, tasks, and the first decision or turn."""
     form, schools, seed = _validate(options)
     n = len(schools)

@@ -20,7 +20,7 @@ write to it. Layout (lists are indexed by seat, or by colour where noted):
 from __future__ import annotations
 
 import marshal
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from .cards import CARDS
 
@@ -33,11 +33,11 @@ END_THRESHOLDS = {"high_form": 9, "duel": 18, "melee3": 12, "melee4": 10}
 
 def clone(state: State) -> State:
     """A deep copy; marshal handles the plain data a state is made of, quickly."""
-    return marshal.loads(marshal.dumps(state))
+    return cast("dict[str, Any]", marshal.loads(marshal.dumps(state)))
 
 
 def color_of(state: State, seat: int) -> int:
-    return state["seats"][seat]["color"]
+    return cast("int", state["seats"][seat]["color"])
 
 
 def seats_of(state: State, color: int) -> list[int]:
@@ -53,7 +53,7 @@ def enemy_colors(state: State, color: int) -> list[int]:
 
 
 def two_sided(state: State) -> bool:
-    return state["form"] != "melee"
+    return cast("bool", state["form"] != "melee")
 
 
 def pieces(state: State, color: int | None = None) -> Iterator[tuple[str, int, int, int]]:
@@ -66,7 +66,7 @@ def pieces(state: State, color: int | None = None) -> Iterator[tuple[str, int, i
 def square_of(state: State, pid: int) -> str | None:
     for sq, piece in state["board"].items():
         if piece[0] == pid:
-            return sq
+            return cast("str | None", sq)
     return None
 
 
@@ -113,8 +113,8 @@ def score(state: State, color: int) -> int:
     only the Etherweave causality penalty writes there), duel points."""
     if state["form"] == "high_form":
         legends = sum(1 for _, _, _, r in pieces(state, color) if r == LEGENDARY)
-        return task_points(state, color) + legends + state["points"][color]
-    return state["points"][color]
+        return cast("int", task_points(state, color) + legends + state["points"][color])
+    return cast("int", state["points"][color])
 
 
 def melee_scores(state: State, seat: int) -> list[int]:
@@ -128,7 +128,7 @@ def turn_actor(state: State) -> int:
     the turn's own seat."""
     turn = state["turn"]
     control = turn.get("control")
-    return control if control is not None and turn["actions"] > 0 else turn["seat"]
+    return cast("int", control if control is not None and turn["actions"] > 0 else turn["seat"])
 
 
 def active_seat(state: State) -> int | None:
@@ -136,5 +136,5 @@ def active_seat(state: State) -> int | None:
     if state["phase"] == "over":
         return None
     if state["pending"]:
-        return state["pending"]["seat"]
+        return cast("int | None", state["pending"]["seat"])
     return turn_actor(state) if state["turn"] else None

@@ -6,10 +6,10 @@ which orientation) are pending decisions kept in a `summon` frame until the effe
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from . import etherweave, frost, gateway, pieces, teams, turns
-from .cards import CARDS, RANK_NAMES, Being
+from .cards import CARDS, RANK_NAMES, Being, Orientation
 from .context import Context
 from .effects.frame import new_frame
 from .effects.interpreter import advance
@@ -26,13 +26,13 @@ POSSESSION = "use-color-of"          # Possessed Summoner: the pattern is built 
 SAME_MARK = {"mirror-target": "mirror-source"}
 
 
-def pattern_color(state: dict, seat: int) -> int:
+def pattern_color(state: dict[str, Any], seat: int) -> int:
     """The colour whose pieces must form the next pattern: the seat's own, unless possessed."""
     return next((m["color"] for m in state["turn"]["modifiers"] if m["modifier"] == POSSESSION),
                 color_of(state, seat))
 
 
-def lend_colors(state: dict, seat: int, improvise: int | None) -> frozenset[int]:
+def lend_colors(state: dict[str, Any], seat: int, improvise: int | None) -> frozenset[int]:
     """Enemy colours that may lend one pattern piece to this summoning."""
     color = color_of(state, seat)
     if any(m["modifier"] == WAR_SUMMONING for m in state["turn"]["modifiers"]):
@@ -40,19 +40,19 @@ def lend_colors(state: dict, seat: int, improvise: int | None) -> frozenset[int]
     return frozenset({improvise}) if improvise is not None else frozenset()
 
 
-def _fits(state: dict, being: Being, target: str, color: int, lend: frozenset[int], empties: int,
+def _fits(state: dict[str, Any], being: Being, target: str, color: int, lend: frozenset[int], empties: int,
           improvise: int | None) -> list[Fit]:
     """The fits at `target`; an improvised summoning keeps only those that borrow its piece."""
     fits = fits_at(state["board"], being, target, color, lend, empties)
     return [f for f in fits if f.borrowed is not None] if improvise is not None else fits
 
 
-def usable_fits(state: dict, seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
+def usable_fits(state: dict[str, Any], seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
     return _fits(state, being, target, pattern_color(state, seat), lend_colors(state, seat, improvise),
                  etherweave.empty_allowance(state), improvise)
 
 
-def shortage_pickups(state: dict, seat: int, being: Being, target: str, fits: list[Fit]) -> list[str] | None:
+def shortage_pickups(state: dict[str, Any], seat: int, being: Being, target: str, fits: list[Fit]) -> list[str] | None:
     """None when no shortage applies; else the squares of own pieces that may be picked up (5.5)."""
     color = color_of(state, seat)
     legendary = being.rank == LEGENDARY
@@ -61,19 +61,19 @@ def shortage_pickups(state: dict, seat: int, being: Being, target: str, fits: li
     return pickups(state["board"], color, legendary, target, fits)
 
 
-def pickups(board: dict, color: int, legendary: bool, target: str, fits: list[Fit]) -> list[str] | None:
+def pickups(board: dict[str, Any], color: int, legendary: bool, target: str, fits: list[Fit]) -> list[str] | None:
     """`shortage_pickups` once the supply is known to be out of the being's kind of piece."""
     found = _pickups(board, color, legendary, target, fits)
     return None if found is None else sorted(found)
 
 
-def may_pick_up(board: dict, color: int, legendary: bool, target: str, fits: list[Fit]) -> bool:
+def may_pick_up(board: dict[str, Any], color: int, legendary: bool, target: str, fits: list[Fit]) -> bool:
     """Whether a summoning short of pieces can go ahead (`pickups` is not an empty list)."""
     found = _pickups(board, color, legendary, target, fits)
     return found is None or next(found, None) is not None
 
 
-def _pickups(board: dict, color: int, legendary: bool, target: str, fits: list[Fit]) -> Iterator[str] | None:
+def _pickups(board: dict[str, Any], color: int, legendary: bool, target: str, fits: list[Fit]) -> Iterator[str] | None:
     there = board.get(target)
     if there and there[1] == color and (there[2] == LEGENDARY) == legendary:
         return None                                  # the piece on the target becomes the being
@@ -82,7 +82,7 @@ def _pickups(board: dict, color: int, legendary: bool, target: str, fits: list[F
             if p[1] == color and (p[2] == LEGENDARY) == legendary and sq not in locked and sq != target)
 
 
-def check(state: dict, seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:
+def check(state: dict[str, Any], seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:
     being = CARDS.beings[card]
     if improvise is not None:
         if state["form"] != "melee":
@@ -123,14 +123,14 @@ def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None
     _place(ctx, frame, being, None)
 
 
-def _ask(ctx: Context, frame: dict, stage: str, ask: str, prompt: str) -> None:
+def _ask(ctx: Context, frame: dict[str, Any], stage: str, ask: str, prompt: str) -> None:
     frame["stage"] = stage
     ctx.emit("ResolutionAdvanced", effect=frame,
              pending={"seat": teams.decider(ctx.state, frame["seat"]), "kind": stage, "ask": ask, "can_skip": False,
                       "prompt": prompt, "card": frame["card"]})
 
 
-def current_fits(state: dict, frame: dict) -> list[Fit]:
+def current_fits(state: dict[str, Any], frame: dict[str, Any]) -> list[Fit]:
     """The fits at the frame's target with the lenders fixed when the summoning began."""
     return _fits(state, CARDS.beings[frame["card"]], frame["target"],
                  frame.get("pattern_color", color_of(state, frame["seat"])), frozenset(frame["lend"]),
@@ -145,7 +145,7 @@ def picked_up(ctx: Context, square: str) -> None:
     _place(ctx, frame, CARDS.beings[frame["card"]], square)
 
 
-def _place(ctx: Context, frame: dict, being: Being, picked: str | None) -> None:
+def _place(ctx: Context, frame: dict[str, Any], being: Being, picked: str | None) -> None:
     s, seat, target = ctx.state, frame["seat"], frame["target"]
     color = color_of(s, seat)
     fits = current_fits(s, frame)
@@ -178,12 +178,12 @@ def legend_scored(ctx: Context, color: int) -> None:
     orient(ctx, frame)
 
 
-def orientation_groups(frame: dict) -> dict[int, list[int]]:
+def orientation_groups(frame: dict[str, Any]) -> dict[int, list[int]]:
     """Orientation index -> the fits sharing its marked squares and, when the effect acts on the
     pattern pieces, those pieces (5.6): fits the effect cannot tell apart are not asked about."""
     being = CARDS.beings[frame["card"]]
     pieces_matter = uses_pattern_pieces(being)
-    by_key: dict = {}
+    by_key: dict[tuple[Any, ...], list[int]] = {}
     for index, squares in frame["fits"]:
         o = next(o for o in being.orientations if o.index == index)
         marks = tuple(sorted((sq, SAME_MARK.get(kind, kind)) for sq, kind in _marked(frame["target"], o)))
@@ -198,7 +198,7 @@ def uses_pattern_pieces(being: Being) -> bool:
         or "pattern-piece" in repr(being.steps)
 
 
-def _marked(target: str, o) -> list[tuple[str, str]]:
+def _marked(target: str, o: Orientation) -> list[tuple[str, str]]:
     out = []
     for dx, dy, kind in o.marked:
         sq = offset(target, dx, dy)
@@ -207,7 +207,7 @@ def _marked(target: str, o) -> list[tuple[str, str]]:
     return out
 
 
-def orient(ctx: Context, frame: dict, chosen: int | None = None) -> None:
+def orient(ctx: Context, frame: dict[str, Any], chosen: int | None = None) -> None:
     groups = orientation_groups(frame)
     if chosen is None:
         if len(groups) > 1:
@@ -217,7 +217,7 @@ def orient(ctx: Context, frame: dict, chosen: int | None = None) -> None:
     begin_effect(ctx, frame, chosen)
 
 
-def begin_effect(ctx: Context, frame: dict, index: int) -> None:
+def begin_effect(ctx: Context, frame: dict[str, Any], index: int) -> None:
     being = CARDS.beings[frame["card"]]
     o = next(o for o in being.orientations if o.index == index)
     squares = next(sq for i, sq in frame["fits"] if i == index)
@@ -229,14 +229,14 @@ def begin_effect(ctx: Context, frame: dict, index: int) -> None:
     run_effect(ctx, frame)
 
 
-def run_effect(ctx: Context, frame: dict, answer: dict | None = None) -> None:
+def run_effect(ctx: Context, frame: dict[str, Any], answer: dict[str, Any] | None = None) -> None:
     """Advance a card's effect; when it ends, the card goes to its discard pile."""
     ctx.state["effect"] = frame
     if advance(ctx, answer):
         finish_card(ctx, frame)
 
 
-def finish_card(ctx: Context, frame: dict) -> None:
+def finish_card(ctx: Context, frame: dict[str, Any]) -> None:
     card = frame["card"]
     if frame.get("kind") == etherweave.WARP_FRAME:
         return                                   # a played warp: the card stays in hand, pending

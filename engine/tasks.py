@@ -1,6 +1,8 @@
 """High Form tasks (RULES.md 12): dealing the face-up tasks and checking whether one is met."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 import random
 from collections import Counter, deque
 
@@ -95,7 +97,7 @@ def _own(state: State, color: int) -> dict[str, int]:
     return {sq: p[2] for sq, p in state["board"].items() if p[1] == color}
 
 
-def _check(state: State, color: int, c: dict) -> bool:
+def _check(state: State, color: int, c: dict[str, Any]) -> bool:
     kind = c["check"]
     if kind == "any-of":
         return any(_check(state, color, x) for x in c["of"])
@@ -104,22 +106,22 @@ def _check(state: State, color: int, c: dict) -> bool:
     return CHECKS[kind](state, color, c)
 
 
-def _destroyed(state: State, color: int, c: dict) -> bool:
+def _destroyed(state: State, color: int, c: dict[str, Any]) -> bool:
     ranks = [r for _, r in state["turn"]["destroyed"]]
-    return (len(ranks) >= c.get("min_total", 0)
+    return cast("bool", (len(ranks) >= c.get("min_total", 0))
             and sum(r >= HEROIC for r in ranks) >= c.get("min_upgraded", 0)
             and ranks.count(HEROIC) >= c.get("min_heroic", 0)
             and ranks.count(LEGENDARY) >= c.get("min_legendary", 0))
 
 
-def _pieces_on(state: State, color: int, c: dict) -> bool:
+def _pieces_on(state: State, color: int, c: dict[str, Any]) -> bool:
     ranks = [r for sq, r in _own(state, color).items() if sq in SQUARE_SETS[c["squares"]]]
-    return (len(ranks) >= c.get("min_total", 0)
+    return cast("bool", (len(ranks) >= c.get("min_total", 0))
             and sum(r >= HEROIC for r in ranks) >= c.get("min_upgraded", 0)
             and ranks.count(LEGENDARY) >= c.get("min_legendary", 0))
 
 
-def _compare_upgraded(state: State, color: int, c: dict) -> bool:
+def _compare_upgraded(state: State, color: int, c: dict[str, Any]) -> bool:
     squares = SQUARE_SETS[c["squares"]]
 
     def upgraded(col: int) -> int:
@@ -128,17 +130,17 @@ def _compare_upgraded(state: State, color: int, c: dict) -> bool:
     return all(mine > upgraded(e) for e in enemy_colors(state, color))
 
 
-def _summoned(state: State, color: int, c: dict) -> bool:
+def _summoned(state: State, color: int, c: dict[str, Any]) -> bool:
     summons = state["turn"]["summons"]
     squares = [sq for sq, _ in summons]
-    return (len(summons) >= c.get("min_beings", 0)
+    return cast("bool", (len(summons) >= c.get("min_beings", 0))
             and sum(sq in RED for sq in squares) >= c.get("min_on_red", 0)
             and sum(sq in GREEN for sq in squares) >= c.get("min_on_green", 0)
             and sum(sq in RED or sq in GREEN for sq in squares) >= c.get("min_on_red_or_green", 0)
             and sum(r == LEGENDARY for _, r in summons) >= c.get("min_legendary", 0))
 
 
-def _line_difference(state: State, color: int, c: dict) -> bool:
+def _line_difference(state: State, color: int, c: dict[str, Any]) -> bool:
     board = state["board"]
     for line in LINES:
         mine = sum(1 for sq in line if sq in board and board[sq][1] == color)
@@ -162,7 +164,7 @@ def _connected(own: set[str], start: set[str], goal: set[str]) -> bool:
     return False
 
 
-def _chain(state: State, color: int, c: dict) -> bool:
+def _chain(state: State, color: int, c: dict[str, Any]) -> bool:
     own = set(_own(state, color))
     if c["between"] == "opposite-sides":
         pairs = [(SIDES[a], SIDES[b]) for a, b in OPPOSITE_SIDES]
@@ -171,13 +173,13 @@ def _chain(state: State, color: int, c: dict) -> bool:
     return any(_connected(own, a, b) for a, b in pairs)
 
 
-def _around_enemy(state: State, color: int, c: dict) -> bool:
+def _around_enemy(state: State, color: int, c: dict[str, Any]) -> bool:
     own = set(_own(state, color))
     return any(p[1] != color and len(own.intersection(ADJACENT[sq])) >= c["min_adjacent"]
                for sq, p in state["board"].items())
 
 
-def _isolated(state: State, color: int, c: dict) -> bool:
+def _isolated(state: State, color: int, c: dict[str, Any]) -> bool:
     """Some enemy piece has a fellow at distance 2 yet cannot reach one in 3 empty-square moves."""
     board = state["board"]
     for sq, p in board.items():
@@ -191,7 +193,7 @@ def _isolated(state: State, color: int, c: dict) -> bool:
     return False
 
 
-def _can_join(board: dict, start: str, fellows: set[str], moves: int) -> bool:
+def _can_join(board: dict[str, Any], start: str, fellows: set[str], moves: int) -> bool:
     frontier, seen = [start], {start}
     for _ in range(moves + 1):
         nxt = []

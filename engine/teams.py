@@ -19,15 +19,15 @@ each player keeps his own school deck, hand and discard pile.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .cards import CARDS
 from .context import Context
 from .errors import RuleError, malformed
 from .state import State, color_of, seats_of
+from .vocabulary import TEAM_FORMS
 
 SIDEWAYS = 6
-TEAM_FORMS = ("high_form", "duel")
 RULE = "RULES 11 team play"
 
 
@@ -110,10 +110,10 @@ def can_pass(state: State, seat: int) -> bool:
     turn, pending = state["turn"], state["pending"]
     if not team_play(state) or turn is None or turn["seat"] != seat or control_passed(state):
         return False
-    return pending["seat"] == seat if pending else turn["actions"] > 0
+    return cast("bool", pending["seat"] == seat if pending else turn["actions"] > 0)
 
 
-def pass_control(ctx: Context, seat: int, command: dict) -> None:
+def pass_control(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     """The pass_control command: the teammate takes over, answering any decision now open."""
     s = ctx.state
     if not team_play(s):

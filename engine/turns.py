@@ -3,6 +3,8 @@ round, the next turn, and the result with its tie-breakers.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from collections import Counter
 
 from . import drawing, etherweave, frost, tasks, teams
@@ -25,8 +27,8 @@ def start_turn(ctx: Context, seat: int, extra: bool = False, triggered: str | No
 
 def destruction_points(destroyed: list[list[int]]) -> tuple[dict[int, int], list[int]]:
     """Points per enemy colour for the pieces destroyed this turn, and colours with an odd common."""
-    points: Counter = Counter()
-    commons: Counter = Counter()
+    points: Counter[Any] = Counter()
+    commons: Counter[Any] = Counter()
     for color, rank in destroyed:
         if rank == COMMON:
             commons[color] += 1
@@ -114,9 +116,9 @@ def trigger(s: State, seat: int) -> str | None:
     return None
 
 
-def standings(s: State) -> list[dict]:
+def standings(s: State) -> list[dict[str, Any]]:
     """Every seat with its score and tie-break keys, best first (RULES 10.3)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for seat in range(len(s["seats"])):
         color = color_of(s, seat)
         total, upgraded = counts(s, color)

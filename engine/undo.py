@@ -41,11 +41,12 @@ def decide(state: State, seat: int, command: dict) -> list[Event]:
     wanted = command.get("to_version")
     if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
         raise malformed("'to_version' must be a version number")
+    code = "no_undo" if kind == "undo" else "no_redo"
     if not allowed:
-        raise RuleError(f"no_{kind}", _NOTHING[kind], "RULES 15.6 undo within a turn")
+        raise RuleError(code, _NOTHING[kind], "RULES 15.6 undo within a turn")
     target = allowed[0] if wanted is None else wanted
     if target not in allowed:
-        raise RuleError(f"no_{kind}", f"You cannot {kind} to that point; the versions you can go to are "
+        raise RuleError(code, f"You cannot {kind} to that point; the versions you can go to are "
                         f"{', '.join(map(str, allowed))}.", "RULES 15.6 undo within a turn")
     ctx = Context(state)
     ctx.emit("CommandAccepted", seat=seat, command={k: v for k, v in command.items() if k != "seat"})

@@ -16,14 +16,14 @@ from .state import State, active_seat, color_of, melee_scores, score, supply, th
 Seat = int | None
 
 
-def board_list(state: State) -> list[dict]:
+def board_list(state: State) -> list[dict[str, Any]]:
     """The board as [{square, seat, rank}] with `seat` the owner (its colour's first seat)."""
     owner = {s["color"]: i for i, s in reversed(list(enumerate(state["seats"])))}
     return [{"square": sq, "seat": owner[p[1]], "color": p[1], "rank": RANK_NAMES[p[2]]}
             for sq, p in sorted(state["board"].items())]
 
 
-def _scores(state: State) -> list[dict]:
+def _scores(state: State) -> list[dict[str, Any]]:
     out = []
     for seat in range(len(state["seats"])):
         color = color_of(state, seat)
@@ -39,7 +39,7 @@ def _scores(state: State) -> list[dict]:
     return out
 
 
-def _pending(state: State, seat: Seat) -> dict | None:
+def _pending(state: State, seat: Seat) -> dict[str, Any] | None:
     pending = state["pending"]
     if not pending:
         return None
@@ -53,14 +53,14 @@ def _pending(state: State, seat: Seat) -> dict | None:
     return view
 
 
-def _effect(state: State) -> dict | None:
+def _effect(state: State) -> dict[str, Any] | None:
     frame = state["effect"]
     if not frame or "card" not in frame:
         return None
     return {k: frame.get(k) for k in ("seat", "card", "kind", "part", "origin", "marked") if k in frame}
 
 
-def player_view(state: State, seat: Seat) -> dict:
+def player_view(state: State, seat: Seat) -> dict[str, Any]:
     """The state as `seat` may see it (None: a spectator)."""
     over = state["phase"] == "over"
     seats = []
@@ -94,7 +94,7 @@ def player_view(state: State, seat: Seat) -> dict:
     return view
 
 
-def _turn(state: State) -> dict | None:
+def _turn(state: State) -> dict[str, Any] | None:
     turn = state["turn"]
     if not turn:
         return None
@@ -102,7 +102,7 @@ def _turn(state: State) -> dict | None:
             "discarded": turn["discarded"], "extra": turn["extra"], "control": turn.get("control")}
 
 
-def redact(event: dict, seat: Seat) -> dict:
+def redact(event: dict[str, Any], seat: Seat) -> dict[str, Any]:
     """`event` as `seat` may see it: hidden cards become counts, deck orders and the seed vanish."""
     kind = event["type"]
     if kind == "GameCreated":
@@ -130,7 +130,7 @@ def redact(event: dict, seat: Seat) -> dict:
     return event
 
 
-def _pending_public(pending: dict | None) -> dict | None:
+def _pending_public(pending: dict[str, Any] | None) -> dict[str, Any] | None:
     if not pending:
         return None
     return {k: pending[k] for k in ("seat", "kind", "ask", "prompt", "can_skip", "card") if k in pending}

@@ -7,6 +7,8 @@ text resolves like any effect, and the card is not discarded afterwards.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import etherweave, summon, teams
 from .cards import card_kind
 from .context import Context
@@ -15,7 +17,7 @@ from .errors import RuleError, malformed
 from .state import State
 
 
-def warp_commands(state: State, seat: int) -> list[dict]:
+def warp_commands(state: State, seat: int) -> list[dict[str, Any]]:
     """Every warp open to the seat now (the caller knows it is the seat's free time)."""
     if not _open(state, seat):
         return []
@@ -27,7 +29,7 @@ def _open(state: State, seat: int) -> bool:
         and not teams.control_passed(state)
 
 
-def warp(ctx: Context, seat: int, command: dict) -> None:
+def warp(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     """Play a card's warp effect: it becomes the pending being, then its warp text resolves."""
     s = ctx.state
     card = command.get("card")

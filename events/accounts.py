@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import keys
+from .replication import durable
 
 SESSION_SECONDS = 30 * 24 * 3600
 FAILURE_WINDOW = 15 * 60
@@ -154,10 +155,9 @@ def add_token(redis, player_id: str, token: str, label: str, now: float | None =
     """Make `token` act for the player, listed under `label`."""
     hashed = digest(token)
     entry = {"id": token_id(hashed), "label": label, "created": round(time.time() if now is None else now, 3)}
-    pipe = redis.pipeline(transaction=False)
-    pipe.set(keys.player_token(hashed), player_id)
-    pipe.hset(keys.player_token_list(player_id), hashed, json.dumps(entry))
-    pipe.execute()
+    listed, owner = keys.player_token_list(player_id), keys.player_token(hashed)
+    durable(redis, listed, lambda c: c.hset(listed, hashed, json.dumps(entry)))      # each kept by a replica
+    durable(redis, owner, lambda c: c.set(owner, player_id))
     return entry
 
 

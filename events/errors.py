@@ -73,3 +73,11 @@ class RecordMalformed(RecordRejected):
 
 class RecordUnfinished(RecordRejected):
     """A record of a game that has not ended: imported, it would be a live game nobody can play."""
+
+
+class NotReplicated(StoreError):
+    """The master has the write but no replica confirmed it in time: answer 'retry', not 'done'."""
+
+    def __init__(self, key: str, wanted: int, confirmed: int, timeout_ms: int) -> None:
+        super().__init__(f"{confirmed} of {wanted} replicas confirmed the write of {key!r} within {timeout_ms} ms")
+        self.key = key

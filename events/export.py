@@ -1,6 +1,6 @@
 """Export a game's record: `python -m events.export GAME_ID [-o RECORD.json] [--unfinished]`.
 
-Reads from REDIS_URL (or the embedded server under ARENA_DATA_DIR); the record format is in
+Reads from the store events.connect() chooses (REDIS_CLUSTER_URL, REDIS_URL or the embedded server); the record format is in
 record.py, and `python -m events.verify RECORD.json` checks it.
 """
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .embedded import connect
+from .connection import connect
 from .errors import StoreError
 from .record import dumps_record, write_record
 from .service import GameService

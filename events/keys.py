@@ -1,20 +1,26 @@
 """Every Redis key the project uses, built in one place.
 
-Each game's keys share the hash tag `{<game id>}`, so Redis Cluster puts all of them in one slot:
-the Lua scripts that touch several of a game's keys at once need that. Ids are restricted to
-letters, digits, `_` and `-` (as RQ job ids are), so an id can never contain a brace or a colon
-and change which part of the key is hashed.
+On a Redis Cluster (events/connection.py) a command or script may touch several keys only when
+they hash to one slot, so every key carries the hash tag of what it belongs to:
 
-    arena:{g1}:log          stream of envelopes, entry id "<version>-0"
-    arena:{g1}:head         hash: version, hash (the last event's)
-    arena:{g1}:snapshots    hash: version -> snapshot JSON (a disposable cache)
-    arena:{g1}:idem:<key>   an idempotency record, expires after a day
-    arena:{g1}:meta:<name>  small per-game data owned by other layers (seats, tokens, deadlines)
-    arena:{g1}:pending      a game waiting for invited players to accept (events/invitations.py)
+    arena:{g1}:log             a game's stream of envelopes, entry id "<version>-0"
+    arena:{g1}:head            hash: version, hash (the last event's)
+    arena:{g1}:snapshots       hash: version -> snapshot JSON (a disposable cache)
+    arena:{g1}:idem:<key>      an idempotency record, expires after a day
+    arena:{g1}:meta:<name>     small per-game data owned by other layers (seats, tokens, clock, rating)
+    arena:{g1}:pending         a game waiting for invited players to accept (events/invitations.py)
+    arena:player:{p1}[:<what>] a player's profile, games, inbox, notified ids, rating, webhook failures
+    arena:{deadlines.<n>}:due  shard n of the deadline index (games spread over 16 shards)
+    arena:ptoken:<hash>        a player token's owner: read and written alone, never with another key
+
+Ids are restricted to letters, digits, `_` and `-` (as RQ job ids are), so an id can never contain
+a brace or a colon and change which part of the key is hashed, nor a '.' and share a shard's tag.
+tests/cluster/test_slots.py walks every builder here and every script and proves the rule.
 """
 from __future__ import annotations
 
 import re
+import zlib
 
 PREFIX = "arena"
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -133,17 +139,33 @@ def player_token(token_hash: str) -> str:
 
 # --- keys of the workers: deadlines, notifications, ratings -----------------------------------------
 
-def deadlines() -> str:
-    """sorted set: what is due when. Member "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot,
-    finish), score: when it is due (epoch seconds). Each worker's deadline loop claims the due ones
-    (events/lua/claim_deadlines.lua). Shares a slot with deadline_leases()."""
-    return f"{PREFIX}:{{deadlines}}:due"
+DEADLINE_SHARDS = 16
 
 
-def deadline_leases() -> str:
-    """sorted set: members of deadlines() a loop has claimed -> when its claim lapses (epoch
+def deadline_shard(game_id: str) -> int:
+    """The shard of the deadline index a game's members live in, the same in every process."""
+    return zlib.crc32(game_id.encode()) % DEADLINE_SHARDS
+
+
+def _deadline_shard(shard: int) -> str:
+    if not isinstance(shard, int) or not 0 <= shard < DEADLINE_SHARDS:
+        raise InvalidKeyPart(f"deadline shard must be 0-{DEADLINE_SHARDS - 1}: {shard!r}")
+    return f"{PREFIX}:{{deadlines.{shard}}}"
+
+
+def deadlines(shard: int) -> str:
+    """sorted set, one shard of the deadline index (workers/due.py): what is due when. Member
+    "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot, finish) in the game's shard
+    (deadline_shard), score: when it is due (epoch seconds). Each worker's deadline loop claims the
+    due ones of every shard (events/lua/claim_deadlines.lua). Shares a slot with its leases; the
+    shards' tags `{deadlines.<n>}` spread them over a Cluster's masters (no id holds a '.')."""
+    return f"{_deadline_shard(shard)}:due"
+
+
+def deadline_leases(shard: int) -> str:
+    """sorted set: members of deadlines(shard) a loop has claimed -> when its claim lapses (epoch
     seconds); a lapsed claim (its loop died) is offered again."""
-    return f"{PREFIX}:{{deadlines}}:leases"
+    return f"{_deadline_shard(shard)}:leases"
 
 
 def worker_pulse(worker_name: str) -> str:
@@ -171,14 +193,20 @@ def webhook_failures(player_id: str) -> str:
     return f"{_player(player_id)}:webhook_failures"
 
 
-def ratings() -> str:
-    """hash: player id -> rating JSON {mu, sigma, games}. Shares a slot with rated_games()."""
+def rating(player_id: str) -> str:
+    """string: the player's rating JSON {mu, sigma, games} (workers/ratings.py)."""
+    return f"{_player(player_id)}:rating"
+
+
+def rated(player_id: str) -> str:
+    """hash: game id -> the rating JSON that game left the player with, so a game counts once."""
+    return f"{_player(player_id)}:rated"
+
+
+def legacy_ratings() -> str:
+    """hash: player id -> rating JSON, as older versions kept every rating in one slot; read as a
+    fallback for players not rated since."""
     return f"{PREFIX}:{{ratings}}:players"
-
-
-def rated_games() -> str:
-    """hash: game id -> JSON of the rating change it made, so a game is rated once."""
-    return f"{PREFIX}:{{ratings}}:games"
 
 
 # --- keys of people: accounts, sessions, API tokens, lobby, chat, presence, e-mail, vacation -------
@@ -215,9 +243,16 @@ def email_settings(player_id: str) -> str:
     return f"{_player(player_id)}:email"
 
 
-def email_sent(player_id: str) -> str:
-    """hash: game id (or 'digest') -> epoch seconds of the last e-mail of that kind sent."""
-    return f"{_player(player_id)}:email_sent"
+def email_turn_sent(player_id: str, game_id: str) -> str:
+    """string, expiring after the interval: a "your turn" e-mail for this game was sent lately."""
+    if not valid_game_id(game_id):
+        raise InvalidKeyPart(f"game id must be 1-64 letters, digits, '_' or '-': {game_id!r}")
+    return f"{_player(player_id)}:email_turn:{game_id}"
+
+
+def mail_secret() -> str:
+    """string: the key that signs unsubscribe links when ARENA_SECRET is not set."""
+    return f"{PREFIX}:mail_secret"
 
 
 def email_failures(player_id: str) -> str:

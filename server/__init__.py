@@ -1,18 +1,20 @@
 """The HTTP API: a thin Flask layer over the engine and the event store.
 
     from server import create_app
-    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # no REDIS_URL: embedded Redis
+    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # one Redis for everything
+    app = create_app()          # as events.connect() chooses: REDIS_CLUSTER_URL, REDIS_URL or embedded
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
 
-from . import (accounts, chat, docs, errors, games, health, history, lobby, notifications, players, profiles,
-               vacations, web)
+from events.connection import queue_for
+
+from . import (accounts, chat, docs, email_prefs, errors, games, health, history, lobby, notifications, players,
+               profiles, vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
 from . import table
@@ -27,7 +29,6 @@ API_SPEC = {
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(API_SPEC)
-    app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
     app.config.update(config or {})
     limits.configure(app)
     app.json.sort_keys = False
@@ -39,7 +40,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["openapi"] = api
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp, invitations.blp):
         api.register_blueprint(blueprint)
-    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp):
+    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp, email_prefs.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(signing_keys.blp)
     api.register_blueprint(table.blp)
@@ -47,7 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     web.register(app)
     errors.register(app)
     invitations.register(app)
-    limits.init(app, app.extensions["arena"].redis)
+    limits.init(app, queue_for(app.extensions["arena"].redis))     # counters on one Redis, beside RQ
     inputs.register(app)
     headers.register(app)
     return app

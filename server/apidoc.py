@@ -14,6 +14,8 @@ from typing import Any
 from apispec import BasePlugin
 from flask_smorest import Api
 
+from engine.errors import ERROR_CODES
+
 from .schemas import ProblemOut
 
 ERRORS = {
@@ -24,7 +26,7 @@ ERRORS = {
     409: "a conflict: stale expected_version, a game that exists already, not started or cancelled",
     413: "the request body is too large (ARENA_MAX_BODY, ARENA_MAX_IMPORT_BODY)",
     415: "the body is not application/json",
-    422: "refused by the rules of the game, or a record that does not verify",
+    422: "refused by the rules of the game (`code` is one of RuleErrorCode), or a record that does not verify",
     429: "over a rate limit or the cap of games nobody moved in (see Retry-After)",
     503: "the game store is unavailable; try again shortly (see Retry-After)",
 }
@@ -53,8 +55,18 @@ class ProblemResponses(BasePlugin):
                 responses[str(code)] = problem_response(code)
 
 
+def rule_error_codes() -> dict[str, Any]:
+    """The catalogue of the engine's rule error codes (engine/errors.py), as an OpenAPI schema."""
+    return {"type": "string", "enum": list(ERROR_CODES),
+            "description": "The `code` of a refusal by the rules (422). " + "; ".join(
+                f"`{code}`: {when}" for code, when in ERROR_CODES.items()) + ".",
+            "x-codes": dict(ERROR_CODES)}
+
+
 def prepare(api: Api) -> None:
     """Before the blueprints are registered: the Problem schema, and no generic default error."""
     if "ProblemOut" not in api.spec.components.schemas:
         api.spec.components.schema("ProblemOut", schema=ProblemOut)
+    if "RuleErrorCode" not in api.spec.components.schemas:
+        api.spec.components.schema("RuleErrorCode", rule_error_codes())
     api.DEFAULT_ERROR_RESPONSE_NAME = None

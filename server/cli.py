@@ -15,6 +15,7 @@
                                 replay; then its signature against the given or fetched keys
     arena check-rules           before a deploy: list the stored games whose moves would now decide
                                 differently (exit 1 if any)
+    arena cluster-check         the Redis Cluster (nodes, slots, replicas) and the queue Redis in use
 
 Configuration comes only from environment variables (README.md lists them all).
 """
@@ -32,6 +33,7 @@ from typing import Any
 
 import click
 
+from engine.vocabulary import FORMS
 from workers.settings import Settings
 
 STOP_SECONDS = 15.0
@@ -182,7 +184,7 @@ def worker(queue_names: tuple[str, ...], burst: bool, scheduler: bool) -> None:
 
 @main.command()
 @click.option("--games", type=int, default=20, show_default=True)
-@click.option("--form", type=click.Choice(["duel", "high_form", "melee"]), default="duel", show_default=True)
+@click.option("--form", type=click.Choice(FORMS), default="duel", show_default=True)
 @click.option("--players", type=int, default=None, help="3 or 4 for a melee")
 @click.option("--teams", is_flag=True, help="team play (4 players; duel or high_form)")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -365,6 +367,18 @@ def check_rules(verbose: bool) -> None:
                f"{changed} would decide differently")
     sys.exit(1 if changed else 0)
 
+
+
+@main.command("cluster-check")
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+def cluster_check(as_json: bool) -> None:
+    """Report the Cluster's nodes, slots and replicas and the queue Redis; exit 1 if Arena cannot run on them."""
+    import json
+
+    from events.topology import check, describe
+    report = check()
+    click.echo(json.dumps(report.as_dict(), indent=1) if as_json else "\n".join(describe(report)))
+    sys.exit(0 if report.ok else 1)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,15 @@ import os
 from typing import Any
 
 from flask import Flask, Response, json
+from redis.exceptions import ClusterDownError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError as RedisReadOnlyError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from werkzeug.exceptions import HTTPException
 
 import engine
-from events.errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordMalformed,
-                           RecordRejected, RecordUnfinished, VersionNotFound)
+from events.errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, NotReplicated,
+                           RecordMalformed, RecordRejected, RecordUnfinished, VersionNotFound)
 from events.keys import InvalidKeyPart
 
 PROBLEM = "application/problem+json"
@@ -25,7 +26,8 @@ PROBLEM = "application/problem+json"
 FORBIDDEN_CODES = {"not_your_turn", "not_your_decision"}
 # Redis errors that mean "not now" (503 + Retry-After), never a 500: connection refused or reset,
 # a timeout, loading its data after a restart (BusyLoadingError is a ConnectionError), a replica.
-REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError)
+REDIS_UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, RedisReadOnlyError,
+                     ClusterDownError, TryAgainError)           # a Cluster mid-failover, or migrating a slot
 
 
 class ApiError(Exception):
@@ -92,6 +94,14 @@ def _flatten(messages: Any, path: tuple[str, ...] = ()) -> str:
     return f"{where}: {text}" if where else text
 
 
+def _not_replicated(err: NotReplicated) -> Response:
+    """The write reached a master but no replica confirmed it: not acknowledged, so 'retry' (with
+    the same Idempotency-Key, which then returns the original answer if the write survived)."""
+    answer = problem(503, "not_replicated", f"{err} Retry with the same Idempotency-Key.")
+    answer.headers["Retry-After"] = "1"
+    return answer
+
+
 def register(app: Flask) -> None:
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(engine.RuleError, _rule_error)
@@ -110,6 +120,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(RecordMalformed, lambda e: problem(400, "malformed_request", str(e)))
     app.register_error_handler(RecordUnfinished, lambda e: problem(422, "record_unfinished", str(e)))
     app.register_error_handler(GameExists, lambda e: problem(409, "game_exists", f"A game {e.game_id!r} exists already."))
+    app.register_error_handler(NotReplicated, _not_replicated)
     app.register_error_handler(InvalidKeyPart, lambda e: problem(400, "malformed_request", str(e)))
     app.register_error_handler(HTTPException, _http_error)
     for unavailable in REDIS_UNAVAILABLE:

@@ -1,6 +1,7 @@
 """Games: create one, see it as your seat, list your legal commands, send a command, resign."""
 from __future__ import annotations
 
+import math
 import secrets
 from typing import Any
 
@@ -62,9 +63,11 @@ def _claim_unmoved_slot(redis, game_id: str, owners: list[str], ttl: int) -> Non
                          now=moment)
     if full is not None:
         who = "your player" if full.startswith("p:") else "your address"
+        wait = max(1, math.ceil(unmoved.frees_in(redis, full, moment)))
         raise ApiError(429, "too_many_unmoved_games",
                        f"{who.capitalize()} has {limits.setting('ARENA_MAX_UNMOVED_GAMES')} games nobody has moved in "
-                       "yet: play or let them expire before creating more.", headers={"Retry-After": "60"})
+                       "yet: make a move in one (or wait until one expires) before creating more.",
+                       headers={"Retry-After": str(wait)}, retry_after=wait)
 
 
 def _validate(options: dict, setup: dict | None) -> None:
@@ -98,7 +101,7 @@ def create_game(data: dict):
     ttl = spec["ttl"]
     game_id = secrets.token_hex(8)
     timeout = limits.setting("ARENA_INVITATION_TIMEOUT")
-    _claim_unmoved_slot(arena.redis, game_id, owners, ttl + timeout)
+    _claim_unmoved_slot(arena.redis, game_id, owners, timeout)     # until it starts (then counted anew) or is over
     tokens = auth.seat_tokens(arena.redis, game_id, len(seats), skip=set(invited))
     deadline = invitations.invite(game_id, spec, invited, creator, timeout)
     unmoved.arm(arena.redis, game_id, owners, ttl + timeout)

@@ -2,7 +2,8 @@
 
 503 when Redis cannot be reached (nothing works without it); otherwise 200, with status
 "degraded" and `down` naming what is missing: no RQ worker alive (deadlines and bots wait),
-or this process's stream reader reconnecting. Other parts add a check with
+this process's stream reader reconnecting, or a Cluster master without a replica (`replication`
+says how acknowledged writes are kept, events/replication.py). Other parts add a check with
 `app.extensions["arena_health"][name] = callable -> {"ok": bool, ...}` (the async tier does).
 """
 from __future__ import annotations
@@ -12,9 +13,11 @@ from flask_smorest import Blueprint
 from redis.exceptions import RedisError
 from rq import Worker
 
+from events.connection import is_cluster, queue_for
 from workers import recovery
 
 from .context import Arena
+from .errors import retry_after_seconds
 from .schemas import HealthOut
 
 blp = Blueprint("health", __name__, description="Liveness and what is down")
@@ -30,9 +33,19 @@ def _redis() -> dict:
 
 def _workers() -> dict:
     """Registered RQ workers whose pulse is alive (a killed one drops out within seconds)."""
-    redis = Arena.of().redis
+    redis = queue_for(Arena.of().redis)
     live = sum(recovery.alive(redis, worker.name) for worker in Worker.all(connection=redis))
     return {"ok": live > 0, "count": live}
+
+
+def _replication() -> dict | None:
+    """How acknowledged writes are kept: 'replicated' (a replica confirms each), 'degraded' (some
+    master has no replica: its writes are kept as on a single Redis), or 'off' (not asked for)."""
+    arena = Arena.of()
+    try:
+        return arena.service.store.replication.status(arena.redis)
+    except RedisError:
+        return None
 
 
 @blp.route("/health")
@@ -47,7 +60,12 @@ def health():
             checks["workers"] = {"ok": False, "error": str(exc)}
     for name, check in current_app.extensions.get("arena_health", {}).items():
         checks[name] = check()
+    replication = _replication() if checks["redis"]["ok"] else None
     down = [name for name, check in checks.items() if not check["ok"]]
+    if replication and replication["mode"] == "degraded" and is_cluster(Arena.of().redis):
+        down.append("replication")      # a Cluster master lost its replica (a single Redis has none)
     body = {"status": "ok" if not down else "degraded", "redis": checks["redis"]["ok"], "down": down,
-            "checks": checks}
-    return body, 200 if checks["redis"]["ok"] else 503
+            "checks": checks, "replication": replication}
+    if checks["redis"]["ok"]:
+        return body, 200
+    return body, 503, {"Retry-After": str(retry_after_seconds())}

@@ -9,6 +9,7 @@ roster `seats` and `info`, the `owners` whose cap of unmoved games it counts aga
 from __future__ import annotations
 
 from events import GameExists, unmoved
+from workers.runtime import now
 
 from . import clocks, roster
 from .context import Arena
@@ -37,4 +38,6 @@ def launch(game_id: str | None, spec: dict) -> tuple[str, int]:
     roster.save(arena.redis, game_id, spec["seats"], spec["info"])
     clocks.changed(game_id)
     unmoved.arm(arena.redis, game_id, spec["owners"], spec["ttl"])      # after the clock's keys exist
+    moment = now()
+    unmoved.count(arena.redis, spec["owners"], game_id, until=moment + spec["ttl"], now=moment)
     return game_id, version

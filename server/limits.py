@@ -1,8 +1,9 @@
 """Limits against abuse: request rates, body sizes, and games waiting for a first move.
 
 Rates are counted by flask-limiter in Redis (sliding windows, so they hold across processes and
-machines), per client address and per caller (the bearer token: a player or a seat; an anonymous
-caller counts as its address). A view opts in with one decorator, placed under its route:
+machines), per client address and per caller (the bearer token: a player or a seat; or the session
+of a signed-in browser); an anonymous caller counts by its address only. A view opts in with one
+decorator, placed under its route:
 
     @blp.route("", methods=["POST"])
     @limited("create", "games created", per_address="30/minute;300/hour", per_player="20/minute;200/hour")
@@ -59,7 +60,7 @@ def configure(app: Flask) -> None:
         if raw in (None, ""):
             value = default
         elif isinstance(default, bool):
-            value = raw.strip().lower() not in ("0", "false", "no", "off")
+            value = raw.strip().lower() not in ("0", "false", "no", "off")      # ARENA_RATE_LIMITS=off
         elif isinstance(default, int):
             value = int(raw)
         else:
@@ -78,11 +79,18 @@ def address_owner() -> str:
     return "a:" + "".join(c for c in client_address() if c.isalnum() or c in ".:-")[:70]
 
 
+def _credential() -> str:
+    return request.headers.get("Authorization", "").partition(" ")[2].strip() or request.cookies.get(COOKIE, "")
+
+
 def caller_key() -> str:
-    """The bearer token (hashed) when there is one, else the session cookie (hashed), else the
-    address: per player or seat."""
-    token = request.headers.get("Authorization", "").partition(" ")[2].strip() or request.cookies.get(COOKIE, "")
-    return "t:" + auth.token_hash(token)[:32] if token else "a:" + client_address()
+    """The bearer token (hashed) when there is one, else the session cookie (hashed): per player or seat."""
+    return "t:" + auth.token_hash(_credential())[:32]
+
+
+def anonymous() -> bool:
+    """No token, no session: such a caller is counted by its address only."""
+    return not _credential()
 
 
 # --- declaring limits on views --------------------------------------------------------------------------
@@ -120,8 +128,10 @@ def init(app: Flask, redis: Any) -> Limiter:
                       enabled=bool(app.config["ARENA_RATE_LIMITS"]), retry_after="delta-seconds")
     for endpoint, view in list(app.view_functions.items()):
         for scope, kind, name in getattr(view, LIMIT_ATTR, []):
-            key_func = client_address if kind == "ADDRESS" else caller_key
-            view = limiter.shared_limit(_reader(name), scope=f"{scope}-{kind.lower()}", key_func=key_func)(view)
+            per_address = kind == "ADDRESS"
+            view = limiter.shared_limit(_reader(name), scope=f"{scope}-{kind.lower()}",
+                                        key_func=client_address if per_address else caller_key,
+                                        exempt_when=None if per_address else anonymous)(view)
         app.view_functions[endpoint] = view
     app.before_request(_cap_body)
     app.register_error_handler(RateLimitExceeded, _rate_limited)

@@ -14,7 +14,7 @@ from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields
 
 from events import keys
-from workers import endgame, notify, webhooks
+from workers import notify, ratings, webhooks
 
 from . import auth, sse
 from .context import Arena
@@ -120,4 +120,4 @@ def webhook_failures():
 def rating():
     """Your rating (openskill Plackett-Luce: mu, sigma, ordinal = mu - 3 sigma) and games rated."""
     pid = auth.require_player(Arena.of().redis)
-    return {"player": pid, **endgame.rating_of(Arena.of().redis, pid)}
+    return {"player": pid, **ratings.rating_of(Arena.of().redis, pid)}

@@ -7,6 +7,7 @@ from flask_smorest import Blueprint
 
 from engine.state import active_seat
 from events import GameNotFound, accounts, keys
+from events.replication import durable
 from workers import urlguard
 
 from . import auth, invitations, limits
@@ -33,9 +34,9 @@ def register(data: dict):
     pid = "p" + secrets.token_hex(8)
     token = auth.new_token()
     secret = secrets.token_hex(32)
-    redis.hset(keys.player(pid), mapping={"name": data["name"], "webhook_url": data.get("webhook_url", ""),
-                                          "webhook_secret": secret})
-    accounts.add_token(redis, pid, token, "registration")
+    profile = {"name": data["name"], "webhook_url": data.get("webhook_url", ""), "webhook_secret": secret}
+    durable(redis, keys.player(pid), lambda c: c.hset(keys.player(pid), mapping=profile))
+    accounts.add_token(redis, pid, token, "registration")           # after the player: no token points nowhere
     return {"id": pid, "name": data["name"], "token": token, "webhook_secret": secret}
 
 

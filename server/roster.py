@@ -8,18 +8,19 @@ import json
 from typing import Any
 
 from events import keys
+from events.replication import durable
 
 
 def save(redis, game_id: str, seats: list[dict], info: dict[str, Any]) -> None:
-    pipe = redis.pipeline(transaction=False)
-    pipe.hset(keys.meta(game_id, "seats"), mapping={i: json.dumps(s) for i, s in enumerate(seats)})
+    """Store the roster, answered once a replica has it (and the seat tokens written before it)."""
     players = {s["player"]: i for i, s in enumerate(seats) if s.get("player")}
+    writes = [lambda c: c.hset(keys.meta(game_id, "seats"), mapping={i: json.dumps(s) for i, s in enumerate(seats)}),
+              lambda c: c.set(keys.meta(game_id, "info"), json.dumps(info))]
     if players:
-        pipe.hset(keys.meta(game_id, "players"), mapping=players)
-    pipe.set(keys.meta(game_id, "info"), json.dumps(info))
-    pipe.execute()
+        writes.append(lambda c: c.hset(keys.meta(game_id, "players"), mapping=players))
+    durable(redis, keys.meta(game_id, "info"), *writes)
     for pid in players:
-        redis.sadd(keys.player_games(pid), game_id)
+        durable(redis, keys.player_games(pid), lambda c, pid=pid: c.sadd(keys.player_games(pid), game_id))
 
 
 def seats(redis, game_id: str) -> list[dict]:

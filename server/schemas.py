@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-FORMS = ("high_form", "duel", "melee")
-COMMAND_TYPES = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "resign", "claim_win", "choose", "move",
-                 "skip", "pass_control", "thaw", "warp", "undo", "redo")
-RANKS = ("common", "heroic", "legendary")
-DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+from engine.vocabulary import COMMAND_TYPES, DIRECTIONS, FORMS, RANKS
 MAX_VERSION = 10 ** 9
 Square = fields.String(validate=validate.Length(min=2, max=3))
 
@@ -272,11 +268,21 @@ class MyGamesOut(Schema):
     games = fields.List(fields.Nested(MyGameOut))
 
 
+class ReplicationOut(Schema):
+    mode = fields.String(metadata={"description": "replicated | degraded (a master has no replica) | off"})
+    wait_replicas = fields.Integer()
+    wait_ms = fields.Integer()
+    masters = fields.Integer()
+    masters_without_replica = fields.List(fields.String())
+
+
 class HealthOut(Schema):
     status = fields.String(metadata={"description": "ok, or degraded when something is down"})
     redis = fields.Boolean()
     down = fields.List(fields.String(), metadata={"description": "what is down: redis, workers, streams"})
     checks = fields.Dict(metadata={"description": "each part's state: ok, and a count or the error"})
+    replication = fields.Nested(ReplicationOut, allow_none=True,
+                                metadata={"description": "how acknowledged writes are kept (WAIT for a replica)"})
 
 
 class ProblemOut(Schema):

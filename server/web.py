@@ -7,6 +7,8 @@ reads two small documents made here from the engine, so nothing is copied by han
     GET /cards.json      every card's name, rank, pattern, marked squares and effect summary
     GET /geometry.json   the 69 squares with their coordinates, the coloured and central squares,
                          the forms and the schools a game may be created with
+    GET /vocabulary      the engine's words (engine/vocabulary.py): forms, ranks, command types
+                         and every rule error code with when it is raised
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, request, send_from_directory
 
 from engine import geometry
+from engine.vocabulary import FORMS, vocabulary
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 CARD_FIELDS = ("id", "name", "deck", "kind", "rank", "anchor", "pattern", "own_square", "marked", "symmetry",
@@ -76,7 +79,7 @@ def _geometry() -> dict:
         "squares": [{"square": sq, "x": x, "y": y} for sq, (x, y) in geometry.COORD.items()],
         "red": sorted(geometry.RED), "green": sorted(geometry.GREEN), "central": sorted(geometry.CENTRAL),
         "duel_start": list(geometry.DUEL_START), "melee_start": [list(pair) for pair in geometry.MELEE_START],
-        "forms": [{"id": f, "name": FORM_NAMES.get(f, f)} for f in ("duel", "high_form", "melee")],
+        "forms": [{"id": f, "name": FORM_NAMES.get(f, f)} for f in ("duel", *(f for f in FORMS if f != "duel"))],
         "schools": _schools(), "school_choices": _choices(),
     }
 
@@ -105,6 +108,13 @@ def cards() -> Response:
 @blp.route("/geometry.json")
 def board_geometry() -> Response:
     return _json(_geometry())
+
+
+@blp.route("/vocabulary")
+@blp.route("/vocabulary.json")
+def words() -> Response:
+    """The engine's words: forms, ranks, command types and the catalogue of rule error codes."""
+    return _json(vocabulary())
 
 
 def register(app: Flask) -> None:

@@ -27,6 +27,7 @@ import redis as redis_py
 from rq import Queue
 
 from events import GameNotFound
+from events.connection import queue_for
 
 from . import deadlines, due, recovery, runtime
 from .settings import Settings
@@ -113,10 +114,11 @@ class DeadlineLoop:
         return handled, min(wait, max(0.0, self._next_chores - self.now()))
 
     def _chores(self, now: float) -> None:
-        recovery.pulse(self.redis, self.name())
-        recovery.rescue_abandoned(self.redis, self.queues)
+        jobs = queue_for(self.redis)                # RQ's Redis (the same one unless data is on a Cluster)
+        recovery.pulse(jobs, self.name())
+        recovery.rescue_abandoned(jobs, self.queues)
         for queue in self.queues:
-            recovery.promote_scheduled(self.redis, queue, now)
+            recovery.promote_scheduled(jobs, queue, now)
 
     def _deal(self, item: due.Due) -> None:
         try:

@@ -21,7 +21,7 @@ import engine
 from events import SYSTEM, ConflictError, GameNotFound
 
 from . import clock as clocks
-from . import due, endgame, notify, queues, turns, vacation
+from . import due, email, endgame, notify, queues, turns, vacation
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,8 @@ def handle(redis: Any, service: Any, item: due.Due, settings: Settings, now: Cal
     """Deal with a due member; when the loop should look at it again (None: it is done)."""
     if item.kind == "finish":
         return _see_finished(redis, service, item.game_id, settings, now())
+    if item.kind == "digest":                   # `game_id` is a player's id: their daily e-mail
+        return email.digest(redis, service, settings, item.game_id, now())
     if not service.store.exists(item.game_id):
         raise GameNotFound(item.game_id)
     if item.kind == "timeout":

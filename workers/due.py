@@ -1,32 +1,34 @@
 """The deadline index: what is due when, claimed by one deadline loop at a time.
 
-One sorted set (keys.deadlines()) holds a member per thing that must happen at a time, scored by
-that time (epoch seconds):
+A sorted set, split into keys.DEADLINE_SHARDS shards (keys.deadlines(n)) so that a Redis Cluster
+spreads it over its masters, holds a member per thing that must happen at a time, scored by that
+time (epoch seconds); a game's members all live in the game's shard (keys.deadline_shard):
 
     timeout:<game>:<wait>   the wait's deadline: time the seat out
     remind:<game>:<wait>    "deadline soon" for that wait
     bot:<game>:<wait>       a bot is to play that wait (enqueue its job; look again later)
     finish:<game>           the game is over: see that its end-of-game work gets done
+    digest:<player>         the player's daily e-mail digest (workers/email.py)
 
 Members are added when a wait begins (workers/turns.py, in the transaction that claims the wait)
 and dropped when the next one begins. Every worker's deadline loop (workers/deadline_loop.py)
-claims the due ones with events/lua/claim_deadlines.lua: a claimed member moves to the leases
-set until its loop releases it, so two loops never deal with one member at once, and the lease of
+claims the due ones of every shard with events/lua/claim_deadlines.lua: a claimed member moves
+to its shard's leases set until its loop releases it, so two loops never deal with one member at once, and the lease of
 a loop that died lapses and the member is offered again.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Iterable
 
 from events import keys
 
 from . import runtime
 
-KINDS = ("timeout", "remind", "bot", "finish")
-_CLAIM = resources.files("events").joinpath("lua/claim_deadlines.lua").read_text()
-_RELEASE = resources.files("events").joinpath("lua/release_deadline.lua").read_text()
+KINDS = ("timeout", "remind", "bot", "finish", "digest")
+_CLAIM = runtime.lua("claim_deadlines.lua")
+_RELEASE = runtime.lua("release_deadline.lua")
 
 
 @dataclass(frozen=True)
@@ -62,18 +64,31 @@ def wait_members(game_id: str, wait: int) -> list[str]:
     return [member(kind, game_id, wait) for kind in ("timeout", "remind", "bot")]
 
 
+def _shard(name: str) -> int:
+    """The shard of a member: its game's (any member, even of a kind this version does not know,
+    is added and released through here, so it is always found where it was put)."""
+    parts = name.split(":")
+    return keys.deadline_shard(parts[1] if len(parts) > 1 else name)
+
+
+def _by_shard(names: Iterable[str]) -> dict[int, list[str]]:
+    shards: dict[int, list[str]] = {}
+    for name in names:
+        shards.setdefault(_shard(name), []).append(name)
+    return shards
+
+
 def add(client: Any, items: dict[str, float], only_new: bool = False) -> None:
     """Index `items` (member -> when due; `only_new`: leave those indexed already); `client` may be a pipeline."""
-    if items:
-        client.zadd(keys.deadlines(), items, nx=only_new)
+    for shard, names in _by_shard(items).items():
+        client.zadd(keys.deadlines(shard), {name: items[name] for name in names}, nx=only_new)
 
 
 def drop(client: Any, members: Iterable[str]) -> None:
     """Take members out of the index and out of the leases (a loop dealing with one finds it gone)."""
-    members = list(members)
-    if members:
-        client.zrem(keys.deadlines(), *members)
-        client.zrem(keys.deadline_leases(), *members)
+    for shard, names in _by_shard(members).items():
+        client.zrem(keys.deadlines(shard), *names)
+        client.zrem(keys.deadline_leases(shard), *names)
 
 
 @dataclass(frozen=True)
@@ -83,31 +98,43 @@ class Claimed:
     next_at: float | None               # when the earliest member left in the index is due
 
 
+_turns = itertools.count()
+
+
 def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
-    """Claim up to `count` members due at `now`, each for `lease` seconds."""
-    answer = runtime.run_script(redis, _CLAIM, [keys.deadlines(), keys.deadline_leases()],
-                                [f"{now:.6f}", lease, count])
-    head = _text(answer[0])
-    items, unknown = [], []
-    for raw, score in zip(answer[1::2], answer[2::2]):
-        text = _text(raw)
-        item = parse(text, float(_text(score)))
-        if item is None:
-            unknown.append(text)
-        else:
-            items.append(item)
-    return Claimed(items, unknown, float(head) if head else None)
+    """Claim up to `count` members due at `now`, each for `lease` seconds, from every shard in turn
+    (one script per shard, each on its own slot). Each call starts at the next shard, so a backlog
+    (everything overdue after an outage) is worked off in every shard alike."""
+    items, unknown, heads = [], [], []
+    first = next(_turns) % keys.DEADLINE_SHARDS
+    for shard in [(first + i) % keys.DEADLINE_SHARDS for i in range(keys.DEADLINE_SHARDS)]:
+        if len(items) + len(unknown) >= count:
+            heads.append(now)                       # shards not looked at may hold due members
+            break
+        answer = runtime.run_script(redis, _CLAIM, [keys.deadlines(shard), keys.deadline_leases(shard)],
+                                    [f"{now:.6f}", lease, count - len(items) - len(unknown)])
+        if _text(answer[0]):
+            heads.append(float(_text(answer[0])))
+        for raw, score in zip(answer[1::2], answer[2::2]):
+            text = _text(raw)
+            item = parse(text, float(_text(score)))
+            if item is None:
+                unknown.append(text)
+            else:
+                items.append(item)
+    return Claimed(items, unknown, min(heads) if heads else None)
 
 
 def release(redis: Any, name: str, again: float | None = None) -> None:
     """The loop has dealt with `name`; `again`: index it anew, due then (unless it was dropped meanwhile)."""
-    runtime.run_script(redis, _RELEASE, [keys.deadlines(), keys.deadline_leases()],
+    shard = _shard(name)
+    runtime.run_script(redis, _RELEASE, [keys.deadlines(shard), keys.deadline_leases(shard)],
                        [name, "" if again is None else f"{again:.6f}"])
 
 
 def when(redis: Any, name: str) -> float | None:
     """When `name` is due (None: not in the index)."""
-    score = redis.zscore(keys.deadlines(), name)
+    score = redis.zscore(keys.deadlines(_shard(name)), name)
     return None if score is None else float(score)
 
 

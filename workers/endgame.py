@@ -4,8 +4,8 @@
   then all pieces; a resignation or abandonment puts the winning side first), with names.
 - Ratings: openskill's Plackett-Luce model, which ranks any number of teams (a duel, a 3-4 player
   melee, team play with seats of one colour as one team). Only registered players have ratings;
-  other seats play with a fresh default rating that is not kept. A game is rated once: the new
-  ratings and the game's entry in `rated_games` are written in one transaction watched over both.
+  other seats play with a fresh default rating that is not kept. A game is rated once, each
+  player's rating kept in the player's own slot (workers/ratings.py).
   An imported game without a trusted signature is never rated (results.is_rated, events/provenance.py).
 - Archive: `<ARENA_DATA_DIR>/archive/<game>.json` is the verifiable record (python -m
   events.verify), `<game>.result.json` the standings and rating changes; both are rewritten whole
@@ -22,18 +22,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from openskill.models import PlackettLuce
-from redis.exceptions import WatchError
-
 from events import keys, unmoved
 from events.record import dumps_record
 
 from . import checkpoints, due, notify, results, runtime, turns
 from .clock import format_epoch
+from .ratings import rate
 from .settings import Settings
-
-MODEL = PlackettLuce()
-
 
 def standings(state: dict, seating: turns.Seating) -> list[dict]:
     rows = []
@@ -45,67 +40,6 @@ def standings(state: dict, seating: turns.Seating) -> list[dict]:
                      "player": info.get("player") if not info.get("bot") else None, "bot": bool(info.get("bot"))})
     rows.sort(key=lambda r: (r["place"], r["seat"]))
     return rows
-
-
-def _rating(raw: Any) -> dict:
-    if not raw:
-        return {"mu": MODEL.mu, "sigma": MODEL.sigma, "games": 0}
-    return json.loads(raw)
-
-
-def _public(r: dict) -> dict:
-    return {"mu": round(r["mu"], 4), "sigma": round(r["sigma"], 4), "ordinal": round(r["mu"] - 3 * r["sigma"], 4),
-            "games": r["games"]}
-
-
-def rate(redis: Any, game_id: str, rows: list[dict]) -> dict:
-    """Update the ratings of the game's registered players, once; the change it made (or had made)."""
-    teams: dict[int, list[dict]] = {}
-    for row in rows:
-        teams.setdefault(row["color"], []).append(row)
-    players = [r["player"] for r in rows if r["player"]]
-    with redis.pipeline() as pipe:
-        while True:
-            try:
-                pipe.watch(keys.ratings(), keys.rated_games())
-                done = pipe.hget(keys.rated_games(), game_id)
-                if done:
-                    return json.loads(done)
-                change = _change(pipe, teams, players)
-                pipe.multi()
-                for pid, after in change.get("after", {}).items():
-                    pipe.hset(keys.ratings(), pid, json.dumps(after))
-                summary = {"game_id": game_id, "players": {pid: {"before": _public(change["before"][pid]),
-                                                                 "after": _public(change["after"][pid])}
-                                                           for pid in change.get("after", {})}}
-                pipe.hset(keys.rated_games(), game_id, json.dumps(summary, sort_keys=True))
-                pipe.execute()
-                return json.loads(json.dumps(summary, sort_keys=True))
-            except WatchError:
-                continue
-
-
-def _change(pipe: Any, teams: dict[int, list[dict]], players: list[str]) -> dict:
-    """New ratings for the players: nothing when fewer than two sides or a player on two sides."""
-    if len(teams) < 2 or not players or len(set(players)) != len(players):
-        return {}
-    before = {pid: _rating(raw) for pid, raw in zip(players, pipe.hmget(keys.ratings(), players))}
-    sides = list(teams.values())
-    ratings = [[MODEL.rating(before[r["player"]]["mu"], before[r["player"]]["sigma"]) if r["player"]
-                else MODEL.rating() for r in side] for side in sides]
-    ranks = [min(r["place"] for r in side) for side in sides]
-    rated = MODEL.rate(ratings, ranks=ranks)
-    after = {}
-    for side, new in zip(sides, rated):
-        for row, rating in zip(side, new):
-            if row["player"]:
-                after[row["player"]] = {"mu": rating.mu, "sigma": rating.sigma,
-                                        "games": before[row["player"]]["games"] + 1}
-    return {"before": before, "after": after}
-
-
-def rating_of(redis: Any, player_id: str) -> dict:
-    return _public(_rating(redis.hget(keys.ratings(), player_id)))
 
 
 def archive(directory: Path, game_id: str, record: dict, summary: dict) -> Path:

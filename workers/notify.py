@@ -20,24 +20,13 @@ from rq import Retry
 
 from events import keys
 
-from . import queues, runtime
+from . import email, queues, runtime
 from .settings import Settings
 
 KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered")
 REMEMBER_SECONDS = 30 * 24 * 3600
 
-_SEND = """
--- KEYS: notified (zset), inbox (stream), player (hash); all in the player's slot
--- ARGV: notification id, now (epoch seconds), body JSON, inbox size, forget-before (epoch seconds)
-if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then
-  return false
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[5])
-local entry = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'data', ARGV[3])
-local url = redis.call('HGET', KEYS[3], 'webhook_url')
-if not url then url = '' end
-return {entry, url}
-"""
+_SEND = runtime.lua("notify_once.lua")
 
 
 def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> dict:
@@ -63,6 +52,7 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
                                  f"{moment - REMEMBER_SECONDS:.6f}"])
     if not answer:
         return False
+    email.offer(redis, player_id, note, settings)
     url = _text(answer[1])
     if url:
         retry = Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \

@@ -20,6 +20,8 @@ from rq import Queue, Retry
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
+from events.connection import queue_for
+
 from . import runtime
 from .settings import Settings
 
@@ -34,11 +36,28 @@ def job_id(kind: str, game_id: str, wait: int | None = None) -> str:
 
 
 def game_queue(redis: Any, settings: Settings) -> Queue:
-    return Queue(settings.queue, connection=redis)
+    return Queue(settings.queue, connection=queue_for(redis))
 
 
 def notify_queue(redis: Any, settings: Settings) -> Queue:
-    return Queue(settings.notify_queue, connection=redis)
+    return Queue(settings.notify_queue, connection=queue_for(redis))
+
+
+def pipelines(redis: Any) -> tuple[Any, Any]:
+    """(jobs, index) for a change of a game's plan: a transaction on the queues' Redis for RQ's
+    writes, and where the deadline index's writes go. On one Redis that is the same transaction;
+    with game data on a Cluster the index gets a pipeline there, which `execute` runs first (a crash
+    in between leaves the index ahead of the jobs, and the deadline loop enqueues what is missing)."""
+    queue_redis = queue_for(redis)
+    jobs = queue_redis.pipeline()
+    jobs.multi()                        # one transaction (RQ's enqueue needs one it need not open)
+    return jobs, jobs if queue_redis is redis else redis.pipeline(transaction=False)
+
+
+def execute(jobs: Any, index: Any) -> None:
+    if index is not jobs:
+        index.execute()
+    jobs.execute()
 
 
 def enqueue(queue: Queue, func: str, *args: Any, job_id: str, pipeline: Any = None,
@@ -48,21 +67,7 @@ def enqueue(queue: Queue, func: str, *args: Any, job_id: str, pipeline: Any = No
                          job_timeout=job_timeout, retry=retry, pipeline=pipeline)
 
 
-_CANCEL = """
--- KEYS: the queue's scheduled registry (zset), the queue (list), then one job hash per id
--- ARGV: the job ids, in KEYS' order from KEYS[3]
--- A job taken off the schedule or the queue had not started: its data goes too. A running job
--- is left alone (it may be the very job cancelling its wait's jobs).
-local removed = 0
-for i, id in ipairs(ARGV) do
-  local n = redis.call('ZREM', KEYS[1], id) + redis.call('LREM', KEYS[2], 0, id)
-  if n > 0 then
-    redis.call('DEL', KEYS[i + 2])
-    removed = removed + 1
-  end
-end
-return removed
-"""
+_CANCEL = runtime.lua("cancel_jobs.lua")
 
 
 def cancel(pipeline: Any, queue: Queue, ids: Iterable[str]) -> None:
@@ -76,7 +81,7 @@ def cancel(pipeline: Any, queue: Queue, ids: Iterable[str]) -> None:
 def waiting(redis: Any, ids: list[str]) -> bool:
     """Whether one of the jobs is queued or running (a job whose worker died counts as running
     until workers/recovery.py hands it back to its queue)."""
-    for job in Job.fetch_many(ids, connection=redis):
+    for job in Job.fetch_many(ids, connection=queue_for(redis)):
         if job is None:
             continue
         try:

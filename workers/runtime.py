@@ -7,6 +7,7 @@ keep one GameService per connection, so the service's cache of recent states ser
 from __future__ import annotations
 
 import threading
+from importlib import resources
 from datetime import datetime, timezone
 from typing import Any
 
@@ -29,13 +30,30 @@ def settings() -> Settings:
     return Settings.from_env()
 
 
+_clusters: dict[str, Any] = {}
+
+
+def data_for(queue_redis: Any) -> Any:
+    """The game data's connection next to RQ's `queue_redis`: the process's Cluster client when
+    REDIS_CLUSTER_URL is set, else `queue_redis` itself (it then holds everything)."""
+    from events import connection as connections
+    url = connections.cluster_url()
+    if not url:
+        return queue_redis
+    with _lock:
+        if url not in _clusters:
+            _clusters[url] = connections.connect()
+        return _clusters[url]
+
+
 def connection() -> Any:
-    """The running job's connection; outside a job, REDIS_URL's (or the embedded server's)."""
+    """The game data's connection for the running job (see data_for); outside a job, the one
+    events.connect() makes. The queues beside it: `events.connection.queue_for(connection())`."""
     job = get_current_job()
     if job is not None:
-        return job.connection
+        return data_for(job.connection)
     from events import connect
-    return connect()
+    return data_for(None) or connect()
 
 
 def service(redis: Any) -> GameService:
@@ -49,6 +67,11 @@ def service(redis: Any) -> GameService:
 
 
 _scripts: dict[str, Any] = {}
+
+
+def lua(name: str) -> str:
+    """The text of a script under events/lua/ (every Lua script of the project lives there)."""
+    return resources.files("events").joinpath(f"lua/{name}").read_text()
 
 
 def run_script(redis: Any, text: str, keys: list, args: list, client: Any = None) -> Any:

@@ -39,24 +39,7 @@ BOT_GRACE = 30.0                    # seconds a bot's move may take before a dea
 FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done
 CLOCK, TURN = "clock", "turn"
 
-_SAVE_AND_CLAIM = """
--- KEYS: clock (hash: v, json), turn (hash: wait, seat); both in the game's slot
--- ARGV: version folded, clock JSON, wait to claim ('' = claim nothing), seat waited for ('' = none)
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '-1')
-if tonumber(ARGV[1]) > v then
-  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'json', ARGV[2])
-end
-if ARGV[3] == '' then
-  return false
-end
-local w = tonumber(redis.call('HGET', KEYS[2], 'wait') or '-1')
-if tonumber(ARGV[3]) <= w then
-  return false
-end
-local seat = redis.call('HGET', KEYS[2], 'seat') or ''
-redis.call('HSET', KEYS[2], 'wait', ARGV[3], 'seat', ARGV[4])
-return {tostring(w), seat}
-"""
+_SAVE_AND_CLAIM = runtime.lua("save_clock_claim_wait.lua")
 
 
 # --- who sits where: the roster the HTTP layer saved (server/roster.py), read-only here ------------
@@ -198,10 +181,9 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
     seating = seating_of(redis, game_id)
     if seating.quiet and appended is not None:
         if appended.state.get("phase") == "over":
-            pipe = redis.pipeline()
-            pipe.multi()
-            follow_up_finish(queues.game_queue(redis, settings), game_id, pipe)
-            pipe.execute()
+            jobs, index = queues.pipelines(redis)
+            follow_up_finish(queues.game_queue(redis, settings), game_id, jobs, index)
+            queues.execute(jobs, index)
         return None
     clock, claimed = _refresh(redis, service, game_id, seating.tc, claim=True, appended=appended)
     if not claimed:
@@ -214,20 +196,20 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
 
 
 def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wait: int, settings: Settings) -> None:
-    """In one transaction: the previous wait's index members and queued bot job go; the new wait's
-    timeout, reminder and bot are indexed (workers/due.py), or the end-of-game work is set going."""
+    """In one transaction (two on a Cluster, see queues.pipelines): the previous wait's index members
+    and queued bot job go; the new wait's timeout, reminder and bot are indexed (workers/due.py), or
+    the end-of-game work is set going."""
     queue = queues.game_queue(redis, settings)
-    pipe = redis.pipeline()
-    pipe.multi()                        # one transaction (RQ's enqueue needs one it need not open)
+    pipe, index = queues.pipelines(redis)
     if previous_wait > 0:
         queues.cancel(pipe, queue, [queues.job_id("bot", game_id, previous_wait)])
-        due.drop(pipe, due.wait_members(game_id, previous_wait))
+        due.drop(index, due.wait_members(game_id, previous_wait))
     if clock.over:
-        follow_up_finish(queue, game_id, pipe)
+        follow_up_finish(queue, game_id, pipe, index)
     else:
         bot = schedule_bot(queue, game_id, clock, settings, pipe) if clock.seat in seating.bots else None
-        due.add(pipe, _members(redis, game_id, seating, clock, settings, bot))
-    pipe.execute()
+        due.add(index, _members(redis, game_id, seating, clock, settings, bot))
+    queues.execute(pipe, index)
 
 
 def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
@@ -257,10 +239,10 @@ def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings:
     return items
 
 
-def follow_up_finish(queue: Any, game_id: str, pipe: Any) -> None:
+def follow_up_finish(queue: Any, game_id: str, pipe: Any, index: Any) -> None:
     """Enqueue the end-of-game job, and index a look at it FINISH_RECHECK seconds on, in case it is lost."""
     queues.enqueue(queue, "workers.jobs.finish_game", game_id, job_id=queues.job_id("finish", game_id), pipeline=pipe)
-    due.add(pipe, {due.member("finish", game_id): runtime.now() + FINISH_RECHECK})
+    due.add(index, {due.member("finish", game_id): runtime.now() + FINISH_RECHECK})
 
 
 def schedule_bot(queue: Any, game_id: str, clock: Clock, settings: Settings, pipe: Any = None) -> float:

@@ -44,7 +44,7 @@ class ArenaWorker(SimpleWorker):
     def deadline_loop(self) -> DeadlineLoop:
         settings = runtime.settings()
         loop_client = type(self.connection)(connection_pool=self.connection.connection_pool)    # its own service
-        return DeadlineLoop(loop_client, settings, self.queues, name=lambda: self.name,
+        return DeadlineLoop(runtime.data_for(loop_client), settings, self.queues, name=lambda: self.name,
                             tend=settings.queue in self.queue_names())
 
     def work(self, *args: Any, **kwargs: Any) -> bool:
@@ -96,9 +96,10 @@ class ArenaWorker(SimpleWorker):
 
 
 def run(queue_names: list[str] | None = None, burst: bool = False) -> bool:
-    """Work the queues (default: both) on REDIS_URL (or the embedded Redis) until stopped."""
-    from events import connect
-    return make_worker(connect(), runtime.settings(), queue_names).work(burst=burst, logging_level="INFO")
+    """Work the queues (default: both) on REDIS_URL (or the embedded Redis) until stopped; game data
+    on REDIS_CLUSTER_URL's Cluster when it is set."""
+    from events.connection import connect_queue
+    return make_worker(connect_queue(), runtime.settings(), queue_names).work(burst=burst, logging_level="INFO")
 
 
 def make_worker(redis: Any, settings: Settings, queue_names: list[str] | None = None,

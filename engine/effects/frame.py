@@ -7,7 +7,7 @@ handlers ask: where is the being now, which pieces did step s1 touch, which squa
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, cast
 
 from ..cards import CARDS
 from ..context import Context
@@ -30,19 +30,19 @@ def new_frame(seat: int, card: str, parts: list[str], **extra: Any) -> Frame:
     return frame
 
 
-def open_block(frame: Frame, key: list, bind: dict) -> None:
+def open_block(frame: Frame, key: list[Any], bind: dict[str, Any]) -> None:
     """Enter the steps nested under the current step (`key`, e.g. ["options", 1, "steps"])."""
     top = frame["stack"][-1]
     frame["stack"].append({"path": top["path"] + [top["i"]] + key, "i": 0, "prog": None, "bind": bind})
 
 
-def current_step(frame: Frame) -> dict | None:
+def current_step(frame: Frame) -> dict[str, Any] | None:
     top = frame["stack"][-1]
     steps = steps_at(frame, top["path"])
     return steps[top["i"]] if top["i"] < len(steps) else None
 
 
-def finish_step(res: "Resolution", step: dict, did: bool) -> None:
+def finish_step(res: "Resolution", step: dict[str, Any], did: bool) -> None:
     """Record what the step did (for later steps that refer to it) and move past it."""
     prog = res.top["prog"] or {}
     outcome = {k: prog[k] for k in RESULT_KEYS if k in prog}
@@ -53,22 +53,22 @@ def finish_step(res: "Resolution", step: dict, did: bool) -> None:
     res.top["i"] += 1
 
 
-def root_steps(frame: Frame) -> list[dict]:
+def root_steps(frame: Frame) -> list[dict[str, Any]]:
     card, part = frame["card"], frame["part"]
     part, _, other = part.partition("@")         # "warp@<card>": another card's warp, copied (Etherweave)
     card = other or card
     if card in CARDS.flares:
-        return getattr(CARDS.flares[card], part)["steps"]
+        return cast("list[dict[str, Any]]", getattr(CARDS.flares[card], part)["steps"])
     being = CARDS.beings[card]
     return list(being.steps) if part == "steps" else getattr(being, part)["steps"]
 
 
-def steps_at(frame: Frame, path: list) -> list[dict]:
+def steps_at(frame: Frame, path: list[Any]) -> list[dict[str, Any]]:
     """The list of steps a stack entry walks: the root list, or options/steps nested in it."""
     steps: Any = root_steps(frame)
     for key in path:
         steps = steps[key]
-    return steps
+    return cast("list[dict[str, Any]]", steps)
 
 
 class Resolution:
@@ -80,7 +80,7 @@ class Resolution:
         self.frame = frame
         self.ops = ops
 
-    def run(self, step: dict, prog: dict, answer: dict | None) -> Outcome:
+    def run(self, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
         """Run the op of `step` as it stands: what it asks (answer None) or what the answer does."""
         return self.ops[step["op"]](self, step, prog, answer)
 
@@ -92,20 +92,20 @@ class Resolution:
         return Resolution(ctx, frame, self.ops)
 
     @property
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         return self.ctx.state
 
     @property
     def seat(self) -> int:
-        return self.frame["seat"]
+        return cast("int", self.frame["seat"])
 
     @property
     def color(self) -> int:
         return color_of(self.ctx.state, self.frame["seat"])
 
     @property
-    def top(self) -> dict:
-        return self.frame["stack"][-1]
+    def top(self) -> dict[str, Any]:
+        return cast("dict[str, Any]", self.frame["stack"][-1])
 
     def being_square(self) -> str | None:
         pid = self.frame["being"]
@@ -118,7 +118,7 @@ class Resolution:
         return None
 
     @contextmanager
-    def binding(self, bind: dict) -> Iterator[None]:
+    def binding(self, bind: dict[str, Any]) -> Iterator[None]:
         """Look at the board as if inside a nested block bound to `bind` (for previews)."""
         self.frame["stack"].append({"path": [], "i": 0, "prog": None, "bind": bind})
         try:
@@ -126,10 +126,10 @@ class Resolution:
         finally:
             self.frame["stack"].pop()
 
-    def result(self, step_id: str) -> dict:
-        return self.frame["results"].get(step_id, {})
+    def result(self, step_id: str) -> dict[str, Any]:
+        return cast("dict[str, Any]", self.frame["results"].get(step_id, {}))
 
-    def record(self, step: dict, **outcome: Any) -> None:
+    def record(self, step: dict[str, Any], **outcome: Any) -> None:
         if "id" in step:
             self.frame["results"][step["id"]] = outcome
 

@@ -6,6 +6,8 @@ needs no interpreter at all.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..context import Context
 from ..state import State
 from ..teams import decider
@@ -33,7 +35,7 @@ def _pop_block(res: Resolution) -> bool:
     return True
 
 
-def _run(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def _run(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Run a step's op; inside a linked block a question keeps only the answers that complete it."""
     outcome = res.run(step, prog, answer)
     if isinstance(outcome, Ask) and res.bind(LINKED):
@@ -45,12 +47,13 @@ def pending_ask(state: State) -> Ask:
     """What the current step of the state's effect asks, recomputed (never stored)."""
     res = Resolution(Context.view(state), state["effect"], OPS)
     step = current_step(res.frame)
+    assert step is not None, "a pending decision stands on a step"
     outcome = _run(res, step, res.top["prog"] or {}, None)
     assert isinstance(outcome, Ask), "a pending step must be asking"
     return outcome
 
 
-def advance(ctx: Context, answer: dict | None = None) -> bool:
+def advance(ctx: Context, answer: dict[str, Any] | None = None) -> bool:
     """Run the frame in ctx.state['effect'] until it asks or ends. True when it has ended."""
     frame = ctx.state["effect"]
     res = Resolution(ctx, frame, OPS)

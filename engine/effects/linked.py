@@ -8,6 +8,8 @@ way through), so the player can never be led into a half-done block (RULES 6.4 d
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .frame import Resolution, current_step, finish_step, open_block
 from .outcomes import Ask, Done, Outcome, Push
 from .select import holds
@@ -15,7 +17,7 @@ from .select import holds
 LINKED = "linked"          # bind key marking the stack entry of a linked block
 
 
-def linked_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def linked_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     if prog.get("entered"):
         return Done(True)
     trial = res.trial()
@@ -33,7 +35,7 @@ def only_completable(res: Resolution, ask: Ask) -> Ask:
     return ask
 
 
-def _completes(res: Resolution, depth: int, answer: dict | None) -> bool:
+def _completes(res: Resolution, depth: int, answer: dict[str, Any] | None) -> bool:
     """Walk the block on the trial copy from its current step (giving it `answer`): True when every
     step gets done before the block closes, trying each answer of every later question."""
     frame = res.frame

@@ -3,6 +3,8 @@ draw_extra, summon_modifier, card_to_deck_top, nothing.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from ..cards import RANK_NAMES, RANKS
 from .frame import Resolution
 from .ops_targets import piece_candidates, place_colors, step_count
@@ -10,7 +12,7 @@ from .outcomes import Ask, Done, Outcome, Push, is_skip
 from .select import holds, where_squares
 
 
-def choose_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def choose_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     if "chosen" in prog:
         return Done(True)
     options = step["options"]
@@ -29,7 +31,7 @@ def choose_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
     return Push(["options", k, "steps"], {})
 
 
-def _feasible(res: Resolution, step: dict) -> bool:
+def _feasible(res: Resolution, step: dict[str, Any]) -> bool:
     """Whether a branch's first step can do anything now (tried on a throwaway copy).
 
     Only branches that can act are offered, so a mandatory "either ... or" cannot be dodged by
@@ -39,7 +41,7 @@ def _feasible(res: Resolution, step: dict) -> bool:
         or isinstance(outcome, Push)
 
 
-def _choose_by_piece(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def _choose_by_piece(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Tree Shepherd: the rank of the own piece picked decides the branch, which acts on it."""
     labels = [o["label"].split()[0] for o in step["options"]]
     own = sorted(sq for sq, p in res.state["board"].items() if p[1] == res.color)
@@ -56,13 +58,13 @@ def _choose_by_piece(res: Resolution, step: dict, prog: dict, answer: dict | Non
     return Push(["options", k, "steps"], {"piece": pid})
 
 
-def _fitting_option(res: Resolution, step: dict, sq: str) -> int | None:
+def _fitting_option(res: Resolution, step: dict[str, Any], sq: str) -> int | None:
     """Eldest Tree: the option whose (single) step can act on the square's content."""
     for k, option in enumerate(step["options"]):
         inner = option["steps"][0]
         with res.binding({"square": sq}):
             if inner["op"] == "place":
-                fits = sq not in res.state["board"] and place_colors(res, inner, RANKS[inner.get("rank", "common")])
+                fits = sq not in res.state["board"] and bool(place_colors(res, inner, RANKS[inner.get("rank", "common")]))
             else:
                 fits = sq in res.state["board"] and bool(piece_candidates(res, inner, {}))
         if fits:
@@ -70,7 +72,7 @@ def _fitting_option(res: Resolution, step: dict, sq: str) -> int | None:
     return None
 
 
-def for_each_square_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def for_each_square_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     done = prog.get("squares", [])
     if answer is None:
         if len(done) >= step.get("count", 1):
@@ -88,7 +90,7 @@ def for_each_square_op(res: Resolution, step: dict, prog: dict, answer: dict | N
     return Push(["options", _fitting_option(res, step, sq), "steps"], {"square": sq})
 
 
-def repeat_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def repeat_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Run the nested steps again and again: stop when an `until` condition holds after a pass, or
     when the first nested step has nothing left to act on (so every pass makes progress)."""
     passes = prog.get("passes", 0)
@@ -100,27 +102,27 @@ def repeat_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
     return Push(["steps"], {})
 
 
-def gain_action_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
-    n = step_count(res, step)
+def gain_action_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+    n = cast(int, step_count(res, step))          # a number here: no gain step counts 'all'
     if n <= 0:
         return Done(False)
     res.ctx.emit("ActionsGained", seat=res.seat, count=n, actions_left=res.state["turn"]["actions"] + n)
     return Done(True)
 
 
-def extra_turn_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def extra_turn_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     res.ctx.emit("ExtraTurnGranted", seat=res.seat)
     return Done(True)
 
 
-def draw_extra_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def draw_extra_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     deck = "school" if step.get("deck", "own") == "own" else step["deck"]
     for _ in range(step.get("count", 1)):
         res.ctx.emit("ExtraDrawGranted", seat=res.seat, deck=deck)
     return Done(True)
 
 
-def summon_modifier_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def summon_modifier_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     kind, _, ref = step["modifier"].partition(":")
     modifier = {"modifier": kind, "count": step.get("count", 1), "scope": step.get("scope")}
     if kind == "use-color-of":                    # Possessed Summoner: the colour of the piece of `ref`
@@ -129,7 +131,7 @@ def summon_modifier_op(res: Resolution, step: dict, prog: dict, answer: dict | N
     return Done(True)
 
 
-def card_to_deck_top_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def card_to_deck_top_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Kiskin Spirit: a card of your discard pile goes on top of your deck."""
     pile = res.state["discards"][res.seat]
     if answer is None:
@@ -144,7 +146,7 @@ def card_to_deck_top_op(res: Resolution, step: dict, prog: dict, answer: dict | 
     return Done(True)
 
 
-def nothing_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def nothing_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     return Done(True)
 
 

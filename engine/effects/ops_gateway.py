@@ -4,6 +4,8 @@ the mark itself are in engine/gateway.py.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .. import gateway
 from ..state import LEGENDARY
 from .frame import Resolution
@@ -11,13 +13,13 @@ from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares
 
 
-def _candidates(res: Resolution, step: dict) -> list[str]:
-    sel = {k: step[k] for k in ("who", "rank", "where", "ref") if k in step}
+def _candidates(res: Resolution, step: dict[str, Any]) -> list[str]:
+    sel: dict[str, Any] = {k: step[k] for k in ("who", "rank", "where", "ref") if k in step}
     board = res.state["board"]
     return [sq for sq in piece_squares(res, sel) if board[sq][1] == res.color and board[sq][2] != LEGENDARY]
 
 
-def set_gateway_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def set_gateway_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """'... becomes your Gateway': one of your non-legendary pieces named by the step."""
     if answer is None:
         options = [{"type": "choose", "square": sq} for sq in _candidates(res, step)]

@@ -6,6 +6,8 @@ is fixed and whether the one combat move of a mixed step was used.
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 from .. import pieces
 from ..cards import CARDS
 from ..geometry import (ADJACENT, COLOURED, DIRECTION_OF, DIRECTIONS, SQUARES, at_distance, direction_between,
@@ -17,17 +19,17 @@ from .outcomes import Ask, Done, Outcome, is_skip
 from .select import RANK_FILTERS, owner_ok, piece_squares, where_squares
 
 
-def _times(step: dict, rank: int | None) -> int | None:
+def _times(step: dict[str, Any], rank: int | None) -> int | None:
     """How many moves the step allows; None for any number."""
     times = step.get("times", 1)
     if times in ("any-number", "until-blocked"):
         return None
     if times == "by-rank":
         return step["times_by_rank"][{1: "common", 2: "heroic", 3: "legendary"}[rank]] if rank else 0
-    return times
+    return cast("int | None", times)
 
 
-def _movers(res: Resolution, step: dict, prog: dict) -> list[tuple[str, bool]]:
+def _movers(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[tuple[str, bool]]:
     """(square, is the being) of every piece that may make the next move."""
     if step.get("same_piece") and prog.get("mover") is not None:
         sq = next((s for s, p in res.state["board"].items() if p[0] == prog["mover"]), None)
@@ -48,22 +50,22 @@ def _movers(res: Resolution, step: dict, prog: dict) -> list[tuple[str, bool]]:
     return out
 
 
-def _may_move_again(step: dict, prog: dict, pid: int) -> bool:
+def _may_move_again(step: dict[str, Any], prog: dict[str, Any], pid: int) -> bool:
     """per_piece: each of up to `count` different pieces makes up to `times` moves."""
     moved = prog.get("pieces", [])
     if pid in moved:
         times = _times(step, None)
         return times is None or moved.count(pid) < times
-    return len(set(moved)) < step.get("count", 1)
+    return cast("bool", len(set(moved)) < step.get("count", 1))
 
 
-def _colour_full(step: dict, prog: dict, color: int) -> bool:
+def _colour_full(step: dict[str, Any], prog: dict[str, Any], color: int) -> bool:
     """Dark Sphere: at most `max_per_color` of the pieces moved may share a colour."""
     most = step.get("max_per_color")
     return most is not None and prog.get("colors", []).count(color) >= most
 
 
-def _kind(step: dict, prog: dict, is_being: bool) -> str:
+def _kind(step: dict[str, Any], prog: dict[str, Any], is_being: bool) -> str:
     kind = step.get("kind", "standard")
     if kind == "combat-or-standard":
         return "standard" if prog.get("combat_used") else "combat"
@@ -71,20 +73,20 @@ def _kind(step: dict, prog: dict, is_being: bool) -> str:
         return "standard" if prog.get("n") else "combat"
     if kind == "standard-for-self-combat-for-others":
         return "standard" if is_being else "combat"
-    return kind
+    return cast("str", kind)
 
 
-def enterable(kind: str, mover_rank: int, occupant: list | None) -> bool:
+def enterable(kind: str, mover_rank: int, occupant: list[Any] | None) -> bool:
     if occupant is None:
         return True
     if kind == "empty-only":
         return False
     if kind == "standard":
-        return occupant[2] < mover_rank
-    return occupant[2] <= mover_rank
+        return cast("bool", occupant[2] < mover_rank)
+    return cast("bool", occupant[2] <= mover_rank)
 
 
-def _direction_rule(res: Resolution, step: dict, prog: dict) -> str | None:
+def _direction_rule(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> str | None:
     rule = step.get("direction")
     if rule == "fixed":
         return prog.get("dir")
@@ -96,7 +98,7 @@ def _direction_rule(res: Resolution, step: dict, prog: dict) -> str | None:
     return None
 
 
-def _steered(res: Resolution, step: dict, prog: dict) -> list[str] | None:
+def _steered(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[str] | None:
     """Directions of a charge steered by the card's arrows: the first move toward an arrow, then
     straight on ('marked-then-fixed') or straight on or turned 45 degrees ('marked-then-max-45-turn');
     None for other moves."""
@@ -109,7 +111,7 @@ def _steered(res: Resolution, step: dict, prog: dict) -> list[str] | None:
     return [last] if rule == "marked-then-fixed" else [turned(last, -1), last, turned(last, 1)]
 
 
-def _ends_ok(res: Resolution, step: dict, src: str, dst: str) -> bool:
+def _ends_ok(res: Resolution, step: dict[str, Any], src: str, dst: str) -> bool:
     rule = step.get("ends_on")
     if rule is None:
         return True
@@ -134,7 +136,7 @@ def _ends_ok(res: Resolution, step: dict, src: str, dst: str) -> bool:
     raise ValueError(f"unknown ends_on: {rule}")
 
 
-def _destinations(res: Resolution, step: dict, prog: dict, src: str) -> list[str]:
+def _destinations(res: Resolution, step: dict[str, Any], prog: dict[str, Any], src: str) -> list[str]:
     via = step.get("via", "move")
     if via == "leap":
         return [sq for sq in SQUARES if sq != src]
@@ -154,7 +156,7 @@ def _destinations(res: Resolution, step: dict, prog: dict, src: str) -> list[str
     return list(ADJACENT[src])
 
 
-def move_options(res: Resolution, step: dict, prog: dict) -> list[dict]:
+def move_options(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[dict[str, Any]]:
     board = res.state["board"]
     out = []
     for src, is_being in _movers(res, step, prog):
@@ -166,12 +168,12 @@ def move_options(res: Resolution, step: dict, prog: dict) -> list[dict]:
     return out
 
 
-def _note(prog: dict, **values) -> None:
+def _note(prog: dict[str, Any], **values: Any) -> None:
     for key, value in values.items():
         prog.setdefault(key, []).append(value)
 
 
-def move_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def move_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     n = prog.get("n", 0)
     if answer is None:
         limit = prog.get("times", _times(step, None) if step.get("times") != "by-rank" else 1)
@@ -190,7 +192,7 @@ def move_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Out
     return None
 
 
-def _apply_move(res: Resolution, step: dict, prog: dict, src: str, dst: str) -> None:
+def _apply_move(res: Resolution, step: dict[str, Any], prog: dict[str, Any], src: str, dst: str) -> None:
     board = res.state["board"]
     pid, color, rank = board[src]
     if prog.get("n", 0) == 0 and step.get("times") == "by-rank":
@@ -219,7 +221,7 @@ def _apply_move(res: Resolution, step: dict, prog: dict, src: str, dst: str) -> 
 
 # --- shots -------------------------------------------------------------------------------------------
 
-def _shot_directions(res: Resolution, step: dict) -> list[str]:
+def _shot_directions(res: Resolution, step: dict[str, Any]) -> list[str]:
     rule = step.get("direction", "marked")
     if rule.startswith("both-45-degrees-from:"):
         base = res.result(rule.split(":", 1)[1]).get("dir")
@@ -231,7 +233,7 @@ def _shot_directions(res: Resolution, step: dict) -> list[str]:
     return sorted({d for d in out if d}, key=list(DIRECTIONS).index)
 
 
-def _fans_out(res: Resolution, step: dict) -> bool:
+def _fans_out(res: Resolution, step: dict[str, Any]) -> bool:
     """Whether a later step also shoots at 45 degrees from this one (Fire Dragon)."""
     spread = f"both-45-degrees-from:{step.get('id')}"
     return "id" in step and any(s.get("direction") == spread for s in root_steps(res.frame))
@@ -248,7 +250,7 @@ def _arrows(res: Resolution) -> list[str]:
             if kind == "direction" and (dx, dy) in DIRECTION_OF]
 
 
-def _fire(res: Resolution, step: dict, prog: dict, direction: str) -> None:
+def _fire(res: Resolution, step: dict[str, Any], prog: dict[str, Any], direction: str) -> None:
     being = res.being_square()
     if being is None:
         return
@@ -273,7 +275,7 @@ def _fire(res: Resolution, step: dict, prog: dict, direction: str) -> None:
                 break
 
 
-def shoot_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def shoot_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     n = prog.get("n", 0)
     times = step.get("times", 1)
     directions = _shot_directions(res, step)

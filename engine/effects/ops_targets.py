@@ -7,7 +7,7 @@ apply, count, and stop at the step's count, when nothing is left, or when the pl
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable, cast
 
 from .. import pieces
 from ..cards import RANK_NAMES, RANKS
@@ -28,7 +28,7 @@ PROMPTS = {
 DESTRUCTION_TERMS = {"count_destroyed_twice": ("weight", 2), "remove_from_game": ("removed", True)}
 
 
-def step_count(res: Resolution, step: dict) -> int | str:
+def step_count(res: Resolution, step: dict[str, Any]) -> int | str:
     """How many pieces or squares the step's `count` allows now ('all' stays 'all')."""
     count = step.get("count", 1)
     if count == "one-per-color":
@@ -36,10 +36,10 @@ def step_count(res: Resolution, step: dict) -> int | str:
     if isinstance(count, str) and count.startswith("per-destroyed:"):
         refs = count.split(":", 1)[1].split("+")
         return sum(len(res.result(r).get("destroyed", [])) for r in refs)
-    return count
+    return cast("int | str", count)
 
 
-def _eligible(res: Resolution, step: dict, sq: str) -> bool:
+def _eligible(res: Resolution, step: dict[str, Any], sq: str) -> bool:
     """Op-specific: can this op act on the piece standing on `sq`?"""
     op = step["op"]
     _, color, rank = res.state["board"][sq]
@@ -55,16 +55,16 @@ def _eligible(res: Resolution, step: dict, sq: str) -> bool:
     return True
 
 
-def _requirement_met(res: Resolution, need: dict | None, sq: str) -> bool:
+def _requirement_met(res: Resolution, need: dict[str, Any] | None, sq: str) -> bool:
     """Deathbringer: a target of some ranks needs enough of your other pieces beside it."""
     if not need:
         return True
     board, being = res.state["board"], res.frame["being"]
     others = sum(1 for n in ADJACENT[sq] if n in board and board[n][1] == res.color and board[n][0] != being)
-    return others >= need["min_other_own_pieces_adjacent_to_target"]
+    return cast("bool", others >= need["min_other_own_pieces_adjacent_to_target"])
 
 
-def destruction_terms(res: Resolution, step: dict) -> dict:
+def destruction_terms(res: Resolution, step: dict[str, Any]) -> dict[str, Any]:
     """How the destruction by `step` counts: its weight and whether the piece leaves the game."""
     terms = {"removed": bool(step.get("removed")), "weight": 1}
     for later in steps_at(res.frame, res.top["path"]):
@@ -74,8 +74,8 @@ def destruction_terms(res: Resolution, step: dict) -> dict:
     return terms
 
 
-def piece_candidates(res: Resolution, step: dict, prog: dict) -> list[str]:
-    sel = {k: step[k] for k in ("who", "rank", "where", "exclude", "ref") if k in step}
+def piece_candidates(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[str]:
+    sel: dict[str, Any] = {k: step[k] for k in ("who", "rank", "where", "exclude", "ref") if k in step}
     if step["op"] == "upgrade" and "ref" in step:
         sel.pop("rank", None)
     done = set(prog.get("pieces", ()))
@@ -90,22 +90,22 @@ def piece_candidates(res: Resolution, step: dict, prog: dict) -> list[str]:
     return out
 
 
-def place_colors(res: Resolution, step: dict, rank: int) -> list[int]:
+def place_colors(res: Resolution, step: dict[str, Any], rank: int) -> list[int]:
     who = step.get("who", "own")
     choices = [res.color] if who == "own" else enemy_colors(res.state, res.color)
     return [c for c in choices if has_supply(res.state, c, rank)]
 
 
-def _place_options(res: Resolution, step: dict) -> list[dict]:
-    ranks = step.get("rank_choices") if step.get("rank") == "chosen" else [step.get("rank", "common")]
-    out = []
+def _place_options(res: Resolution, step: dict[str, Any]) -> list[dict[str, Any]]:
+    ranks: list[str] = step["rank_choices"] if step.get("rank") == "chosen" else [step.get("rank", "common")]
+    out: list[dict[str, Any]] = []
     for rank in ranks:
         cols = place_colors(res, step, RANKS[rank])
         for col in cols:
             with res.binding({"color": col}):           # 'adjacent-to:same-color-piece' reads it
                 squares = sorted(sq for sq in where_squares(res, step.get("where")) if sq not in res.state["board"])
             for sq in squares:
-                cmd = {"type": "choose", "square": sq}
+                cmd: dict[str, Any] = {"type": "choose", "square": sq}
                 if len(ranks) > 1:
                     cmd["rank"] = rank
                 if step.get("who") == "enemy" and len(enemy_colors(res.state, res.color)) > 1:
@@ -114,7 +114,7 @@ def _place_options(res: Resolution, step: dict) -> list[dict]:
     return out
 
 
-def _options(res: Resolution, step: dict, prog: dict) -> list[dict]:
+def _options(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[dict[str, Any]]:
     if step["op"] == "place":
         return _place_options(res, step)
     if step["op"] == "choose_square":
@@ -122,12 +122,12 @@ def _options(res: Resolution, step: dict, prog: dict) -> list[dict]:
     return [{"type": "choose", "square": sq} for sq in piece_candidates(res, step, prog)]
 
 
-def _note(prog: dict, **values) -> None:
+def _note(prog: dict[str, Any], **values: Any) -> None:
     for key, value in values.items():
         prog.setdefault(key, []).append(value)
 
 
-def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
+def _apply(res: Resolution, step: dict[str, Any], prog: dict[str, Any], cmd: dict[str, Any]) -> None:
     op, sq, ctx = step["op"], cmd["square"], res.ctx
     if op == "place":
         rank = RANKS[cmd.get("rank", step.get("rank", "common"))]
@@ -158,7 +158,7 @@ def _apply(res: Resolution, step: dict, prog: dict, cmd: dict) -> None:
         res.frame["destroyed"] += 1
 
 
-def target_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def target_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     limit = step_count(res, step)
     if limit == "all":
         squares = [o["square"] for o in _options(res, step, prog)]
@@ -167,7 +167,7 @@ def target_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
         return Done(bool(squares))
     n = len(prog.get("squares", ()))
     if answer is None:
-        options = _options(res, step, prog) if n < limit else []
+        options = _options(res, step, prog) if n < cast(int, limit) else []
         if not options:
             return Done(n > 0)
         can_skip = bool(step.get("up_to")) or (bool(step.get("optional")) and n == 0)
@@ -178,7 +178,7 @@ def target_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> O
     return None
 
 
-def convert_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> Outcome:
+def convert_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Enemy pieces into yours (the shared target loop); with `to_color`, the being itself into a
     piece of an enemy colour that has one in supply (Frostweave Illusionist: not a destruction)."""
     if "to_color" not in step:
@@ -199,6 +199,6 @@ def convert_op(res: Resolution, step: dict, prog: dict, answer: dict | None) -> 
     return Done(True)
 
 
-OPS: dict[str, Callable[[Resolution, dict, dict, dict | None], Outcome]] = {
+OPS: dict[str, Callable[[Resolution, dict[str, Any], dict[str, Any], dict[str, Any] | None], Outcome]] = {
     **{op: target_op for op in PROMPTS}, "convert": convert_op,
 }

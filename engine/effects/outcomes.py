@@ -13,10 +13,10 @@ from typing import Any, Union
 @dataclass
 class Ask:
     kind: str                       # square | move | direction | option | card
-    options: list[dict]             # complete commands
+    options: list[dict[str, Any]]             # complete commands
     can_skip: bool
     prompt: str
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -26,8 +26,8 @@ class Done:
 
 @dataclass
 class Push:
-    key: list                       # path below the current step, e.g. ["options", 1, "steps"]
-    bind: dict
+    key: list[Any]                       # path below the current step, e.g. ["options", 1, "steps"]
+    bind: dict[str, Any]
 
 
 Outcome = Union[Ask, Done, Push, None]

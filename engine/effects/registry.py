@@ -8,12 +8,12 @@ choices) reach it without importing the interpreter.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from .frame import Resolution
 from .outcomes import Outcome
 
-Op = Callable[[Resolution, dict, dict, "dict | None"], Outcome]
+Op = Callable[[Resolution, dict[str, Any], dict[str, Any], "dict[str, Any] | None"], Outcome]
 
 
 def op_table(*tables: Mapping[str, Op]) -> Mapping[str, Op]:

@@ -3,7 +3,7 @@ and whether an `if` condition holds. Values are those of CARDS.md section 3.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Callable, Iterable, cast
 
 from ..geometry import (ADJACENT, CENTRE, COLOURED, DIAG_ADJACENT, GREEN, ORTHO_ADJACENT, RED, SQUARES,
                         at_distance, direction_between, ray, within)
@@ -149,7 +149,7 @@ def owner_ok(res: Resolution, who: str | None, color: int, pid: int) -> bool:
     if who in ("enemy", "each-enemy-color"):
         return color != res.color
     if who == "self":
-        return pid == res.frame["being"]
+        return cast("bool", pid == res.frame["being"])
     if who == "gateway":
         return is_gateway(res, pid)
     if who.startswith("same-color-as:"):
@@ -191,7 +191,7 @@ def excluded(res: Resolution, exclude: list[str] | None) -> set[int]:
     return out
 
 
-def piece_squares(res: Resolution, sel: dict) -> list[str]:
+def piece_squares(res: Resolution, sel: dict[str, Any]) -> list[str]:
     """Squares of the pieces matching a selector {who, rank, where, exclude, ref}."""
     board = res.state["board"]
     if "ref" in sel:
@@ -214,7 +214,7 @@ def piece_squares(res: Resolution, sel: dict) -> list[str]:
 
 # --- conditions -------------------------------------------------------------------------------------
 
-def holds(res: Resolution, cond) -> bool:
+def holds(res: Resolution, cond: str | None) -> bool:
     if cond is None:
         return True
     if isinstance(cond, list):
@@ -224,10 +224,10 @@ def holds(res: Resolution, cond) -> bool:
     if cond.startswith("not:"):
         return not holds(res, cond[4:])
     name, _, arg = cond.partition(":")
-    return CONDITIONS[name](res, arg)
+    return cast("bool", CONDITIONS[name](res, arg))
 
 
-def _being_on(colour: frozenset[str]):
+def _being_on(colour: frozenset[str]) -> Callable[[Resolution, str | None], bool]:
     return lambda res, _: res.frame["origin"] in colour
 
 

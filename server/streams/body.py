@@ -29,6 +29,13 @@ async def send_problem(send: Send, status: int, code: str, detail: str, retry_af
     await send({"type": "http.response.body", "body": body})
 
 
+def with_length(scope: Scope, length: int) -> Scope:
+    """The scope with the Content-Length of the body as read: a chunked body has none, and
+    without it the WSGI app would read an empty body."""
+    headers = [(k, v) for k, v in scope["headers"] if k not in (b"content-length", b"transfer-encoding")]
+    return {**scope, "headers": [*headers, (b"content-length", str(length).encode())]}
+
+
 class BufferedBody:
     def __init__(self, app: App, max_bytes: int, timeout: float) -> None:
         self.app, self.max_bytes, self.timeout = app, max_bytes, timeout
@@ -60,7 +67,7 @@ class BufferedBody:
         async def replay() -> dict:
             return ready.pop() if ready else await receive()
 
-        await self.app(scope, replay, send)
+        await self.app(with_length(scope, len(body)), replay, send)
 
     async def too_large(self, send: Send) -> None:
         await send_problem(send, 413, "body_too_large", f"A request body may hold at most {self.max_bytes} bytes.")

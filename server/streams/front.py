@@ -19,6 +19,8 @@ from flask import Flask
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from events.connection import cluster_url
+
 from .. import create_app
 from .body import BufferedBody, send_problem
 from .limits import limits
@@ -39,18 +41,23 @@ def redis_url() -> tuple[str, Any]:
 
 def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROUTES, *,
                  streams_only: bool = False) -> Starlette:
-    """The front for `flask_app` (default: the Arena API) and its stream `routes`."""
+    """The front for `flask_app` (default: the Arena API) and its stream `routes`, on the Redis
+    events.connection chooses: game data (and streams) on REDIS_CLUSTER_URL's Cluster when it is
+    set, else everything on REDIS_URL (or the embedded server)."""
     settings = limits()
-    url, _ = redis_url()
-    flask_app = flask_app or create_app({"REDIS_URL": url})
+    cluster = cluster_url()
+    url = cluster or redis_url()[0]
+    flask_app = flask_app or create_app({} if cluster else {"REDIS_URL": url})
     tier = StreamTier(flask_app, url, settings)
-    rest = _not_streamed if streams_only else BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads),
-                                                            settings.max_body_bytes, settings.body_timeout)
+    rest = BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads), settings.max_body_bytes,
+                        settings.body_timeout)
+    if streams_only:
+        rest = _health_only(rest)
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
         yield
-        await tier.hub.stop()
+        await tier.stop()
 
     app = Starlette(routes=[*(tier.route(r) for r in routes), Mount("", app=rest)], lifespan=lifespan)
     app.state.tier = tier
@@ -65,9 +72,14 @@ def create_stream() -> Starlette:
     return create_front(streams_only=True)
 
 
-async def _not_streamed(scope: dict, receive: Any, send: Any) -> None:
-    if scope["type"] == "http":
-        await send_problem(send, 404, "not_found", "This server answers only the stream endpoints.")
+def _health_only(app: Any) -> Any:
+    """The stream tier answers its stream routes and /health (for the proxy's checks), nothing else."""
+    async def only(scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == "/health":
+            await app(scope, receive, send)
+        elif scope["type"] == "http":
+            await send_problem(send, 404, "not_found", "This server answers only the stream endpoints and /health.")
+    return only
 
 
 def raise_fd_limit() -> int:

@@ -10,7 +10,9 @@ rendered once per (render, viewer) and queued to each subscriber in order.
 A subscriber reads the backlog *after* subscribing and drops what it already sent, so nothing
 between its backlog read and the hub's next delivery can fall through the gap. When Redis goes
 away each reader retries with a short backoff; cursors survive, so the next read resumes where
-the last one stopped and subscribers miss nothing.
+the last one stopped and subscribers miss nothing. On a Redis Cluster (REDIS_CLUSTER_URL), where
+one XREAD cannot span slots, a single ClusterReader told of appends by every master takes the
+readers' place (cluster_reader.py).
 """
 from __future__ import annotations
 
@@ -24,7 +26,10 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 from redis.retry import Retry
 
+from events.connection import cluster_url, connect_async
+
 from ..sse import PAGE, Backlog, Frame, Render, Source, StreamId, format_id, parse_id
+from .cluster_reader import ClusterReader
 
 log = logging.getLogger("arena.streams")
 BLOCK_MS = 20_000                   # a quiet read returns this often (and is simply read again)
@@ -138,12 +143,16 @@ class StreamHub:
     def __init__(self, url: str, *, max_pending: int = 256, block_ms: int = BLOCK_MS,
                  shard_keys: int = SHARD_KEYS) -> None:
         self.url, self.block_ms, self.shard_keys, self.max_pending = url, block_ms, shard_keys, max_pending
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=10, socket_timeout=5,
-                                                        socket_connect_timeout=2)
-        self.redis = aioredis.Redis(connection_pool=pool)           # a burst of backlog reads waits its turn
+        self.cluster = url == cluster_url()                 # streams on a Cluster: one ClusterReader
+        if self.cluster:
+            self.redis = connect_async(socket_timeout=5)
+        else:
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=10,
+                                                            socket_timeout=5, socket_connect_timeout=2)
+            self.redis = aioredis.Redis(connection_pool=pool)       # a burst of backlog reads waits its turn
         self.subscribers: dict[str, set[Subscription]] = defaultdict(set)
-        self.readers: list[Reader] = []
-        self.reader_of: dict[str, Reader] = {}
+        self.readers: list[Reader | ClusterReader] = []
+        self.reader_of: dict[str, Reader | ClusterReader] = {}
 
     async def stop(self) -> None:
         await asyncio.gather(*(reader.close() for reader in self.readers))
@@ -177,7 +186,11 @@ class StreamHub:
             del self.subscribers[sub.source.key]
             self.reader_of.pop(sub.source.key).remove(sub.source.key)
 
-    def _reader_with_room(self) -> Reader:
+    def _reader_with_room(self) -> Reader | ClusterReader:
+        if self.cluster:
+            if not self.readers:
+                self.readers.append(ClusterReader(self.redis, self.block_ms, self._deliver))
+            return self.readers[0]
         reader = min(self.readers, key=lambda r: len(r.cursors), default=None)
         if reader is None or len(reader.cursors) >= self.shard_keys:
             reader = Reader(self.url, self.block_ms, self.redis, self._deliver)

@@ -28,6 +28,7 @@ from ..context import Arena
 from ..errors import PROBLEM, problem_body
 from .hub import StreamHub
 from .limits import Limits, OpenStreams
+from .presence import PresenceBook
 from .routes import StreamRoute
 
 log = logging.getLogger("arena.streams")
@@ -48,7 +49,13 @@ class StreamTier:
         self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog, shard_keys=limits.stream_shard_keys)
         self.open_streams = OpenStreams(limits.streams_per_address, limits.streams_per_token)
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
+        self.presence = PresenceBook(self.hub.redis)
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
+
+    async def stop(self) -> None:
+        await self.presence.stop()
+        await self.hub.stop()
+        self.openers.shutdown(wait=False)
 
     def route(self, stream: StreamRoute) -> Route:
         async def endpoint(request: Request) -> Response:
@@ -90,14 +97,18 @@ class StreamTier:
                                 headers=dict(flask_response.headers))
 
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
-        """The frames, with the viewer counted as watching while the stream is open (sse.watching)."""
-        with sse.watching(self.flask_app.extensions["arena"].redis, opened.source) as beat:
-            async for text in self._frames(opened, beat):
+        """The frames, with the viewer counted as watching while the stream is open (presence.py)."""
+        entry = opened.source.presence
+        if entry is not None:
+            self.presence.join(entry)
+        try:
+            async for text in self._frames(opened):
                 yield text
+        finally:
+            if entry is not None:
+                self.presence.leave(entry)
 
-    async def _frames(self, opened: Opened, beat: Any) -> AsyncIterator[str]:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.openers, beat)
+    async def _frames(self, opened: Opened) -> AsyncIterator[str]:
         backlog = opened.backlog
         yield sse.CONNECTED + "".join(item.text for item in backlog.frames)
         if backlog.over or not opened.follow:
@@ -115,7 +126,6 @@ class StreamTier:
             if backlog.over:
                 return
             while True:
-                await loop.run_in_executor(self.openers, beat)
                 try:
                     frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
                 except TimeoutError:

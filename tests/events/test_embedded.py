@@ -3,7 +3,8 @@ import os
 import pytest
 
 from events import GameService
-from events.embedded import EmbeddedRedis, connect
+from events.connection import connect
+from events.embedded import EmbeddedRedis
 
 DUEL = {"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}]}
 

@@ -78,7 +78,7 @@ def test_a_player_or_address_may_have_only_so_many_games_nobody_moved_in(redis_s
     first, _ = client.post("/games", json=DUEL).json, client.post("/games", json=DUEL).json
     refused = client.post("/games", json=DUEL)
     assert (refused.status_code, refused.json["code"]) == (429, "too_many_unmoved_games")
-    assert refused.headers["Retry-After"]
+    assert 7 * 24 * 3600 - 60 < int(refused.headers["Retry-After"]) <= 7 * 24 * 3600
     moved = client.post(f"/games/{first['id']}/commands", json={"type": "end_turn"},
                         headers=bearer(first["seats"][1]["token"]))
     assert moved.status_code in (200, 422)
@@ -117,3 +117,24 @@ def test_every_limit_is_an_environment_variable_in_the_readme():
     from server.limits import SETTINGS
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert [name for name in SETTINGS if f"| `{name}` |" not in readme] == []
+
+
+def test_an_anonymous_caller_counts_by_its_address_only(redis_server):
+    _, client = _client(redis_server, _address(), ARENA_LIMIT_CREATE_PLAYER="1/minute")
+    assert [client.post("/games", json=DUEL).status_code for _ in range(3)] == [201, 201, 201]
+
+
+def test_a_game_waiting_for_invitations_counts_until_they_expire(redis_server):
+    from datetime import datetime, timedelta, timezone
+
+    from freezegun import freeze_time
+    app, client = _client(redis_server, _address(), ARENA_MAX_UNMOVED_GAMES=1, ARENA_INVITATION_TIMEOUT=600)
+    bob = client.post("/players", json={"name": "Bob"}).json
+    inviting = {"form": "duel", "players": [{"name": "Ann", "school": "northern"},
+                                            {"name": "Bob", "school": "sylvan", "player": bob["id"]}]}
+    start = datetime.now(timezone.utc)
+    with freeze_time(start):
+        assert client.post("/games", json=inviting).status_code == 201
+        assert client.post("/games", json=DUEL).json["code"] == "too_many_unmoved_games"
+    with freeze_time(start + timedelta(seconds=601)):
+        assert client.post("/games", json=DUEL).status_code == 201

@@ -95,7 +95,8 @@ def test_vacation_pauses_a_per_move_clock_and_opponents_see_it(vacation_app):
         assert seen["vacation"] == [{"seat": seat, "until": "2026-03-03T10:00:00.000000Z"}]
         assert parse_time(seen["deadline"]) == before + 2 * DAY
         redis = app.extensions["arena"].redis
-        indexed = {m.decode(): s for m, s in redis.zrange(keys.deadlines(), 0, -1, withscores=True)}
+        indexed = {m.decode(): s for m, s in redis.zrange(keys.deadlines(keys.deadline_shard(game_id)), 0, -1,
+                                                         withscores=True)}
         assert [s for m, s in indexed.items() if m.startswith(f"timeout:{game_id}:")] == [before + 2 * DAY]
         clock.tick(DAY)                                          # a day away: the hour is still all there
         remaining = other.get(f"/games/{game_id}").json["clocks"]["seats"][seat]["remaining"]
@@ -104,7 +105,8 @@ def test_vacation_pauses_a_per_move_clock_and_opponents_see_it(vacation_app):
         assert back.status_code == 200 and not back.json["active"] and back.json["used_days"] == pytest.approx(1)
         after = parse_time(other.get(f"/games/{game_id}").json["clocks"]["deadline"])
         assert after == pytest.approx(before + DAY, abs=0.01)
-        indexed = {m.decode(): s for m, s in redis.zrange(keys.deadlines(), 0, -1, withscores=True)}
+        indexed = {m.decode(): s for m, s in redis.zrange(keys.deadlines(keys.deadline_shard(game_id)), 0, -1,
+                                                         withscores=True)}
         assert [s for m, s in indexed.items() if m.startswith(f"timeout:{game_id}:")] == [pytest.approx(after)]
         assert mover.delete("/accounts/me/vacation").status_code == 409
         assert fresh(app).get(f"/profiles/{mover.id}").json["vacation"] is None

@@ -219,7 +219,7 @@ def test_an_untrusted_import_never_changes_a_rating(client, app, redis_server):
                     {"form": "duel", "time_control": None})
         summaries[origin] = endgame.finish(redis, app.extensions["arena"].service, rec["game_id"], Settings.from_env())
     assert summaries["unsigned"]["ratings"] == {}
-    assert not redis.hexists(keys.rated_games(), games["unsigned"]["game_id"])
+    assert not redis.exists(keys.meta(games["unsigned"]["game_id"], "rating"))
     assert redis.get(keys.meta(games["unsigned"]["game_id"], "form_rating")) is None       # nor the form rating
     assert set(summaries["trusted"]["ratings"]) == {ann["id"], bob["id"]}             # the check is not vacuous
     assert redis.get(keys.meta(games["trusted"]["game_id"], "form_rating")) is not None

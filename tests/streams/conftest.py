@@ -22,6 +22,8 @@ from events.redis_process import config_lines, free_port, redis_server_path
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 60
 PLAYERS = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
+# Every test here plays from 127.0.0.1 on a shared Redis: the per-address rate limits are not their subject.
+NO_RATE_LIMITS = {"ARENA_RATE_LIMITS": "0", "ARENA_MAX_UNMOVED_GAMES": "100000"}
 
 
 class RestartableRedis:
@@ -59,15 +61,15 @@ class RestartableRedis:
 
 
 class Front:
-    """`arena web` as a subprocess, with the given environment on top of ours."""
+    """`arena web` (or `arena stream`) as a subprocess, with the given environment on top of ours."""
 
-    def __init__(self, redis_url: str, env: dict[str, str], log: Path) -> None:
+    def __init__(self, redis_url: str, env: dict[str, str], log: Path, command: str = "web") -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(log, "w")
-        full = {**os.environ, "REDIS_URL": redis_url, "ARENA_ACCESS_LOG": "0",
+        full = {**os.environ, "REDIS_URL": redis_url, "ARENA_ACCESS_LOG": "0", **NO_RATE_LIMITS,
                 "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **env}
-        self.process = subprocess.Popen([sys.executable, "-m", "server.cli", "web", "--host", "127.0.0.1",
+        self.process = subprocess.Popen([sys.executable, "-m", "server.cli", command, "--host", "127.0.0.1",
                                          "--port", str(self.port), "--web-workers", "1", "--threads", "4"],
                                         cwd=ROOT, env=full, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_SECONDS
@@ -96,8 +98,8 @@ def start_front(tmp_path: Path):
     """start_front(redis_url, **env) -> a running Front; stopped after the test."""
     fronts: list[Front] = []
 
-    def start(redis_url: str, **env: str) -> Front:
-        fronts.append(Front(redis_url, env, tmp_path / f"front-{len(fronts)}.log"))
+    def start(redis_url: str, command: str = "web", **env: str) -> Front:
+        fronts.append(Front(redis_url, env, tmp_path / f"front-{len(fronts)}.log", command))
         return fronts[-1]
 
     yield start

@@ -51,7 +51,7 @@ async def _outage(url: str, port: int, redis: RestartableRedis) -> None:
             assert status == 503 and int(headers["retry-after"]) > 0 and body["code"] == "store_unavailable"
         assert "application/problem+json" in move.headers["content-type"]
         health = await http.get("/health")
-        assert health.status_code == 503 and "redis" in health.json()["down"]
+        assert health.status_code == 503 and "redis" in health.json()["down"] and health.headers["retry-after"]
 
         redis.start()
         await _until_ok(http)

@@ -72,7 +72,7 @@ def test_an_end_of_game_job_whose_worker_is_killed_mid_run_completes_once_after_
     assert resigned.status_code == 200
     wait_for(flag.exists, START_SECONDS, "the end-of-game job to reach its pause")
     server = durable_redis.client()
-    assert server.hget(keys.rated_games(), game["id"])                          # rated, not archived, not told
+    assert server.get(keys.meta(game["id"], "rating"))                          # rated, not archived, not told
     assert not (tmp_path / "data" / "archive").exists()
     assert not endgame.done(server, game["id"])
     first.kill9()

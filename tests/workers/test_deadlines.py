@@ -51,7 +51,7 @@ def test_the_timeout_is_indexed_at_its_recorded_deadline_to_the_microsecond(clie
 def test_a_timeout_claimed_early_is_indexed_again_at_the_deadline_and_changes_nothing(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": later(due, -10).timestamp()})    # a wrong score
+    redis_db.zadd(keys.deadlines(keys.deadline_shard(game['id'])), {f"timeout:{game['id']}:1": later(due, -10).timestamp()})    # a wrong score
     with freeze_time(later(due, -5)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
@@ -80,7 +80,7 @@ def test_a_seat_that_moved_in_time_is_not_timed_out_and_its_deadline_leaves_the_
     with freeze_time(later(due, -30)):
         play_legal(client, game, seat=1)
     assert when(redis_db, "timeout", game["id"], wait=1) is None
-    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": due.timestamp()})      # a stale copy
+    redis_db.zadd(keys.deadlines(keys.deadline_shard(game['id'])), {f"timeout:{game['id']}:1": due.timestamp()})      # a stale copy
     with freeze_time(later(due, 1)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
@@ -149,6 +149,8 @@ def test_two_loops_racing_over_the_index_deal_with_each_deadline_once(client, re
             t.start()
         for t in threads:
             t.join(30)
+    for loop in loops:
+        loop.stop()
     assert sorted(dealt) == sorted(f"timeout:{g['id']}:1" for g in games)
     for g in games:
         assert len(events_of(client, g["id"], "TurnTimedOut")) == 1
@@ -176,7 +178,7 @@ def test_no_reminder_once_the_player_has_moved(client, redis_db):
                     creator=bob)
     start = deadline(client, game["id"]) - timedelta(seconds=60)
     play_legal(client, game, seat=1)
-    redis_db.zadd(keys.deadlines(), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
+    redis_db.zadd(keys.deadlines(keys.deadline_shard(game['id'])), {f"remind:{game['id']}:1": later(start, 48).timestamp()})   # a stale copy
     with freeze_time(later(start, 49)):
         run_worker(redis_db)
     kinds = [n["type"] for n in client.get("/players/me/notifications", headers=bearer(bob["token"])).json["notifications"]]
@@ -194,7 +196,7 @@ def test_a_time_bank_shows_every_seats_time_left(client):
 def test_a_timeout_job_scheduled_in_rq_by_an_earlier_version_is_handed_to_the_deadline_loop(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    redis_db.zrem(keys.deadlines(), f"timeout:{game['id']}:1")               # indexed by nothing but the job
+    redis_db.zrem(keys.deadlines(keys.deadline_shard(game["id"])), f"timeout:{game['id']}:1")               # indexed by nothing but the job
     with freeze_time(later(due, 0.5)):
         Queue("arena", connection=redis_db).enqueue("workers.jobs.timeout", game["id"], 1)
         run_worker(redis_db)
@@ -206,11 +208,12 @@ def test_a_wait_whose_planning_was_cut_short_is_planned_when_the_wait_before_com
     due = deadline(client, game["id"])
     with freeze_time(later(due, -30)):
         play_legal(client, game, seat=1)                # Ann's wait is claimed and planned ...
-    planned = dict(redis_db.zrange(keys.deadlines(), 0, -1, withscores=True))
-    redis_db.delete(keys.deadlines())
-    redis_db.zadd(keys.deadlines(), {f"timeout:{game['id']}:1": due.timestamp()})     # ... as if cut short
+    index = keys.deadlines(keys.deadline_shard(game["id"]))
+    planned = dict(redis_db.zrange(index, 0, -1, withscores=True))
+    redis_db.delete(index)
+    redis_db.zadd(index, {f"timeout:{game['id']}:1": due.timestamp()})     # ... as if cut short
     with freeze_time(later(due, 0.1)):
         run_worker(redis_db)
     assert "TurnTimedOut" not in event_types(client, game["id"])
-    assert dict(redis_db.zrange(keys.deadlines(), 0, -1, withscores=True)) == planned
+    assert dict(redis_db.zrange(index, 0, -1, withscores=True)) == planned
     assert list(planned.values()) == [pytest.approx(later(due, 30).timestamp(), abs=1e-6)]

@@ -8,7 +8,7 @@ from freezegun import freeze_time
 from rq import Queue
 
 from events.verify import verify_text
-from workers import due, endgame, queues
+from workers import due, endgame, queues, ratings
 
 from .helpers import bearer, new_game, register, run_worker
 
@@ -61,20 +61,20 @@ def rows(places: list[int], players: list[str | None], colors: list[int] | None 
 
 
 def test_a_four_player_melee_is_rated_by_place_with_ties(redis_db):
-    change = endgame.rate(redis_db, "m4", rows([1, 2, 2, 4], ["p1", "p2", "p3", "p4"]))
+    change = ratings.rate(redis_db, "m4", rows([1, 2, 2, 4], ["p1", "p2", "p3", "p4"]))
     after = {pid: c["after"]["mu"] for pid, c in change["players"].items()}
     assert after["p1"] > after["p2"] == after["p3"] > after["p4"]
-    assert endgame.rate(redis_db, "m4", rows([4, 3, 2, 1], ["p1", "p2", "p3", "p4"])) == change    # rated once
+    assert ratings.rate(redis_db, "m4", rows([4, 3, 2, 1], ["p1", "p2", "p3", "p4"])) == change    # rated once
 
 
 def test_a_three_player_melee_rates_only_registered_players(redis_db):
-    change = endgame.rate(redis_db, "m3", rows([2, 1, 3], ["p1", None, "p3"]))
+    change = ratings.rate(redis_db, "m3", rows([2, 1, 3], ["p1", None, "p3"]))
     assert set(change["players"]) == {"p1", "p3"}
     assert change["players"]["p1"]["after"]["mu"] > change["players"]["p3"]["after"]["mu"]
 
 
 def test_team_play_rates_the_seats_of_one_colour_as_one_team(redis_db):
-    change = endgame.rate(redis_db, "t4", rows([1, 2, 1, 2], ["a1", "b1", "a2", "b2"], colors=[0, 1, 0, 1]))
+    change = ratings.rate(redis_db, "t4", rows([1, 2, 1, 2], ["a1", "b1", "a2", "b2"], colors=[0, 1, 0, 1]))
     after = {pid: c["after"]["mu"] for pid, c in change["players"].items()}
     assert after["a1"] == after["a2"] > 25 > after["b1"] == after["b2"]
 

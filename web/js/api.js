@@ -41,6 +41,7 @@ export async function request(method, path, { token, body, headers } = {}) {
 export const api = {
   cards: () => request("GET", "/cards.json"),
   geometry: () => request("GET", "/geometry.json"),
+  vocabulary: () => request("GET", "/vocabulary"),
   createGame: (body, token) => request("POST", "/games", { body, token }),
   registerPlayer: (name) => request("POST", "/players", { body: { name } }),
   myGames: (token) => request("GET", "/players/me/games", { token }),

@@ -1,4 +1,5 @@
-// The game's reference data (cards and board geometry, served from the engine) and names for things.
+// The game's reference data (cards, board geometry and the engine's vocabulary, all served from the
+// engine) and names for things.
 
 import { api } from "./api.js";
 
@@ -6,7 +7,10 @@ let loaded = null;
 
 export async function loadData() {
   if (!loaded) {
-    loaded = Promise.all([api.cards(), api.geometry()]).then(([cards, geometry]) => ({ cards, geometry }));
+    loaded = Promise.all([api.cards(), api.geometry(), api.vocabulary()]).then(([cards, geometry, vocabulary]) => {
+      for (const rank of vocabulary.ranks) RANK_LABEL[rank] = rank[0].toUpperCase() + rank.slice(1);
+      return { cards, geometry, vocabulary };
+    });
   }
   return loaded;
 }
@@ -22,7 +26,8 @@ export function colour(index) {
   return COLOURS[index % COLOURS.length];
 }
 
-export const RANK_LABEL = { common: "Common", heroic: "Heroic", legendary: "Legendary" };
+// Filled from the engine's ranks (GET /vocabulary) by loadData, before anything is drawn.
+export const RANK_LABEL = {};
 
 export function card(data, id) {
   return data.cards.cards[id] || { id, name: id, kind: "unknown", summary: "" };

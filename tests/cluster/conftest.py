@@ -1,0 +1,77 @@
+"""Cluster tests: the Flask app and real RQ workers with game data on a local Redis Cluster and
+RQ on a single Redis beside it, as REDIS_CLUSTER_URL and REDIS_URL configure a deployment."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from server import create_app
+
+QUEUE_DB = 3
+
+
+@dataclass
+class Flow:
+    cluster: Any
+    queue: Any
+    games: list[str] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def cluster_env(redis_cluster, redis_server, tmp_path_factory):
+    """REDIS_CLUSTER_URL and REDIS_URL set for the module; the queue database emptied."""
+    queue = redis_server.client(db=QUEUE_DB)
+    queue.flushdb()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("REDIS_CLUSTER_URL", redis_cluster.url)
+        env.setenv("REDIS_URL", f"redis://127.0.0.1:{redis_server.port}/{QUEUE_DB}")
+        env.setenv("ARENA_DATA_DIR", str(tmp_path_factory.mktemp("cluster-data")))
+        env.setenv("ARENA_WEBHOOK_RETRIES", "0")
+        yield queue
+    queue.close()
+
+
+@pytest.fixture(scope="module")
+def product_flow(cluster_env) -> Flow:
+    """Players, a timed game between them to its end, and a game against a bot, with the workers
+    running every job they cause."""
+    from datetime import datetime, timedelta, timezone
+
+    from freezegun import freeze_time
+
+    from tests.workers.helpers import bearer, new_game, play_legal, register, run_worker
+
+    app = create_app({"TESTING": True})
+    client = app.test_client()
+    cluster = app.extensions["arena"].redis
+    flow = Flow(cluster, cluster_env)
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    flow.players += [ann["id"], bob["id"]]
+    timed = {"kind": "move", "seconds": 600}
+    duel = new_game(client, time_control=timed, seed="cluster-a",
+                    players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                             {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+    botgame = new_game(client, time_control=timed, seed="cluster-b",
+                       players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                                {"name": "Bot", "school": "sylvan", "bot": True}])
+    flow.games += [duel["id"], botgame["id"]]
+    for _ in range(4):
+        play_legal(client, duel, client.get(f"/games/{duel['id']}").json["active_seat"])
+    play_legal(client, botgame, client.get(f"/games/{botgame['id']}").json["active_seat"])
+    run_worker(cluster_env)                                  # the bot's move
+    before = client.get(f"/games/{duel['id']}").json["version"]
+    with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=700)):
+        run_worker(cluster_env)                              # the deadline loop times the duel's seat out
+        assert client.get(f"/games/{duel['id']}").json["version"] > before
+        seat = client.get(f"/games/{duel['id']}").json["active_seat"]
+        assert client.post(f"/games/{duel['id']}/resign",
+                           headers=bearer(duel["seats"][seat]["token"])).status_code == 200
+        run_worker(cluster_env)                              # the end of the game: rating, archive, news
+    for who in (ann, bob):
+        assert client.get("/players/me/rating", headers=bearer(who["token"])).json["games"] == 1
+        assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]
+    assert client.get("/health").json["replication"]["mode"] == "degraded"      # no replicas here
+    return flow

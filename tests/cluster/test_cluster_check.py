@@ -1,0 +1,54 @@
+"""`arena cluster-check`: what it reports about the Cluster and the queue Redis, and when it refuses."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from server.cli import main
+
+
+def check(monkeypatch, cluster_url: str | None, queue_url: str, *args: str):
+    if cluster_url:
+        monkeypatch.setenv("REDIS_CLUSTER_URL", cluster_url)
+    else:
+        monkeypatch.delenv("REDIS_CLUSTER_URL", raising=False)
+    monkeypatch.setenv("REDIS_URL", queue_url)
+    return CliRunner().invoke(main, ["cluster-check", *args])
+
+
+def test_it_reports_nodes_slots_replicas_and_the_queue_redis(monkeypatch, redis_cluster, redis_server):
+    result = check(monkeypatch, redis_cluster.url, redis_server.url, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    cluster = report["cluster"]
+    assert cluster["state"] == "ok" and cluster["slots_covered"] == 16384 and len(cluster["masters"]) == 3
+    assert sorted(int(m["address"].rsplit(":", 1)[1]) for m in cluster["masters"]) == \
+        sorted(n.port for n in redis_cluster.nodes)
+    assert cluster["replication"]["mode"] == "degraded"
+    assert sum("has no live replica" in w for w in report["warnings"]) == 3
+    assert report["queue"] == {"url": redis_server.url, "env": "REDIS_URL", "reachable": True,
+                               "version": report["queue"]["version"], "cluster_enabled": False}
+    text = check(monkeypatch, redis_cluster.url, redis_server.url).output
+    assert "3 masters, 16384/16384 slots" in text and text.rstrip().endswith("OK")
+
+
+def test_a_cluster_enabled_queue_redis_is_refused(monkeypatch, redis_cluster):
+    result = check(monkeypatch, redis_cluster.url, redis_cluster.nodes[1].url)
+    assert result.exit_code == 1
+    assert "cluster-enabled: RQ needs a single Redis" in result.output and result.output.rstrip().endswith("NOT OK")
+
+
+def test_without_a_cluster_it_says_so_and_checks_the_queue_redis(monkeypatch, redis_server):
+    result = check(monkeypatch, None, redis_server.url, "--json")
+    assert result.exit_code == 0
+    report = json.loads(result.output)
+    assert report["cluster"] is None and report["queue"]["reachable"]
+    assert any("REDIS_CLUSTER_URL is not set" in w for w in report["warnings"])
+
+
+def test_an_unreachable_queue_redis_is_an_error(monkeypatch, redis_cluster):
+    from events.redis_process import free_port
+    result = check(monkeypatch, redis_cluster.url, f"redis://:secret@127.0.0.1:{free_port()}/0")
+    assert result.exit_code == 1 and "cannot reach the queue Redis" in result.output
+    assert "secret" not in result.output and ":***@" in result.output

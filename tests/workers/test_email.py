@@ -1,0 +1,176 @@
+"""E-mail through a real SMTP server (aiosmtpd, in this process) and real RQ workers in burst mode:
+"your turn" (once per game per interval, never while watching), the daily digest sorted by time
+left, the one-click unsubscribe link, preferences, and failures recorded for the player."""
+from __future__ import annotations
+
+import email as stdlib_email
+import re
+import time
+import uuid
+from email import policy
+
+import pytest
+from aiosmtpd.controller import Controller
+from freezegun import freeze_time
+from rq import Queue
+
+from events import keys, presence
+from events.redis_process import free_port
+from workers import due
+from workers import email as mail
+from workers.settings import Settings
+
+from .helpers import run_worker
+
+PASSWORD = "correct horse battery"
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages: list = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(stdlib_email.message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp(monkeypatch):
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    monkeypatch.setenv("ARENA_SMTP_URL", f"smtp://127.0.0.1:{controller.port}")
+    monkeypatch.setenv("ARENA_PUBLIC_URL", "http://arena.test")
+    monkeypatch.setenv("ARENA_EMAIL_RETRIES", "0,0")
+    yield inbox
+    controller.stop()
+
+
+class Person:
+    def __init__(self, app, address: str | None = None) -> None:
+        self.client = app.test_client()
+        self.name = f"m{uuid.uuid4().hex[:10]}"
+        made = self.client.post("/accounts", json={"name": self.name, "password": PASSWORD}).json
+        self.id, self.csrf = made["id"], {"X-CSRF-Token": made["csrf"]}
+        if address:
+            r = self.client.put("/accounts/me/email", json={"address": address}, headers=self.csrf)
+            assert r.status_code == 200, r.json
+
+    def post(self, path: str, body: dict | None = None):
+        return self.client.post(path, json=body or {}, headers=self.csrf)
+
+
+def table_game(ann: Person, bob: Person, **options) -> str:
+    table = ann.post("/lobby/tables", {"form": "duel", **options}).json
+    return bob.post(f"/lobby/tables/{table['id']}/join").json["game_id"]
+
+
+def to_play(players: list[Person], game_id: str) -> Person:
+    view = players[0].client.get(f"/games/{game_id}").json
+    pid = view["players"][view["active_seat"]]["player"]
+    return next(p for p in players if p.id == pid)
+
+
+def end_turn(player: Person, game_id: str) -> None:
+    """Play the first legal command until the game waits for someone else."""
+    for _ in range(12):
+        view = player.client.get(f"/games/{game_id}").json
+        if view["players"][view["active_seat"]]["player"] != player.id:
+            return
+        command = player.client.get(f"/games/{game_id}/legal").json["commands"][0]
+        assert player.post(f"/games/{game_id}/commands", command).status_code == 200
+    raise AssertionError("the turn did not end")
+
+
+def mails_to(inbox: Inbox, address: str) -> list:
+    return [m for m in inbox.messages if m["To"] == address]
+
+
+def test_your_turn_once_per_game_per_interval_and_never_while_watching(app, redis_db, smtp, monkeypatch):
+    monkeypatch.setenv("ARENA_EMAIL_TURN_INTERVAL", "3600")
+    ann, bob = Person(app, "ann@example.test"), Person(app, "bob@example.test")
+    game_id = table_game(ann, bob)
+    run_worker(redis_db)
+    first = to_play([ann, bob], game_id)
+    other = bob if first is ann else ann
+    first_address = "ann@example.test" if first is ann else "bob@example.test"
+    other_address = "bob@example.test" if first is ann else "ann@example.test"
+    [turn] = mails_to(smtp, first_address)
+    assert game_id in turn["Subject"] and f"http://arena.test/play/{game_id}" in turn.get_content()
+    assert turn["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+    presence.touch(redis_db, game_id, other.id)            # the other player has the game open
+    end_turn(first, game_id)
+    run_worker(redis_db)
+    assert mails_to(smtp, other_address) == []
+    presence.leave(redis_db, game_id, other.id)
+    end_turn(other, game_id)
+    end_turn(first, game_id)                                  # their turn again, but within the hour
+    run_worker(redis_db)
+    assert len(mails_to(smtp, first_address)) == 1
+    assert len(mails_to(smtp, other_address)) == 1            # not watching any more: told once
+
+
+def test_the_unsubscribe_link_turns_that_kind_off_in_one_click(app, redis_db, smtp):
+    ann, bob = Person(app, "ann2@example.test"), Person(app, "bob2@example.test")
+    game_id = table_game(ann, bob)
+    run_worker(redis_db)
+    [turn] = [m for m in smtp.messages if game_id in m["Subject"]]
+    link = re.search(r"<(http://arena\.test(/email/unsubscribe\?token=[^>]+))>", turn["List-Unsubscribe"]).group(2)
+    page = app.test_client().get(link)
+    assert page.status_code == 200 and b"no more your turn e-mails" in page.data
+    receiver = ann if turn["To"] == "ann2@example.test" else bob
+    prefs = receiver.client.get("/accounts/me/email").json
+    assert prefs["kinds"]["your_turn"] is False and prefs["kinds"]["digest"] is True
+    assert app.test_client().post(link).status_code == 200               # RFC 8058 one-click POST
+    assert app.test_client().get("/email/unsubscribe?token=forged").status_code == 404
+    assert app.test_client().get("/email/unsubscribe").status_code == 400
+
+
+def test_the_daily_digest_lists_waiting_games_least_time_left_first(app, redis_db, smtp, monkeypatch):
+    monkeypatch.setenv("ARENA_EMAIL_TURN_INTERVAL", "1")
+    with freeze_time("2026-05-01 08:00:00") as clock:
+        me = Person(app, "digest@example.test")
+        rivals = [Person(app) for _ in range(3)]
+        slow = table_game(me, rivals[0], time_control={"kind": "move", "seconds": 5 * 86400})
+        fast = table_game(me, rivals[1], time_control={"kind": "move", "seconds": 86400})
+        untimed = table_game(me, rivals[2])
+        for game_id, rival in ((slow, rivals[0]), (fast, rivals[1]), (untimed, rivals[2])):
+            if to_play([me, rival], game_id) is rival:
+                end_turn(rival, game_id)
+        member = due.member("digest", me.id)
+        due_at = due.when(redis_db, member)
+        assert due_at == pytest.approx(time.time() + 86400)
+        clock.tick(86400 + 1)
+        run_worker(redis_db)
+        [digest] = [m for m in mails_to(smtp, "digest@example.test") if "waiting for you" in m["Subject"]]
+        text = digest.get_content()
+        order = [text.index(f"/play/{g}") for g in (fast, slow, untimed)]
+        assert order == sorted(order) and "no time limit" in text
+        assert due.when(redis_db, member) == pytest.approx(due_at + 86400, abs=2)      # the next one is planned
+        me.client.put("/accounts/me/email", json={"kinds": {"digest": False}}, headers=me.csrf)
+        assert due.when(redis_db, member) is None
+
+
+def test_failures_are_retried_recorded_and_shown(app, redis_db, monkeypatch):
+    monkeypatch.setenv("ARENA_SMTP_URL", f"smtp://127.0.0.1:{free_port()}")        # nobody listens
+    monkeypatch.setenv("ARENA_EMAIL_RETRIES", "0,0")
+    ann, bob = Person(app, "ann3@example.test"), Person(app, "bob3@example.test")
+    table_game(ann, bob)
+    for _ in range(3):
+        run_worker(redis_db)                                      # the first try and two retries
+    failures = [p.client.get("/accounts/me/email").json["failures"] for p in (ann, bob)]
+    shown = next(f for f in failures if f)
+    assert [f["attempt"] for f in shown] == [3, 2, 1] and "ConnectionRefusedError" in shown[0]["error"]
+    assert Queue(Settings.from_env().notify_queue, connection=redis_db).failed_job_registry.count == 1
+
+
+def test_preferences_are_validated_and_need_a_player(app, redis_db):
+    p = Person(app)
+    assert p.client.put("/accounts/me/email", json={"address": "not an address"}, headers=p.csrf).status_code == 400
+    assert p.client.put("/accounts/me/email", json={"kinds": {"spam": True}}, headers=p.csrf).status_code == 400
+    assert p.client.put("/accounts/me/email", json={"address": "p@example.test"}).status_code == 403     # no CSRF
+    assert app.test_client().get("/accounts/me/email").status_code == 401
+    assert p.client.get("/accounts/me/email").json == {"address": None, "failures": [],
+                                                        "kinds": dict(mail.DEFAULTS)}
+    assert redis_db.exists(keys.email_settings(p.id)) == 0

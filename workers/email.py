@@ -1,0 +1,252 @@
+"""E-mail that brings players back: "your turn", "deadline soon", "game over" and a daily digest.
+
+Sent through the SMTP server named by ARENA_SMTP_URL with smtplib:
+
+    smtp://[user:password@]host[:25]                 plain (or ?starttls=1 to upgrade with STARTTLS)
+    smtp+starttls://[user:password@]host[:587]       STARTTLS
+    smtps://[user:password@]host[:465]               TLS from the first byte
+
+Each player chooses an address and which kinds they want (events keys.email_settings; the
+profile's preferences page). `offer` is called by workers/notify.py for every new notification:
+a "your turn" goes out at most once per game per ARENA_EMAIL_TURN_INTERVAL seconds and never
+while the player is watching that game (stream presence), checked again when the job runs. Mail
+is delivered by a job on the notification queue with retries (ARENA_EMAIL_RETRIES); every failed
+attempt is recorded in the player's `email_failures` and shown to them. The digest is a member
+`digest:<player>` of the deadline index, due once a day: it lists the games waiting for the player,
+those with the least time left first. Every mail has a one-click unsubscribe link (a signed token,
+RFC 8058 List-Unsubscribe-Post too) that turns off its kind.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import smtplib
+import ssl
+import time
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from itsdangerous import BadSignature, URLSafeSerializer
+from rq import Retry, get_current_job
+
+from engine.state import active_seat
+from events import GameNotFound, keys, presence
+
+from . import due, queues, runtime, turns, vacation
+from .clock import format_epoch
+
+KINDS = ("your_turn", "deadline_soon", "game_over", "digest")
+DEFAULTS = {"your_turn": True, "deadline_soon": True, "game_over": False, "digest": True}
+DIGEST_EVERY = 24 * 3600.0
+FAILURES_KEPT = 100
+TIMEOUT = 20
+
+
+@dataclass(frozen=True)
+class Mail:
+    """E-mail settings, from the environment."""
+    url: str | None
+    sender: str
+    public_url: str
+    turn_interval: float
+    retries: tuple[int, ...]
+
+    @classmethod
+    def from_env(cls) -> "Mail":
+        retries = os.environ.get("ARENA_EMAIL_RETRIES", "30,120,600,3600")
+        return cls(os.environ.get("ARENA_SMTP_URL") or None,
+                   os.environ.get("ARENA_MAIL_FROM") or "Tash-Kalar Arena <arena@localhost>",
+                   (os.environ.get("ARENA_PUBLIC_URL") or "http://localhost:8000").rstrip("/"),
+                   float(os.environ.get("ARENA_EMAIL_TURN_INTERVAL") or 3600),
+                   tuple(int(p) for p in retries.split(",") if p.strip()))
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
+
+
+# --- preferences ---------------------------------------------------------------------------------
+
+def preferences(redis: Any, player_id: str) -> dict:
+    raw = {_text(k): _text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
+    return {"address": raw.get("address") or None,
+            "kinds": {k: raw[k] == "1" if k in raw else DEFAULTS[k] for k in KINDS}}
+
+
+def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict[str, bool],
+                    now: float | None = None) -> dict:
+    fields = {k: "1" if on else "0" for k, on in kinds.items() if k in KINDS}
+    if address is not None:
+        fields["address"] = address
+    if fields:
+        redis.hset(keys.email_settings(player_id), mapping=fields)
+    prefs = preferences(redis, player_id)
+    member = due.member("digest", player_id)
+    if prefs["address"] and prefs["kinds"]["digest"]:
+        if due.when(redis, member) is None:
+            due.add(redis, {member: (time.time() if now is None else now) + DIGEST_EVERY})
+    else:
+        due.drop(redis, [member])
+    return prefs
+
+
+# --- unsubscribe links ----------------------------------------------------------------------------
+
+def _secret(redis: Any) -> str:
+    configured = os.environ.get("ARENA_SECRET")
+    if configured:
+        return configured
+    redis.set(keys.mail_secret(), secrets.token_hex(32), nx=True)
+    return _text(redis.get(keys.mail_secret()))
+
+
+def unsubscribe_token(redis: Any, player_id: str, kind: str) -> str:
+    return URLSafeSerializer(_secret(redis), salt="unsubscribe").dumps({"p": player_id, "k": kind})
+
+
+def unsubscribe(redis: Any, token: str) -> tuple[str, str] | None:
+    """Turn off the kind the token names; (player, kind), or None for a forged token."""
+    try:
+        data = URLSafeSerializer(_secret(redis), salt="unsubscribe").loads(token)
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("k") not in KINDS or not keys.valid_game_id(str(data.get("p"))):
+        return None
+    set_preferences(redis, data["p"], None, {data["k"]: False})
+    return data["p"], data["k"]
+
+
+# --- offering and delivering ------------------------------------------------------------------------
+
+def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | None = None) -> bool:
+    """Queue an e-mail for a new notification if the player wants one now; True if queued."""
+    kind = note.get("type")
+    if kind not in KINDS:
+        return False
+    mail = mail or Mail.from_env()
+    prefs = preferences(redis, player_id)
+    if not prefs["address"] or not prefs["kinds"][kind] or not mail.url:
+        return False
+    game_id = note.get("game_id")
+    if kind == "your_turn":
+        if presence.watching(redis, game_id, player_id):
+            return False
+        if not redis.set(keys.email_turn_sent(player_id, game_id), "1", nx=True, ex=max(1, int(mail.turn_interval))):
+            return False                # one "your turn" per game per interval
+    link = f"{mail.public_url}/play/{game_id}"
+    subject = {"your_turn": f"Your turn in game {game_id}", "deadline_soon": f"Your time runs out in game {game_id}",
+               "game_over": f"Game {game_id} is over"}[kind]
+    body = f"{note.get('text') or subject}\n\nPlay: {link}\n"
+    enqueue(redis, settings, mail, player_id, kind, subject, body, game_id, f"mail-{note['id']}")
+    return True
+
+
+def enqueue(redis: Any, settings: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str,
+            game_id: str | None, job_id: str) -> None:
+    retry = Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
+    queues.enqueue(queues.notify_queue(redis, settings), "workers.email.deliver_job", player_id, kind, subject, body,
+                   game_id, job_id=job_id, retry=retry, job_timeout=TIMEOUT * 3)
+
+
+def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str | None) -> str:
+    """The RQ job: send one e-mail (re-checking what may have changed since it was queued)."""
+    redis = runtime.connection()
+    job = get_current_job()
+    attempt = 1 if job is None or job.retries_left is None else len(Mail.from_env().retries) - job.retries_left + 1
+    return deliver(redis, Mail.from_env(), player_id, kind, subject, body, game_id, attempt)
+
+
+def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str, game_id: str | None,
+            attempt: int = 1) -> str:
+    prefs = preferences(redis, player_id)
+    if not prefs["address"] or not prefs["kinds"].get(kind):
+        return "unsubscribed"
+    if kind == "your_turn" and game_id and presence.watching(redis, game_id, player_id):
+        return "watching"
+    link = f"{mail.public_url}/email/unsubscribe?token={unsubscribe_token(redis, player_id, kind)}"
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = mail.sender, prefs["address"], subject
+    message["List-Unsubscribe"] = f"<{link}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message.set_content(f"{body}\nTo stop these e-mails ({kind.replace('_', ' ')}), open: {link}\n")
+    try:
+        send(mail.url, message)
+    except (OSError, smtplib.SMTPException) as err:
+        redis.xadd(keys.email_failures(player_id), {"data": json.dumps(
+            {"kind": kind, "subject": subject, "attempt": attempt, "error": f"{type(err).__name__}: {err}",
+             "time": format_epoch(time.time())})}, maxlen=FAILURES_KEPT, approximate=True)
+        raise
+    return "sent"
+
+
+def send(url: str | None, message: EmailMessage) -> None:
+    """Hand the message to the SMTP server of `url` (see the module docstring)."""
+    if not url:
+        raise smtplib.SMTPException("no ARENA_SMTP_URL is set")
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    tls_first = parts.scheme == "smtps"
+    starttls = parts.scheme == "smtp+starttls" or query.get("starttls", ["0"])[0] in ("1", "true", "yes")
+    if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
+        raise smtplib.SMTPException(f"ARENA_SMTP_URL must be smtp://, smtp+starttls:// or smtps://, not {parts.scheme}://")
+    port = parts.port or (465 if tls_first else 587 if starttls else 25)
+    context = ssl.create_default_context()
+    client = smtplib.SMTP_SSL(parts.hostname, port, timeout=TIMEOUT, context=context) if tls_first \
+        else smtplib.SMTP(parts.hostname, port, timeout=TIMEOUT)
+    with client:
+        if starttls:
+            client.starttls(context=context)
+        if parts.username:
+            client.login(unquote(parts.username), unquote(parts.password or ""))
+        client.send_message(message)
+
+
+def failures(redis: Any, player_id: str, count: int = 20) -> list[dict]:
+    return [json.loads(_text(f.get(b"data", f.get("data")))) for _, f in
+            redis.xrevrange(keys.email_failures(player_id), "+", "-", count=count)]
+
+
+# --- the daily digest ---------------------------------------------------------------------------------
+
+def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[dict]:
+    """The games waiting for the player, the least time left first (untimed games last)."""
+    out = []
+    for raw in redis.smembers(keys.player_games(player_id)):
+        game_id = _text(raw)
+        try:
+            state = service.load(game_id).state
+        except GameNotFound:
+            continue
+        seating = turns.seating_of(redis, game_id)
+        seat = next((s for s, p in seating.players.items() if p == player_id), None)
+        if state.get("phase") == "over" or seat is None or active_seat(state) != seat:
+            continue
+        end = vacation.deadline(redis, turns.current(redis, service, game_id, seating.tc), seating)
+        out.append({"game_id": game_id, "form": state["form"], "left": None if end is None else max(0.0, end - now),
+                    "opponents": [seating.name(s) for s in range(len(seating.seats)) if s != seat]})
+    return sorted(out, key=lambda g: (g["left"] is None, g["left"] or 0.0, g["game_id"]))
+
+
+def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, mail: Mail | None = None) -> float | None:
+    """Queue the player's digest if games wait for them; when the next one is due (None: turned off)."""
+    mail = mail or Mail.from_env()
+    prefs = preferences(redis, player_id)
+    if not prefs["address"] or not prefs["kinds"]["digest"]:
+        return None
+    games = waiting_games(redis, service, player_id, now)
+    if games and mail.url:
+        lines = [f"- {g['form']} against {', '.join(g['opponents'])}: "
+                 f"{'no time limit' if g['left'] is None else _left(g['left']) + ' left'} "
+                 f"{mail.public_url}/play/{g['game_id']}" for g in games]
+        enqueue(redis, settings, mail, player_id, "digest", f"{len(games)} game(s) waiting for you",
+                "Games waiting for your move, the most urgent first:\n\n" + "\n".join(lines) + "\n", None,
+                f"mail-digest-{player_id}-{int(now)}")
+    return now + DIGEST_EVERY
+
+
+def _left(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours / 24:.1f} days" if hours >= 48 else f"{hours:.1f} hours" if hours >= 1 else f"{seconds / 60:.0f} minutes"
