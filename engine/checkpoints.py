@@ -69,7 +69,7 @@ def _command(state: State, event: dict[str, Any], version: int) -> None:
     state["undo"] = record
 
 
-def current_index(record: dict) -> int:
+def current_index(record: dict[str, Any]) -> int:
     """Where the game stands among the steps (len(steps) at the live head)."""
     return len(record["steps"]) if record["at"] is None else record["at"]
 

@@ -18,7 +18,9 @@ choice changes before the next decision (found by deciding it on a copy).
 """
 from __future__ import annotations
 
-from .cards import CARDS
+from typing import Any
+
+from .cards import CARDS, Being
 from .decide import decide
 from .errors import RuleError
 from .evolve import replay
@@ -30,7 +32,7 @@ from .summon import _marked, orientation_groups, usable_fits
 TRIED = ("orientation", "direction", "option")
 
 
-def annotated_commands(state: State, seat: int) -> list[dict]:
+def annotated_commands(state: State, seat: int) -> list[dict[str, Any]]:
     out = []
     for command in legal_commands(state, seat):
         squares = squares_of(state, command)
@@ -38,7 +40,7 @@ def annotated_commands(state: State, seat: int) -> list[dict]:
     return out
 
 
-def squares_of(state: State, command: dict) -> dict | None:
+def squares_of(state: State, command: dict[str, Any]) -> dict[str, Any] | None:
     kind = command["type"]
     if kind == "summon":
         return _summon(state, command)
@@ -51,7 +53,7 @@ def squares_of(state: State, command: dict) -> dict | None:
     return None
 
 
-def _summon(state: State, command: dict) -> dict:
+def _summon(state: State, command: dict[str, Any]) -> dict[str, Any]:
     being = CARDS.beings[command["card"]]
     target = command["square"]
     fits = usable_fits(state, command["seat"], being, target, command.get("improvise"))
@@ -60,13 +62,13 @@ def _summon(state: State, command: dict) -> dict:
             "affects": sorted({sq for sq, _ in marks}), "marks": marks}
 
 
-def _marks(being, target: str, indexes: list[int]) -> list[list[str]]:
+def _marks(being: Being, target: str, indexes: list[int]) -> list[list[str]]:
     found = {(sq, kind) for o in being.orientations if o.index in indexes for sq, kind in _marked(target, o)}
     return [list(m) for m in sorted(found)]
 
 
-def _choice(state: State, command: dict, key: str) -> dict:
-    out: dict = {}
+def _choice(state: State, command: dict[str, Any], key: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     frame = state["effect"] or {}
     if key == "orientation" and frame.get("fits"):
         group = orientation_groups(frame).get(command["orientation"], [command["orientation"]])
@@ -83,7 +85,7 @@ def _choice(state: State, command: dict, key: str) -> dict:
     return out
 
 
-def _changed(state: State, command: dict) -> set[str]:
+def _changed(state: State, command: dict[str, Any]) -> set[str]:
     """Squares whose piece differs once the choice is made, up to the next decision or the end of
     the turn (what follows it, an abandoned seat played at once, is nobody's preview)."""
     try:

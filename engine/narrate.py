@@ -242,7 +242,7 @@ def describe_command(command: dict[str, Any], names: Names | None = None) -> str
     return f"{who}: {kind.replace('_', ' ')}"
 
 
-class SeatNames(dict):
+class SeatNames(dict[int, str]):
     """Seat number -> name, plus `colors`: colour -> the names of the seats playing it."""
     colors: dict[int, str]
 
@@ -257,7 +257,7 @@ class Narrator:
         self.board: dict[str, tuple[int, str]] = {}       # square -> (colour, rank name)
         self.kept: dict[int, dict[str, tuple[int, str]]] = {}
 
-    def line(self, version: int, event: dict) -> str | None:
+    def line(self, version: int, event: dict[str, Any]) -> str | None:
         """The sentence for the event at `version` (None for bookkeeping), then follow it."""
         kind = event["type"]
         if kind in ("PieceMoved", "PiecesSwapped"):
@@ -266,13 +266,13 @@ class Narrator:
         self._follow(version, event)
         return text
 
-    def _seats(self, seats: list[dict]) -> None:
+    def _seats(self, seats: list[dict[str, Any]]) -> None:
         by_color: dict[int, list[str]] = {}
         for i, seat in enumerate(seats):
             by_color.setdefault(seat["color"], []).append(_who(self.names, i))
         self.names.colors = {c: " and ".join(n) for c, n in by_color.items()}
 
-    def _follow(self, version: int, e: dict) -> None:
+    def _follow(self, version: int, e: dict[str, Any]) -> None:
         kind, b = e["type"], self.board
         if kind == "GameCreated":
             b.clear()
@@ -282,14 +282,16 @@ class Narrator:
             self._seats(state["seats"])
             board = state["board"]
             b.clear()
-            if isinstance(board, dict):                              # a full state
+            if isinstance(board, dict):                                       # a full state
                 b.update({sq: (p[1], RANK_NAMES[p[2]]) for sq, p in board.items()})
             else:                                                    # a seat's view
                 b.update({p["square"]: (p["color"], p["rank"]) for p in board})
         elif kind in ("PiecePlaced", "BeingSummoned"):
             b[e["square"]] = (e["color"], e["rank"])
         elif kind == "PieceMoved":
-            b[e["to"]] = b.pop(e["from"], (None, "?"))
+            moved = b.pop(e["from"], None)
+            if moved is not None:
+                b[e["to"]] = moved
         elif kind in ("PieceDestroyed", "PiecePickedUp", "PieceStored"):
             b.pop(e["square"], None)
         elif kind == "PieceConverted":

@@ -29,7 +29,7 @@ def _blank(seat: int) -> dict[str, Any]:
             "timeouts": 0, "undos": 0, "points": {}}
 
 
-def game_stats(events: list[dict]) -> dict[str, Any]:
+def game_stats(events: list[dict[str, Any]]) -> dict[str, Any]:
     """Per-seat statistics of a game from its events (version = position in the list + 1)."""
     undone = undone_moves(list(enumerate(events, start=1)))
     players: list[dict[str, Any]] = []
@@ -57,7 +57,7 @@ def game_stats(events: list[dict]) -> dict[str, Any]:
     return {"players": players}
 
 
-def _count(players: list[dict], colors: dict[int, int], melee: bool, actor: int | None, e: dict) -> None:
+def _count(players: list[dict[str, Any]], colors: dict[int, int], melee: bool, actor: int | None, e: dict[str, Any]) -> None:
     kind = e["type"]
     if kind == "TurnTimedOut":
         players[e["seat"]]["timeouts"] += 1
@@ -82,7 +82,7 @@ def _count(players: list[dict], colors: dict[int, int], melee: bool, actor: int 
         players[actor]["upgrades"] += 1
 
 
-def _points(players: list[dict], colors: dict[int, int], melee: bool, e: dict) -> None:
+def _points(players: list[dict[str, Any]], colors: dict[int, int], melee: bool, e: dict[str, Any]) -> None:
     """A melee side is a seat with a track per colour; a two-sided side is a colour (its seats share)."""
     if melee:
         track = players[e["side"]]["points"].setdefault(str(e["track"]), {})
@@ -106,7 +106,7 @@ def explain_result(state: State, summary: dict[str, Any]) -> dict[str, Any] | No
     return {**result, "standings": rows, "target": threshold(state), "tiebreak": _tiebreak(state, result)}
 
 
-def _breakdown(state: State, seat: int, player: dict) -> dict[str, Any]:
+def _breakdown(state: State, seat: int, player: dict[str, Any]) -> dict[str, Any]:
     color = color_of(state, seat)
     if state["form"] == "melee":
         tracks = {str(c): p for c, p in enumerate(state["points"][seat]) if c != color}
@@ -122,7 +122,7 @@ def _breakdown(state: State, seat: int, player: dict) -> dict[str, Any]:
     return {"points": state["points"][color], "by_reason": player["points"], "destroyed": player["destroyed"]}
 
 
-def _tiebreak(state: State, result: dict) -> dict[str, Any] | None:
+def _tiebreak(state: State, result: dict[str, Any]) -> dict[str, Any] | None:
     """Which key of the standings separated the winners from the next player, when the score did not."""
     rows = result["standings"]
     if len(rows) < 2 or result["reason"] in ("resignation", "abandonment") or "key" not in rows[0]:

@@ -11,7 +11,9 @@ version left; the fold puts that position back, and nothing in the log is erased
 """
 from __future__ import annotations
 
-from .checkpoints import UNDO_COMMANDS, current_index
+from typing import Any
+
+from .checkpoints import UNDO_COMMANDS as UNDO_COMMANDS, current_index
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
@@ -30,12 +32,12 @@ def targets(state: State, seat: int, kind: str) -> list[int]:
     return versions[:here][::-1] if kind == "undo" else versions[here + 1:]
 
 
-def commands(state: State, seat: int) -> list[dict]:
+def commands(state: State, seat: int) -> list[dict[str, Any]]:
     """The undo and redo commands `seat` may send now, each naming the version it returns to."""
     return [{"type": kind, "to_version": v} for kind in UNDO_COMMANDS for v in targets(state, seat, kind)]
 
 
-def decide(state: State, seat: int, command: dict) -> list[Event]:
+def decide(state: State, seat: int, command: dict[str, Any]) -> list[Event]:
     kind = command["type"]
     allowed = targets(state, seat, kind)
     wanted = command.get("to_version")
@@ -61,7 +63,7 @@ _NOTHING = {
 }
 
 
-def undone_moves(events: list[tuple[int, dict]]) -> set[int]:
+def undone_moves(events: list[tuple[int, dict[str, Any]]]) -> set[int]:
     """The versions of the commands whose moves stand undone after `events` ((version, event) in
     order): taken back by an undo and not replayed by a redo. The log greys these out."""
     live: list[int] = []            # commands in force, oldest first
