@@ -9,11 +9,15 @@ another seat's decision, the end of the turn) drops every checkpoint.
 
 Layout, present only while there is something to return to:
 
-    undo = {"seat": s, "steps": [{"version": v, "state": position}, ...], "at": i | None}
+    undo = {"seat": s, "anchor": packed position, "steps": [{"version": v, "events": [...]}, ...],
+            "at": i | None, "head": v (only while at is not None)}
 
-`steps` are the positions the seat decided on, oldest first; `version` is the store version at
-which that position stood. `at` is None while the game is at its live head; after an undo it is
-the index of the current position, and the last step is the head the undo left (for redo).
+`anchor` is the position the seat's first kept decision was taken on, packed into one string
+(marshal, as hex): one object, so the fold pays for one copy per turn, not per command, and the
+state stays JSON-able. Step k was decided on the position that stood at `steps[k]["version"]`,
+which is the anchor with the events of the steps before it; each step keeps the events it caused
+(references to the folded events, not copies). `at` is None at the live head; after an undo it is
+the step the game stands at, and `head` the version of the position the first undo left.
 
 `state["version"]` counts the events folded so far (the store's version): `apply` keeps it while
 the game is in play; a finished game's state carries none, so it is what it was before undo
@@ -21,9 +25,10 @@ existed (records exported then still verify against their final state).
 """
 from __future__ import annotations
 
-from typing import Any
+import marshal
+from typing import Any, Callable
 
-from .state import State, clone
+from .state import State
 
 UNDO_COMMANDS = ("undo", "redo")
 META_KEYS = ("undo", "version")
@@ -35,9 +40,20 @@ BARRIERS = frozenset({
 })
 
 
-def position(state: State) -> State:
-    """The state without the bookkeeping of undo: what a checkpoint keeps."""
-    return clone({k: v for k, v in state.items() if k not in META_KEYS})
+MARSHAL_VERSION = 4          # fixed, so a packed position reads the same on every Python 3
+STEP_EVENTS = frozenset({"TurnStepUndone", "TurnStepRedone"})
+
+Reducers = dict[str, Callable[[State, dict[str, Any]], None]]
+
+
+def position(state: State) -> str:
+    """The state without the bookkeeping of undo, packed: what the anchor keeps."""
+    return marshal.dumps({k: v for k, v in state.items() if k not in META_KEYS}, MARSHAL_VERSION).hex()
+
+
+def unpacked(packed: str) -> State:
+    state: State = marshal.loads(bytes.fromhex(packed))
+    return state
 
 
 def follow(state: State, event: dict[str, Any], version: int) -> None:
@@ -49,43 +65,57 @@ def follow(state: State, event: dict[str, Any], version: int) -> None:
         state["version"] = version
     if kind in BARRIERS:
         state.pop("undo", None)
-    elif kind == "CommandAccepted":
+        return
+    stepping = kind in STEP_EVENTS or (kind == "CommandAccepted" and event["command"].get("type") in UNDO_COMMANDS)
+    if kind == "CommandAccepted" and not stepping:
         _command(state, event, version)
+    record = state.get("undo")
+    if record is not None and record["at"] is None and not stepping:
+        record["steps"][-1]["events"].append(event)
 
 
 def _command(state: State, event: dict[str, Any], version: int) -> None:
-    if event["command"].get("type") in UNDO_COMMANDS:
-        return
     if event.get("auto") or state.get("phase") != "play" or not state.get("turn"):
         state.pop("undo", None)
         return
     record = state.get("undo")
     if record is None or record["seat"] != event["seat"]:
-        record = {"seat": event["seat"], "steps": [], "at": None}
+        record = {"seat": event["seat"], "anchor": position(state), "steps": [], "at": None}
     elif record["at"] is not None:                  # a new decision after an undo: the redo branch goes
         record["steps"] = record["steps"][:record["at"]]
         record["at"] = None
-    record["steps"].append({"version": version - 1, "state": position(state)})
+        del record["head"]
+    record["steps"].append({"version": version - 1, "events": []})
     state["undo"] = record
 
 
+def versions(record: dict[str, Any]) -> list[int]:
+    """The versions of the positions kept, oldest first (the head last, once undone)."""
+    kept = [step["version"] for step in record["steps"]]
+    return kept + [record["head"]] if record["at"] is not None else kept
+
+
 def current_index(record: dict[str, Any]) -> int:
-    """Where the game stands among the steps (len(steps) at the live head)."""
-    return len(record["steps"]) if record["at"] is None else record["at"]
+    """Where the game stands among `versions` (len(steps) at the live head)."""
+    return len(record["steps"]) if record["at"] is None else int(record["at"])
 
 
-def restore(state: State, to_version: int, from_version: int) -> None:
-    """Put back the kept position that stood at `to_version` (reducer of undo and redo)."""
+def restore(state: State, to_version: int, from_version: int, reducers: Reducers) -> None:
+    """Put back the position that stood at `to_version`: the anchor and the steps before it,
+    folded again (reducer of undo and redo)."""
     record = state["undo"]
     if record["at"] is None:
-        record["steps"].append({"version": from_version, "state": position(state)})
-    index = next(i for i, step in enumerate(record["steps"]) if step["version"] == to_version)
+        record["head"] = from_version
+    index = versions(record).index(to_version)
     kept = {"undo": record, "version": state["version"]}
     state.clear()
-    state.update(clone(record["steps"][index]["state"]))
+    state.update(unpacked(record["anchor"]))
+    for step in record["steps"][:index]:
+        for event in step["events"]:
+            reducers[event["type"]](state, event)
     state.update(kept)
-    if index == len(record["steps"]) - 1:           # back at the head: live again
-        record["steps"].pop()
+    if index == len(record["steps"]):               # back at the head: live again
         record["at"] = None
+        del record["head"]
     else:
         record["at"] = index

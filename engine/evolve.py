@@ -433,12 +433,12 @@ def _piece_released(s: State, e: Event) -> None:
 
 @reducer("TurnStepUndone")
 def _turn_step_undone(s: State, e: Event) -> None:
-    checkpoints.restore(s, e["to_version"], e["from_version"])
+    checkpoints.restore(s, e["to_version"], e["from_version"], REDUCERS)
 
 
 @reducer("TurnStepRedone")
 def _turn_step_redone(s: State, e: Event) -> None:
-    checkpoints.restore(s, e["to_version"], e["from_version"])
+    checkpoints.restore(s, e["to_version"], e["from_version"], REDUCERS)
 
 
 def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list[Any], list[Any]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .checkpoints import UNDO_COMMANDS as UNDO_COMMANDS, current_index
+from .checkpoints import UNDO_COMMANDS as UNDO_COMMANDS, current_index, versions
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
@@ -28,8 +28,8 @@ def targets(state: State, seat: int, kind: str) -> list[int]:
     if not record or record["seat"] != seat or state.get("phase") != "play" or active_seat(state) != seat:
         return []
     here = current_index(record)
-    versions = [step["version"] for step in record["steps"]]
-    return versions[:here][::-1] if kind == "undo" else versions[here + 1:]
+    kept = versions(record)
+    return kept[:here][::-1] if kind == "undo" else kept[here + 1:]
 
 
 def commands(state: State, seat: int) -> list[dict[str, Any]]:
