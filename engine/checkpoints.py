@@ -12,9 +12,8 @@ Layout, present only while there is something to return to:
     undo = {"seat": s, "anchor": packed position, "steps": [{"version": v, "events": [...]}, ...],
             "at": i | None, "head": v (only while at is not None)}
 
-`anchor` is the position the seat's first kept decision was taken on, packed into one string
-(marshal, as hex): one object, so the fold pays for one copy per turn, not per command, and the
-state stays JSON-able. Step k was decided on the position that stood at `steps[k]["version"]`,
+`anchor` is a copy of the position the seat's first kept decision was taken on: the fold pays for
+one copy per turn, not one per command. Step k was decided on the position that stood at `steps[k]["version"]`,
 which is the anchor with the events of the steps before it; each step keeps the events it caused
 (references to the folded events, not copies). `at` is None at the live head; after an undo it is
 the step the game stands at, and `head` the version of the position the first undo left.
@@ -25,10 +24,9 @@ existed (records exported then still verify against their final state).
 """
 from __future__ import annotations
 
-import marshal
 from typing import Any, Callable
 
-from .state import State
+from .state import State, clone
 
 UNDO_COMMANDS = ("undo", "redo")
 META_KEYS = ("undo", "version")
@@ -40,20 +38,14 @@ BARRIERS = frozenset({
 })
 
 
-MARSHAL_VERSION = 4          # fixed, so a packed position reads the same on every Python 3
 STEP_EVENTS = frozenset({"TurnStepUndone", "TurnStepRedone"})
 
 Reducers = dict[str, Callable[[State, dict[str, Any]], None]]
 
 
-def position(state: State) -> str:
-    """The state without the bookkeeping of undo, packed: what the anchor keeps."""
-    return marshal.dumps({k: v for k, v in state.items() if k not in META_KEYS}, MARSHAL_VERSION).hex()
-
-
-def unpacked(packed: str) -> State:
-    state: State = marshal.loads(bytes.fromhex(packed))
-    return state
+def position(state: State) -> State:
+    """The state without the bookkeeping of undo, copied: what the anchor keeps."""
+    return clone({k: v for k, v in state.items() if k not in META_KEYS})
 
 
 def follow(state: State, event: dict[str, Any], version: int) -> None:
@@ -109,7 +101,7 @@ def restore(state: State, to_version: int, from_version: int, reducers: Reducers
     index = versions(record).index(to_version)
     kept = {"undo": record, "version": state["version"]}
     state.clear()
-    state.update(unpacked(record["anchor"]))
+    state.update(clone(record["anchor"]))
     for step in record["steps"][:index]:
         for event in step["events"]:
             reducers[event["type"]](state, event)
