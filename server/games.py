@@ -44,6 +44,9 @@ def _options(data: dict) -> dict:
 
 
 def _check_players(redis, players: list[dict]) -> None:
+    named = [p["player"] for p in players if p.get("player")]
+    if len(named) != len(set(named)):
+        raise ApiError(400, "malformed_request", "A registered player may take one seat of a game, not several.")
     for p in players:
         if p.get("player") and not redis.exists(keys.player(p["player"])):
             raise ApiError(404, "player_not_found", f"No registered player {p['player']!r}.")
