@@ -218,9 +218,10 @@ def list_tokens():
 
 
 @blp.route("/me/tokens", methods=["POST"])
+@limits.limited("token", "API tokens made", per_address="30/minute", per_player="10/minute;50/day")
 @blp.arguments(TokenIn)
 @blp.response(201, TokenOut)
-@problems(400, 401, 403)
+@problems(400, 401, 403, 429)
 def make_token(data: dict):
     """A new API token for a script or a bot: send it as 'Authorization: Bearer <token>'."""
     token = auth.new_token()

@@ -197,9 +197,10 @@ def _name(game_id: str, caller: auth.Caller) -> str:
 
 
 @blp.route("/games/<game_id>/chat/<channel>/<message_id>/report", methods=["POST"])
+@limits.limited("report", "chat messages reported", per_address="30/minute", per_player="10/minute;100/day")
 @blp.arguments(ReportIn)
 @blp.response(202, ReportOut)
-@problems(400, 401, 403, 404)
+@problems(400, 401, 403, 404, 429)
 def report(data: dict, game_id: str, channel: str, message_id: str):
     """Report a message to the moderators (a copy of it is kept with the report)."""
     if channel not in chat.CHANNELS:
