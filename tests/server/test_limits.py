@@ -165,3 +165,15 @@ def test_writes_that_cost_others_something_are_limited_too(redis_server, limit, 
     assert [a.status_code < 400 for a in answers] == [True, True, False], [a.json for a in answers]
     assert answers[2].status_code == 429 and answers[2].json["code"] == "rate_limited"
     assert int(answers[2].headers["Retry-After"]) >= 1
+
+
+def test_a_move_made_while_the_game_is_being_created_keeps_it(app, client, redis_client):
+    """The first move may land between the log's creation and its expiry being set: it wins."""
+    from events import unmoved
+    created = client.post("/games", json=DUEL).json
+    game_id = created["id"]
+    unmoved.mark(redis_client, game_id, ["a:192.0.2.1"], 60)       # as if this game were being created now
+    r = client.post(f"/games/{game_id}/resign", headers=bearer(created["seats"][0]["token"]))
+    assert r.status_code == 200
+    assert unmoved.arm(redis_client, game_id, 60) is False
+    assert redis_client.ttl(keys.log(game_id)) == -1
