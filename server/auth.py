@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Callable
 
 from flask import request
 
-from events import GameNotFound, keys
+from events import GameNotFound, accounts, keys
 
 from . import sessions
 from .errors import ApiError
@@ -93,6 +94,20 @@ def require_player(redis) -> str:
     if pid is None:
         raise ApiError(401, "bad_token", "This token belongs to no registered player.")
     return pid
+
+
+def still_standing(redis) -> Callable[[], bool] | None:
+    """For an answer that outlives its request (a stream): a check, to run again later, that the
+    player token or session it was opened with is still valid, so that revoking a token or signing
+    out ends what is already open. None when there is nothing to revoke (no caller, a seat token)."""
+    token = bearer()
+    if token is not None:
+        key = keys.player_token(token_hash(token))
+        return (lambda: bool(redis.exists(key))) if redis.exists(key) else None
+    cookie = request.cookies.get(sessions.COOKIE)
+    if sessions.current(redis) is None:
+        return None
+    return lambda: accounts.session(redis, cookie) is not None
 
 
 def optional_player(redis) -> str | None:
