@@ -81,11 +81,7 @@ class SignedOutOut(Schema):
 
 
 def _me() -> accounts.Account:
-    redis = Arena.of().redis
-    account = accounts.load(redis, auth.require_player(redis))
-    if account is None:
-        raise ApiError(401, "bad_token", "This player no longer exists.")
-    return account
+    return auth.require_account(Arena.of().redis)
 
 
 def _account_out(account: accounts.Account, csrf: str | None, via: str) -> dict:

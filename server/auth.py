@@ -116,3 +116,11 @@ def optional_player(redis) -> str | None:
     if bearer() is None and sessions.current(redis) is None:
         return None
     return require_player(redis)
+
+
+def require_account(redis) -> accounts.Account:
+    """The calling player's record (name and all); 401 when there is none."""
+    account = accounts.load(redis, require_player(redis))
+    if account is None:
+        raise ApiError(401, "bad_token", "This player no longer exists.")
+    return account
