@@ -21,24 +21,24 @@ import sys
 import tempfile
 import time
 import urllib.error
-import urllib.request
 from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.api import Client  # noqa: E402
 from events.redis_process import free_port  # noqa: E402
 
 START_SECONDS = 90
 
 
 def call(base: str, path: str, body: dict | None = None) -> dict:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, method="POST" if data else "GET",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    """One request to the server (bench/api.py's client); the JSON answer, or HTTPError."""
+    status, answer = Client(int(base.rsplit(":", 1)[1])).call("POST" if body is not None else "GET", path, body)
+    if status >= 400:
+        raise urllib.error.HTTPError(base + path, status, str(answer), None, None)
+    return answer
 
 
 def epoch(text: str) -> float:

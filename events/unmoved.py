@@ -8,8 +8,9 @@ simply disappears from Redis when its time is up, and stops counting.
 
     if not unmoved.claim(redis, ["a:203.0.113.9", "p:p12ab"], game_id, cap=20, until=now + ttl, now=now):
         refuse
-    unmoved.arm(redis, game_id, ["a:203.0.113.9", "p:p12ab"], ttl)
-    ...
+    unmoved.mark(redis, game_id, ["a:203.0.113.9", "p:p12ab"], ttl)     # before the log exists
+    ...create the game...
+    unmoved.arm(redis, game_id, ttl)        # every key expires, unless a move came first
     unmoved.keep(redis, game_id)            # first move; cheap after the first call in a process
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .store import text
 
 CLAIM_LUA = resources.files(__package__).joinpath("lua/claim_unmoved.lua").read_text()
 KEEP_LUA = resources.files(__package__).joinpath("lua/keep_game.lua").read_text()
+ARM_LUA = resources.files(__package__).joinpath("lua/arm_game.lua").read_text()
 UNMOVED = "unmoved"
 NO_CAP = 2 ** 31
 
@@ -49,13 +51,16 @@ def frees_in(redis: Any, owner: str, now: float) -> float:
     return max(0.0, float(first[0][1]) - now) if first else 0.0
 
 
-def arm(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
-    """Expire every key of the game after `ttl` seconds unless someone moves first."""
-    pipe = redis.pipeline(transaction=True)
-    pipe.set(keys.meta(game_id, UNMOVED), json.dumps(list(owners)), ex=ttl)
-    for key in keys.all_game_keys(game_id):
-        pipe.expire(key, ttl)
-    pipe.execute()
+def mark(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
+    """Before the game's log exists: the game is unmoved, counted against `owners`. A first move from
+    now on (`keep`) removes the mark, and `arm` then leaves the game alone."""
+    redis.set(keys.meta(game_id, UNMOVED), json.dumps(list(owners)), ex=ttl)
+
+
+def arm(redis: Any, game_id: str, ttl: int) -> bool:
+    """Expire every key of the marked game after `ttl` seconds; False if a move kept it meanwhile."""
+    script = redis.register_script(ARM_LUA)
+    return bool(script(keys=[keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], args=[ttl]))
 
 
 def count(redis: Any, owners: Sequence[str], game_id: str, *, until: float, now: float) -> None:

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import engine
 from engine.audit import without_stamp
+from engine.moves import move_spans
 
 from .envelope import Envelope, EnvelopeError
 from .hashchain import commitment_matches, first_bad_version
@@ -141,17 +142,11 @@ def _creation(events: list[dict], seed: str) -> None:
             raise _Bad("the creation events are not what the seed gives", version)
 
 
-def _moves(events: list[dict]) -> list[tuple[int, int]]:
-    """(first, end) indexes of each move: a command (a player's or the system's) and all it caused."""
-    starts = [i for i, e in enumerate(events) if e["type"] == "CommandAccepted" and not e.get("auto")]
-    return list(zip(starts, starts[1:] + [len(events)]))
-
-
 def _replay_redeciding(events: list[dict]) -> dict:
     """Replay, deciding every command again: each move's events must be exactly what the rules
     and the seed give for its command, so every draw, reshuffle, deal after a draft and autoplay
     is re-derived rather than trusted."""
-    moves = _moves(events)
+    moves = move_spans(events)          # a command (a player's or the system's) and all it caused
     creation = events[:moves[0][0]] if moves else events
     state = _replayed({}, creation, 1)
     for begin, end in moves:

@@ -12,6 +12,7 @@ sign-ins and sign-ups are also rate-limited per address (server/limits.py).
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -80,11 +81,7 @@ class SignedOutOut(Schema):
 
 
 def _me() -> accounts.Account:
-    redis = Arena.of().redis
-    account = accounts.load(redis, auth.require_player(redis))
-    if account is None:
-        raise ApiError(401, "bad_token", "This player no longer exists.")
-    return account
+    return auth.require_account(Arena.of().redis)
 
 
 def _account_out(account: accounts.Account, csrf: str | None, via: str) -> dict:
@@ -95,6 +92,10 @@ def _start_session(account: accounts.Account) -> dict:
     cookie, opened = accounts.open_session(Arena.of().redis, account.id)
     after_this_request(lambda response: sessions.set_cookies(response, cookie, opened.csrf))
     return _account_out(account, opened.csrf, "session")
+
+
+# one per-address limit for every password check: sign-ins and password changes
+password_checks = limits.limited("signin", "sign-in and password-change attempts", per_address="30/minute;300/hour")
 
 
 @blp.route("", methods=["POST"])
@@ -117,7 +118,7 @@ def sign_up(data: dict):
 
 
 @blp.route("/session", methods=["POST"])
-@limits.limited("signin", "sign-in attempts", per_address="30/minute;300/hour")
+@password_checks
 @blp.arguments(SignInIn)
 @blp.response(200, AccountOut)
 @problems(400, 401, 429)
@@ -125,16 +126,25 @@ def sign_in(data: dict):
     """Sign in with name and password: sets the session cookie (and the arena_csrf cookie)."""
     redis = Arena.of().redis
     name = data["name"]
-    if accounts.failures(redis, name) >= MAX_FAILURES:
-        raise ApiError(429, "too_many_failures", "Too many failed sign-ins for this name; try again in a few minutes.")
     account = accounts.find(redis, name)
-    if not _password_ok(account, data["password"]):
-        accounts.count_failure(redis, name)
+    if not _guessing_guarded(redis, name, account, data["password"]):
         raise ApiError(401, "wrong_credentials", WRONG)
-    accounts.clear_failures(redis, name)
     if HASHER.check_needs_rehash(account.password):
         accounts.set_password(redis, account.id, HASHER.hash(data["password"]))
     return _start_session(account)
+
+
+def _guessing_guarded(redis: Any, name: str, account: accounts.Account | None, password: str) -> bool:
+    """Whether `password` is the account's, counting failures per name: past MAX_FAILURES a
+    while, every check is refused (429), so a password cannot be guessed by sign-in nor through
+    a stolen session's password change."""
+    if accounts.failures(redis, name) >= MAX_FAILURES:
+        raise ApiError(429, "too_many_failures", "Too many wrong passwords for this name; try again in a few minutes.")
+    if not _password_ok(account, password):
+        accounts.count_failure(redis, name)
+        return False
+    accounts.clear_failures(redis, name)
+    return True
 
 
 def _password_ok(account: accounts.Account | None, password: str) -> bool:
@@ -180,15 +190,16 @@ def sign_out_everywhere():
 
 
 @blp.route("/me/password", methods=["POST"])
+@password_checks
 @blp.arguments(PasswordIn)
 @blp.response(200, SignedOutOut)
-@problems(400, 401, 403)
+@problems(400, 401, 403, 429)
 def change_password(data: dict):
     """Change the password; every other session is signed out."""
     account = _me()
-    if not _password_ok(account, data["current"]):
-        raise ApiError(403, "wrong_password", "The current password is wrong.")
     redis = Arena.of().redis
+    if not _guessing_guarded(redis, account.name, account, data["current"]):
+        raise ApiError(403, "wrong_password", "The current password is wrong.")
     accounts.set_password(redis, account.id, HASHER.hash(data["new"]))
     keep = None if auth.bearer() else sessions.current(redis)
     return {"sessions_closed": accounts.close_all_sessions(redis, account.id, keep=keep)}
@@ -203,9 +214,10 @@ def list_tokens():
 
 
 @blp.route("/me/tokens", methods=["POST"])
+@limits.limited("token", "API tokens made", per_address="30/minute", per_player="10/minute;50/day")
 @blp.arguments(TokenIn)
 @blp.response(201, TokenOut)
-@problems(400, 401, 403)
+@problems(400, 401, 403, 429)
 def make_token(data: dict):
     """A new API token for a script or a bot: send it as 'Authorization: Bearer <token>'."""
     token = auth.new_token()

@@ -10,10 +10,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Callable
 
 from flask import request
 
-from events import GameNotFound, keys
+from events import GameNotFound, accounts, keys
 
 from . import sessions
 from .errors import ApiError
@@ -95,9 +96,31 @@ def require_player(redis) -> str:
     return pid
 
 
+def still_standing(redis) -> Callable[[], bool] | None:
+    """For an answer that outlives its request (a stream): a check, to run again later, that the
+    player token or session it was opened with is still valid, so that revoking a token or signing
+    out ends what is already open. None when there is nothing to revoke (no caller, a seat token)."""
+    token = bearer()
+    if token is not None:
+        key = keys.player_token(token_hash(token))
+        return (lambda: bool(redis.exists(key))) if redis.exists(key) else None
+    cookie = request.cookies.get(sessions.COOKIE)
+    if sessions.current(redis) is None:
+        return None
+    return lambda: accounts.session(redis, cookie) is not None
+
+
 def optional_player(redis) -> str | None:
     """The registered player calling (by token or signed-in session), None for an anonymous caller;
     a token that is no player's is still a 401."""
     if bearer() is None and sessions.current(redis) is None:
         return None
     return require_player(redis)
+
+
+def require_account(redis) -> accounts.Account:
+    """The calling player's record (name and all); 401 when there is none."""
+    account = accounts.load(redis, require_player(redis))
+    if account is None:
+        raise ApiError(401, "bad_token", "This player no longer exists.")
+    return account

@@ -107,11 +107,15 @@ def _caller(game_id: str, channel: str, writing: bool) -> auth.Caller:
 
 
 def export_for(game_id: str, caller: auth.Caller) -> dict[str, list[dict]]:
-    """The channels the caller may read, whole, for GET /games/{id}/record?chat=1."""
+    """The channels the caller may read, whole but for the players it muted, for
+    GET /games/{id}/record?chat=1."""
     over = _over(game_id)
     readable = [c for c in chat.CHANNELS
                 if (c == "players" and caller.seat is not None) or (c == "spectators" and (over or caller.seat is None))]
-    return chat.export(Arena.of().redis, game_id, tuple(readable))
+    redis = Arena.of().redis
+    hidden = chat.muted(redis, caller.player)
+    return {channel: [m for m in rows if m.get("player") not in hidden]
+            for channel, rows in chat.export(redis, game_id, tuple(readable)).items()}
 
 
 def clean(text: str) -> str:
@@ -193,9 +197,10 @@ def _name(game_id: str, caller: auth.Caller) -> str:
 
 
 @blp.route("/games/<game_id>/chat/<channel>/<message_id>/report", methods=["POST"])
+@limits.limited("report", "chat messages reported", per_address="30/minute", per_player="10/minute;100/day")
 @blp.arguments(ReportIn)
 @blp.response(202, ReportOut)
-@problems(400, 401, 403, 404)
+@problems(400, 401, 403, 404, 429)
 def report(data: dict, game_id: str, channel: str, message_id: str):
     """Report a message to the moderators (a copy of it is kept with the report)."""
     if channel not in chat.CHANNELS:

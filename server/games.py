@@ -45,6 +45,9 @@ def _options(data: dict) -> dict:
 
 
 def _check_players(redis, players: list[dict]) -> None:
+    named = [p["player"] for p in players if p.get("player")]
+    if len(named) != len(set(named)):
+        raise ApiError(400, "malformed_request", "A registered player may take one seat of a game, not several.")
     for p in players:
         if p.get("player") and not redis.exists(keys.player(p["player"])):
             raise ApiError(404, "player_not_found", f"No registered player {p['player']!r}.")
@@ -104,7 +107,8 @@ def create_game(data: dict):
     _claim_unmoved_slot(arena.redis, game_id, owners, timeout)     # until it starts (then counted anew) or is over
     tokens = auth.seat_tokens(arena.redis, game_id, len(seats), skip=set(invited))
     deadline = invitations.invite(game_id, spec, invited, creator, timeout)
-    unmoved.arm(arena.redis, game_id, owners, ttl + timeout)
+    unmoved.mark(arena.redis, game_id, owners, ttl + timeout)
+    unmoved.arm(arena.redis, game_id, ttl + timeout)
     return {"id": game_id, "version": 0, "status": "waiting_for_players", "invitations_expire": format_epoch(deadline),
             "seats": [{"seat": i, "name": s["name"], "player": s["player"],
                        **({"status": "invited", "invitation": invitation_id(game_id, i)} if i in invited else

@@ -6,6 +6,7 @@ import secrets
 from flask import Response, request
 from flask_smorest import Blueprint
 
+from engine.moves import starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys
@@ -29,8 +30,10 @@ def _events(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
 def move_versions(events: list[dict]) -> list[tuple[int, dict]]:
     """(version after the move, its CommandAccepted envelope) for each move, in order.
 
-    Move 0 is the game's creation; move n ends just before the (n+1)th command."""
-    starts = [e for e in events if e["type"] == "CommandAccepted"]
+    Move 0 is the game's creation; move n ends just before the (n+1)th command. Commands autoplay
+    played for a timed-out seat belong to the move of the timeout (engine/moves.py says where a
+    move starts, for history, clocks and verification alike)."""
+    starts = [e for e in events if starts_move(e["type"], e["payload"])]
     ends = [s["version"] - 1 for s in starts] + [events[-1]["version"] if events else 0]
     return [(ends[0], {})] + [(ends[i + 1], s) for i, s in enumerate(starts)]
 
@@ -101,7 +104,7 @@ def log(game_id: str):
     lines, move, start = [], 0, 0
     narrator = Narrator(names)
     for env in events:
-        if env["type"] == "CommandAccepted":
+        if starts_move(env["type"], env["payload"]):
             move, start = move + 1, env["version"]
         text = narrator.line(env["version"], {"type": env["type"], **env["payload"]})
         if text:

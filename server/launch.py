@@ -21,12 +21,13 @@ def unmoved_ttl(config_ttl: int, time_control: dict | None) -> int:
     return config_ttl + extra
 
 
-def launch(game_id: str | None, spec: dict) -> tuple[str, int]:
-    """Create the game (under `game_id`, when a pending game named one); (its id, its version).
+def launch(game_id: str, spec: dict) -> tuple[str, int]:
+    """Create the game under `game_id`; (its id, its version).
 
     Safe to run twice for one pending game: a game that exists already is left as it is."""
     arena = Arena.of()
     options = spec["options"]
+    unmoved.mark(arena.redis, game_id, spec["owners"], spec["ttl"])     # from here on a first move keeps it
     try:
         if spec.get("setup") is not None:
             created = arena.service.create_from_position({**options, **spec["setup"]}, game_id=game_id)
@@ -37,7 +38,7 @@ def launch(game_id: str | None, spec: dict) -> tuple[str, int]:
         version = arena.service.store.version(game_id)
     roster.save(arena.redis, game_id, spec["seats"], spec["info"])
     clocks.changed(game_id)
-    unmoved.arm(arena.redis, game_id, spec["owners"], spec["ttl"])      # after the clock's keys exist
-    moment = now()
-    unmoved.count(arena.redis, spec["owners"], game_id, until=moment + spec["ttl"], now=moment)
+    if unmoved.arm(arena.redis, game_id, spec["ttl"]):         # after the clock's keys exist
+        moment = now()
+        unmoved.count(arena.redis, spec["owners"], game_id, until=moment + spec["ttl"], now=moment)
     return game_id, version

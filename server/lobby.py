@@ -129,11 +129,7 @@ class SeekOut(Schema):
 # --- tables ----------------------------------------------------------------------------------------
 
 def _me() -> accounts.Account:
-    redis = Arena.of().redis
-    account = accounts.load(redis, auth.require_player(redis))
-    if account is None:
-        raise ApiError(401, "bad_token", "This player no longer exists.")
-    return account
+    return auth.require_account(Arena.of().redis)
 
 
 def _out(table: dict) -> dict:
@@ -227,10 +223,15 @@ def get_table(table_id: str):
     return _out(_table_or_404(table_id))
 
 
+# joins and leaves each tell every lobby watcher: one limit on both, against churn
+seat_changes = limits.limited("seat", "lobby places taken and given up", per_address="120/minute", per_player="30/minute")
+
+
 @blp.route("/tables/<table_id>/join", methods=["POST"])
+@seat_changes
 @blp.arguments(JoinIn)
 @blp.response(200, TableOut)
-@problems(400, 401, 403, 404, 409)
+@problems(400, 401, 403, 404, 409, 429)
 def join(data: dict, table_id: str):
     """Take a free place; the game starts when the table is full (then `game_id` names it)."""
     me = _me()
@@ -294,8 +295,9 @@ def start_game(game_id: str, form: str, players: list[dict], time_control: dict 
 
 
 @blp.route("/tables/<table_id>/leave", methods=["POST"])
+@seat_changes
 @blp.response(200, TableOut)
-@problems(401, 403, 404, 409)
+@problems(401, 403, 404, 409, 429)
 def leave(table_id: str):
     """Give up your place before the start; a table its creator leaves closes."""
     me = _me()

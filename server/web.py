@@ -86,7 +86,9 @@ def _geometry() -> dict:
 
 @blp.route("/")
 @blp.route("/play/<game_id>")
-def page(game_id: str | None = None) -> Response:
+@blp.route("/account")
+@blp.route("/profile/<who>")
+def page(game_id: str | None = None, who: str | None = None) -> Response:
     """The single page: the lobby at `/`, a game at `/play/<id>` (a seat's token rides in the #fragment)."""
     response = send_from_directory(_root(), "index.html", max_age=0)
     response.headers["Cache-Control"] = "no-cache"

@@ -87,10 +87,22 @@ def build(reference: dict) -> dict:
     return {"format": 1, "decks": decks}
 
 
+def dumps(value: object, indent: str = "") -> str:
+    """JSON read like the card: objects one key a line, and a list of plain values (a pattern
+    cell [x, y, rank], a list of words) on one line, so a pattern is one cell per line."""
+    inner = indent + " "
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(k)}: {dumps(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return "[\n" + ",\n".join(inner + dumps(v, inner) for v in value) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def main() -> None:
     src = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_REFERENCE
     data = build(json.loads(src.read_text()))
-    OUTPUT.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    OUTPUT.write_text(dumps(data) + "\n")
     print(f"wrote {OUTPUT.relative_to(ROOT)}: {sum(len(d['cards']) for d in data['decks'])} cards")
 
 

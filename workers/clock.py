@@ -30,6 +30,8 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
+from engine.moves import starts_move
+
 REMINDER_FRACTION = 0.8
 
 
@@ -102,7 +104,7 @@ def format_epoch(seconds: float) -> str:
 
 def batch_starts(kind: str, version: int, payload: dict) -> bool:
     """Whether an envelope opens a batch: the first one, and every command not played by autoplay."""
-    return version == 1 or (kind == "CommandAccepted" and not payload.get("auto"))
+    return version == 1 or starts_move(kind, payload)
 
 
 def fold(clock: Clock, marks: Iterable[Mark], tc: TimeControl,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..cards import CARDS
 from ..context import Context
 from ..state import State
 from ..teams import decider
@@ -22,9 +23,11 @@ from .ops_turn import OPS as TURN_OPS
 from .ops_warp import OPS as WARP_OPS
 from .outcomes import Ask, Done, Outcome, Push
 from .registry import op_table
-from .select import holds
+from . import words
+from .select import CONDITIONS, holds
 
 OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
+words.check(CARDS, OPS, CONDITIONS)          # a card with a word no op or condition defines fails here
 
 
 def _pop_block(res: Resolution) -> bool:

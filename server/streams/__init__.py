@@ -1,9 +1,10 @@
-"""The async tier: every long-lived connection is a coroutine, fed by one Redis reader per process.
+"""The async tier: each long-lived connection is a coroutine, fed by shared Redis readers.
 
     front.py     the ASGI app (Starlette): stream routes native, the Flask app mounted with a2wsgi
     routes.py    the list of stream endpoints (ROUTES)
     tier.py      one stream request: caps, opening through the Flask app, following the hub
-    hub.py       one blocking XREAD over every followed key, fanned out to the subscribers
+    hub.py       blocking XREADs (one per 128 followed keys), fanned out to the subscribers
+    presence.py  the viewers of open streams, written for the whole process in one pipeline
     limits.py    the front's limits from the environment, open-stream counts per address and token
     protocol.py  uvicorn's HTTP protocol with a header deadline, a header size cap, a connection cap
     body.py      request bodies read on the loop (bounded) before a WSGI thread is taken
@@ -29,5 +30,6 @@ Entries are appended with XADD to that key by whoever changes the thing watched 
 or "<version>-0" as the game logs do); the tier does resume (Last-Event-ID), heartbeats, caps and
 reconnection to Redis. A Flask view returning `sse.flask_response(open_lobby_stream(query), follow)`
 gives the same stream to the Flask test client and documents it in the OpenAPI spec.
-A game's chat can ride on its own key the same way, with a render that drops what a seat may not read.
+A game's chat rides on its own key the same way, with a render that drops what a seat may not
+read; `Source(..., presence=(game_id, viewer))` counts the viewer as watching while it is open.
 """

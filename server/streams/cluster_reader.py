@@ -20,7 +20,8 @@ from typing import Any, Callable
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
-from ..sse import PAGE, StreamId, format_id, parse_id
+from ..sse import PAGE, StreamId, format_id
+from .following import Following
 
 log = logging.getLogger("arena.streams")
 CHANNEL = "__keyevent@0__:xadd"
@@ -35,14 +36,12 @@ def missing_flags(current: str) -> str:
     return "".join(f for f in NEEDED_FLAGS if f not in current and not (f == "t" and "A" in current))
 
 
-class ClusterReader:
+class ClusterReader(Following):
     """Follows any number of stream keys across a Cluster; `deliver(key, entries)` gets what it reads."""
 
     def __init__(self, cluster: Any, block_ms: int, deliver: Callable[[str, list], None]) -> None:
-        self.cluster, self.block_ms, self.deliver = cluster, block_ms, deliver
-        self.cursors: dict[str, StreamId] = {}
-        self.connected: bool | None = None
-        self.last_error: str | None = None
+        super().__init__(deliver, "the Cluster")
+        self.cluster, self.block_ms = cluster, block_ms
         self._dirty: set[str] = set()
         self._everything = True
         self._changed = asyncio.Event()
@@ -80,14 +79,13 @@ class ClusterReader:
                 await self._read_changed()
             except (RedisError, OSError) as exc:
                 self._everything = True
-                self._lost(exc)
+                self.lost(exc)
                 await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
                 failures += 1
                 await self._refresh()
                 continue
-            if self.connected is False:
-                log.info("stream reader back on the Cluster")
-            self.connected, self.last_error, failures = True, None, 0
+            self.back()
+            failures = 0
 
     async def _await_change(self) -> None:
         if self._dirty or self._everything:
@@ -108,16 +106,8 @@ class ClusterReader:
             for key in batch:
                 pipe.xrange(key, f"({format_id(self.cursors[key])}", "+", count=PAGE)
             for key, entries in zip(batch, await pipe.execute()):
-                if entries and key in self.cursors:
-                    self.cursors[key] = max(self.cursors[key], parse_id(entries[-1][0]))
-                    self.deliver(key, entries)
-                    if len(entries) == PAGE:
-                        self._dirty.add(key)                    # more after this page
-
-    def _lost(self, exc: BaseException) -> None:
-        if self.connected is not False:
-            log.warning("stream reader lost the Cluster (%s); retrying", exc)
-        self.connected, self.last_error = False, str(exc) or type(exc).__name__
+                if self.take(key, entries) and len(entries) == PAGE:
+                    self._dirty.add(key)                        # more after this page
 
     async def _refresh(self) -> None:
         """Ask the Cluster who its masters are now (after a failover the old one is gone)."""

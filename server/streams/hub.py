@@ -28,8 +28,9 @@ from redis.retry import Retry
 
 from events.connection import cluster_url, connect_async
 
-from ..sse import PAGE, Backlog, Frame, Render, Source, StreamId, format_id, parse_id
+from ..sse import PAGE, Backlog, Frame, Render, Source, StreamId, format_id
 from .cluster_reader import ClusterReader
+from .following import Following
 
 log = logging.getLogger("arena.streams")
 BLOCK_MS = 20_000                   # a quiet read returns this often (and is simply read again)
@@ -58,17 +59,15 @@ class Subscription:
             self.queue.put_nowait(frames)
 
 
-class Reader:
+class Reader(Following):
     """One connection blocked in XREAD over its keys; `deliver(key, entries)` gets what it reads."""
 
     def __init__(self, url: str, block_ms: int, waker: aioredis.Redis,
                  deliver: Callable[[str, list], None]) -> None:
+        super().__init__(deliver, "Redis")
         self.redis = aioredis.Redis.from_url(url, single_connection_client=True, socket_timeout=block_ms / 1000 + 10,
                                              socket_connect_timeout=2, retry=Retry(NoBackoff(), 0))
-        self.block_ms, self.waker, self.deliver = block_ms, waker, deliver
-        self.cursors: dict[str, StreamId] = {}
-        self.connected: bool | None = None                     # None: no read tried yet
-        self.last_error: str | None = None
+        self.block_ms, self.waker = block_ms, waker
         self._new_keys = asyncio.Event()
         self._reading = False
         self._client_id: int | None = None
@@ -107,24 +106,14 @@ class Reader:
                 reply = await self.redis.xread(streams, count=PAGE, block=self.block_ms)
             except (RedisError, OSError) as exc:
                 self._reading, self._client_id = False, None
-                self._lost(exc)
+                self.lost(exc)
                 await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF) - 1)])
                 failures += 1
                 continue
-            self._reading = False
-            if self.connected is False:
-                log.info("stream reader back on Redis")
-            self.connected, self.last_error, failures = True, None, 0
+            self._reading, failures = False, 0
+            self.back()
             for raw_key, entries in reply.items() if isinstance(reply, dict) else reply or []:
-                key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
-                if entries and key in self.cursors:
-                    self.cursors[key] = max(self.cursors[key], parse_id(entries[-1][0]))
-                    self.deliver(key, entries)
-
-    def _lost(self, exc: BaseException) -> None:
-        if self.connected is not False:
-            log.warning("stream reader lost Redis (%s); retrying", exc)
-        self.connected, self.last_error = False, str(exc) or type(exc).__name__
+                self.take(raw_key.decode() if isinstance(raw_key, bytes) else raw_key, entries)
 
     async def _wake(self) -> None:
         """Make a blocked read return, so the next one covers the keys added since."""

@@ -13,7 +13,7 @@ import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from a2wsgi.wsgi import build_environ
 from flask import Flask, request
@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from .. import sse
+from .. import auth, sse
 from ..context import Arena
 from ..errors import PROBLEM, problem_body
 from .hub import StreamHub
@@ -40,6 +40,7 @@ class Opened:
     source: sse.Source
     follow: bool
     backlog: sse.Backlog
+    still_standing: Callable[[], bool] | None = None      # the credentials still valid (auth.still_standing)
 
 
 class StreamTier:
@@ -86,7 +87,7 @@ class StreamTier:
                 query = Blueprint.ARGUMENTS_PARSER.parse(stream.query(), request, location="query")
                 source = stream.open(query, **scope.get("path_params", {}))
                 backlog = sse.read_after(Arena.of().redis, source, source.after)
-                return Opened(source, query.get("follow", True), backlog)
+                return Opened(source, query.get("follow", True), backlog, auth.still_standing(Arena.of().redis))
             except Exception as exc:
                 try:
                     answer = app.handle_user_exception(exc)
@@ -129,10 +130,14 @@ class StreamTier:
                 try:
                     frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
                 except TimeoutError:
-                    yield sse.KEEP_ALIVE
-                    continue
+                    frames = []
                 if frames is None:
                     return                      # the client reads too slowly: it resumes with Last-Event-ID
+                if not await self._still_standing(opened):
+                    return                      # its token was revoked or its session ended: nothing more
+                if not frames:
+                    yield sse.KEEP_ALIVE
+                    continue
                 fresh = [item for item in frames if item.id > last]
                 if not fresh:
                     continue
@@ -143,6 +148,13 @@ class StreamTier:
                     return
         finally:
             self.hub.unsubscribe(sub)
+
+    async def _still_standing(self, opened: Opened) -> bool:
+        check = opened.still_standing
+        try:
+            return check is None or await asyncio.get_running_loop().run_in_executor(self.openers, check)
+        except RedisError:
+            return False                        # closed: the client resumes from its last id
 
 
 class SSEResponse(StreamingResponse):

@@ -202,6 +202,15 @@ def transaction_keys(scope: ast.AST, module: ast.Module, opened: ast.Call) -> li
     return found
 
 
+def single_key(node: ast.AST) -> bool:
+    """Whether `node` is a call of a key builder that returns one key (not a list of them)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and getattr(node.func.value, "id", None) == "keys"):
+        return False
+    builder = getattr(keys, node.func.attr)
+    return isinstance(builder(**{p: SAMPLE_ARGS[p] for p in inspect.signature(builder).parameters}), str)
+
+
 def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
     """(file, function, call, owners of the keys it names) for every call that may name several keys."""
     found = []
@@ -218,7 +227,10 @@ def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
                 if opened is None:
                     continue                                            # .multi(): its pipeline is checked
                 named = transaction_keys(scope, module, opened)
-            owners = {key_owner(n) for arg in named for n in resolve(arg, scope)} or {None}
+            resolved = [n for arg in named for n in resolve(arg, scope)]
+            if len(resolved) == 1 and single_key(resolved[0]):
+                continue                                                # e.g. exists(key), key = keys.x(...)
+            owners = {key_owner(n) for n in resolved} or {None}
             found.append((str(path.relative_to(ROOT)), getattr(scope, "name", "<module>"), call, owners))
     return found
 

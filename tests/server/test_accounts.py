@@ -83,6 +83,19 @@ def test_repeated_failed_sign_ins_are_refused_for_a_while(app):
     assert c.post("/accounts/session", json={"name": name, "password": PASSWORD}).status_code == 429
 
 
+def test_a_stolen_session_cannot_guess_the_password_through_a_password_change(app):
+    name = unique()
+    thief = fresh(app)
+    sign_up(thief, name)
+    change = [thief.post("/accounts/me/password", json={"current": f"guess {i}", "new": "mine now, all mine"},
+                         headers=csrf(thief)) for i in range(11)]
+    assert [r.status_code for r in change] == [403] * 10 + [429] and change[10].json["code"] == "too_many_failures"
+    right = thief.post("/accounts/me/password", json={"current": PASSWORD, "new": "mine now, all mine"},
+                       headers=csrf(thief))
+    assert right.status_code == 429                         # the right one too, until the window passes
+    assert fresh(app).post("/accounts/session", json={"name": name, "password": PASSWORD}).status_code == 429
+
+
 def test_cookie_writes_need_the_csrf_header_token_writes_do_not(client, redis_client):
     sign_up(client, unique())
     assert client.post("/accounts/me/tokens", json={"label": "bot"}).status_code == 403

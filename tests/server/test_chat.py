@@ -74,6 +74,8 @@ def test_mute_hides_a_players_messages_from_me_only_and_reports_are_kept(app, re
     rude = say(bob, game_id, "you are bad").json
     assert ann.post("/accounts/me/mutes", {"player": bob.id}).json["players"] == [bob.id]
     assert ann.get(f"/games/{game_id}/chat").json["messages"] == []
+    assert b"you are bad" not in ann.get(f"/games/{game_id}/chat/stream?follow=0").get_data()
+    assert ann.get(f"/games/{game_id}/record?chat=1").json["chat"]["players"] == []      # nor in the export
     assert [m["text"] for m in bob.get(f"/games/{game_id}/chat").json["messages"]] == ["you are bad"]
     r = ann.post(f"/games/{game_id}/chat/players/{rude['id']}/report", {"reason": "insult"})
     assert r.status_code == 202

@@ -130,3 +130,27 @@ def test_your_own_seat_needs_your_player_token_and_guests_keep_their_join_links(
     assert [s["status"] for s in unasked["seats"]] == ["invited", "claimed"] and "token" in unasked["seats"][1]
     forged = client.post("/games", json={"form": "duel", "players": players}, headers=bearer("forged"))
     assert (forged.status_code, forged.json["code"]) == (401, "bad_token")
+
+
+def test_invitees_accepting_at_once_start_the_game_exactly_once(app, redis_server):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from server import create_app
+    client = app.test_client()
+    ann, *others = [_register(client, n) for n in ("Ann", "Bob", "Cy", "Di")]
+    players = [{"name": p["name"], "school": s, "player": p["id"]}
+               for p, s in zip([ann, *others], ["northern", "sylvan", "highland", "southern"])]
+    created = client.post("/games", json={"form": "melee", "seed": "race", "players": players},
+                          headers=bearer(ann["token"])).json
+    apps = [create_app({"REDIS_URL": redis_server.url, "TESTING": True}) for _ in others]   # three processes
+
+    def accept(i):
+        return _answer(apps[i].test_client(), others[i], created["seats"][i + 1]["invitation"]).json
+
+    with ThreadPoolExecutor(3) as pool:
+        answers = list(pool.map(accept, range(3)))
+    assert sorted(a["game_status"] for a in answers) == ["started", "waiting_for_players", "waiting_for_players"]
+    events = client.get(f"/games/{created['id']}/events").json["events"]
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert sum(e["version"] == 1 for e in events) == 1
+    assert {client.get(f"/games/{created['id']}", headers=bearer(a["token"])).json["seat"] for a in answers} == {1, 2, 3}

@@ -8,9 +8,12 @@ import json
 import time
 import uuid
 
+import pytest
+
 from events import keys
 from server import create_app
 from tests.server.conftest import bearer
+from tests.server.people import person
 
 DUEL = {"form": "duel", "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]}
 
@@ -138,3 +141,39 @@ def test_a_game_waiting_for_invitations_counts_until_they_expire(redis_server):
         assert client.post("/games", json=DUEL).json["code"] == "too_many_unmoved_games"
     with freeze_time(start + timedelta(seconds=601)):
         assert client.post("/games", json=DUEL).status_code == 201
+
+
+
+WRITES_LIMITED = [   # (a limit set to 2/minute, three calls of one session): the third is a 429
+    ("ARENA_LIMIT_TOKEN_PLAYER", ["/accounts/me/tokens"] * 3),
+    ("ARENA_LIMIT_REPORT_PLAYER", ["/games/{game}/chat/players/{message}/report"] * 3),
+    ("ARENA_LIMIT_SEAT_PLAYER", ["/lobby/tables/{table}/join", "/lobby/tables/{table}/leave", "/lobby/tables/{table}/join"]),
+]
+
+
+@pytest.mark.parametrize("limit, calls", WRITES_LIMITED, ids=[w[0] for w in WRITES_LIMITED])
+def test_writes_that_cost_others_something_are_limited_too(redis_server, limit, calls):
+    app, _ = _client(redis_server, _address(), **{limit: "2/minute"})
+    ann, bob, cid = person(app, "ann"), person(app, "bob"), person(app, "cid")
+    table = ann.post("/lobby/tables", {"form": "melee", "seats": 4}).json
+    duel = ann.post("/lobby/tables", {"form": "duel"}).json
+    game_id = cid.post(f"/lobby/tables/{duel['id']}/join").json["game_id"]
+    message = ann.post(f"/games/{game_id}/chat", {"text": "buy gold"}).json["id"]
+    caller = cid if "report" in calls[0] else bob                  # reports come from the other player
+    answers = [caller.post(c.format(game=game_id, message=message, table=table["id"]), {"reason": "spam"})
+               if "report" in c else caller.post(c.format(table=table["id"])) for c in calls]
+    assert [a.status_code < 400 for a in answers] == [True, True, False], [a.json for a in answers]
+    assert answers[2].status_code == 429 and answers[2].json["code"] == "rate_limited"
+    assert int(answers[2].headers["Retry-After"]) >= 1
+
+
+def test_a_move_made_while_the_game_is_being_created_keeps_it(app, client, redis_client):
+    """The first move may land between the log's creation and its expiry being set: it wins."""
+    from events import unmoved
+    created = client.post("/games", json=DUEL).json
+    game_id = created["id"]
+    unmoved.mark(redis_client, game_id, ["a:192.0.2.1"], 60)       # as if this game were being created now
+    r = client.post(f"/games/{game_id}/resign", headers=bearer(created["seats"][0]["token"]))
+    assert r.status_code == 200
+    assert unmoved.arm(redis_client, game_id, 60) is False
+    assert redis_client.ttl(keys.log(game_id)) == -1

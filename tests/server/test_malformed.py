@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from events import keys
-from tests.server.conftest import bearer
+from server import create_app
 
 DEEP = "[" * 1000 + "]" * 1000
 HUGE_INT = "1" + "0" * 4400
@@ -80,6 +80,9 @@ CASES = [
     ("a player id with a brace", "POST", "/games",
      '{"form": "duel", "players": [{"name": "A", "school": "northern", "player": "{x}"}, '
      '{"name": "B", "school": "sylvan"}]}', {}, 400, "malformed_request"),
+    ("one player in two seats", "POST", "/games",
+     '{"form": "duel", "players": [{"name": "A", "school": "northern", "player": "p1"}, '
+     '{"name": "B", "school": "sylvan", "player": "p1"}]}', {}, 400, "malformed_request"),
     ("?after= of 5000 digits on events", "GET", "/games/{game}/events?after=" + "9" * 5000, None, {}, 400,
      "malformed_request"),
     ("Last-Event-ID of 5000 digits on a game stream", "GET", "/games/{game}/stream?follow=0", None,
@@ -100,7 +103,13 @@ CASES = [
 ]
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def client(redis_server):
+    """One app for the whole table (each case still checks that it changed nothing)."""
+    return create_app({"REDIS_URL": redis_server.url, "TESTING": True}).test_client()
+
+
+@pytest.fixture(scope="module")
 def world(client):
     game = client.post("/games", json={"form": "duel", "seed": "malformed", "players": [
         {"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]}).json
@@ -114,7 +123,7 @@ def _keys(redis) -> set[bytes]:
 
 @pytest.mark.parametrize("name, method, path, body, headers, status, code", CASES, ids=[c[0] for c in CASES])
 def test_a_malformed_request_is_a_4xx_problem_naming_what_is_wrong_and_changes_nothing(
-        client, redis_client, world, name, method, path, body, headers, status, code):
+        client, redis_client, world, name, method, path, body, headers, status, code):  # noqa: ARG001 - name: the id
     headers = {"Content-Type": "application/json", **{k: v.format(**world) for k, v in headers.items()}}
     before_keys, before_version = _keys(redis_client), redis_client.xlen(keys.log(world["game"]))
     r = client.open(path.format(**world), method=method, data=body, headers=headers)

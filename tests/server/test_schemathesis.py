@@ -8,6 +8,8 @@ authentication and existence checks; streams are asked not to follow.
 """
 from __future__ import annotations
 
+import re
+
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
@@ -69,3 +71,17 @@ def test_generated_requests_get_only_documented_answers(redis_server):
     print(f"{len(calls)} generated requests over {len(set(calls))} operations")
     assert failures == []
     assert len(calls) >= MIN_CASES, f"only {len(calls)} cases over {len(set(calls))} operations"
+
+
+def test_a_method_no_path_takes_is_a_405_problem_with_allow(client):
+    """What schemathesis's unsupported-method scenario checks, for every documented path."""
+    paths = client.get("/openapi.json").json["paths"]
+    wrong = []
+    for path, item in paths.items():
+        url = re.sub(r"\{[^}]+\}", "1", path)                        # any value will do for the routing
+        r = client.open(url, method="PATCH" if "patch" not in item else "PUT")
+        allowed = {m.strip() for m in r.headers.get("Allow", "").split(",")}
+        if r.status_code != 405 or r.mimetype != "application/problem+json" or \
+                not {m.upper() for m in item if m != "parameters"} <= allowed:
+            wrong.append(f"{path}: {r.status_code} {r.mimetype} Allow={r.headers.get('Allow')}")
+    assert wrong == []

@@ -92,3 +92,34 @@ def test_lobby_changes_chat_messages_and_spectators_arrive_on_the_front(redis_se
             await c.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_stream_ends_when_its_token_is_revoked_or_its_session_signed_out(redis_server, start_front):
+    front = start_front(redis_server.url, ARENA_HEARTBEAT_SECONDS="0.3")
+
+    async def scenario() -> None:
+        ann, ann_me = await account(front.url)
+        bob, bob_me = await account(front.url)
+        session = {"Cookie": f"arena_session={ann.cookies['arena_session']}"}
+        by_token = await SSE.open(front.port, "/players/me/stream", {"Authorization": f"Bearer {ann_me['token']}"})
+        by_cookie = await SSE.open(front.port, "/players/me/stream", session)
+        assert (by_token.status, by_cookie.status) == (200, 200)
+        for s in (by_token, by_cookie):
+            s.data = []
+        tasks = [asyncio.create_task(s.follow()) for s in (by_token, by_cookie)]
+        del ann.headers["Authorization"]                  # the session's own writes: cookie and CSRF
+        csrf = {"X-CSRF-Token": ann.cookies["arena_csrf"]}
+        tid = next(t["id"] for t in (await ann.get("/accounts/me/tokens")).json()["tokens"])
+        assert (await ann.delete(f"/accounts/me/tokens/{tid}", headers=csrf)).status_code == 204
+        assert (await ann.post("/accounts/me/sign-out-everywhere", headers=csrf)).status_code == 200
+        await until(lambda: by_token.closed and by_cookie.closed)
+        await bob.post("/games", json={"form": "duel", "players": [
+            {"name": bob_me["name"], "school": "northern", "player": bob_me["id"]},
+            {"name": ann_me["name"], "school": "sylvan", "player": ann_me["id"]}]})
+        assert by_token.data == [] and by_cookie.data == []        # the invitation reached neither
+        for t in tasks:
+            t.cancel()
+        for c in (ann, bob):
+            await c.aclose()
+
+    asyncio.run(scenario())

@@ -29,8 +29,8 @@ def test_hostile_names_and_errors_are_shown_as_text_and_nothing_runs(page, live_
     page.locator('.seat-row[data-seat="0"] [name=name]').fill(HOSTILE)
     page.click("#create-game")
     page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
-    expect(page.locator("#status")).to_have_text(re.compile("Your turn"))
-    expect(page.get_by_text(HOSTILE, exact=False).first).to_be_visible()
+    expect(page.locator("#status")).to_have_text(re.compile("Your turn"), timeout=30_000)
+    expect(page.get_by_text(HOSTILE, exact=False).first).to_be_visible(timeout=20_000)
     shot("hostile-name")
 
     me = page.evaluate("JSON.parse(localStorage.getItem('tash-kalar-arena')).player")
@@ -38,16 +38,16 @@ def test_hostile_names_and_errors_are_shown_as_text_and_nothing_runs(page, live_
     live_server.create({"form": "duel", "players": [{"name": HOSTILE, "school": "northern", "player": me["id"]},
                                                     {"name": SVG_HOSTILE, "school": "sylvan"}]}, token=me["token"])
     page.goto(live_server.url + "/")
-    expect(page.locator(".game-item").filter(has_text=SVG_HOSTILE)).to_have_count(1)
+    expect(page.locator(".game-item").filter(has_text=SVG_HOSTILE)).to_have_count(1, timeout=20_000)
 
     page.goto(live_server.url + "/play/" + quote(HOSTILE, safe=""))
-    expect(page.get_by_text(re.compile(re.escape(HOSTILE))).first).to_be_visible()
+    expect(page.get_by_text(re.compile(re.escape(HOSTILE))).first).to_be_visible(timeout=20_000)
     shot("hostile-error")
 
     assert dialogs == []
     assert page.locator(INJECTED).count() == 0
     page.goto(live_server.url + "/docs")                    # its one inline style is allowed by hash
-    expect(page.locator("h1")).to_contain_text("API")
+    expect(page.locator("h1")).to_contain_text("API", timeout=20_000)
     assert violations == []
 
 

@@ -86,6 +86,6 @@ class Worker:
             self.kill9()
 
 
-def pulses(redis) -> int:
-    """How many worker processes show a pulse."""
-    return len(redis.keys(keys.worker_pulse("*")))
+def pulses(redis) -> set[bytes]:
+    """The pulse keys of the worker processes alive (each renews its own every second)."""
+    return set(redis.keys(keys.worker_pulse("*")))

@@ -15,7 +15,7 @@ def test_turns_time_out_on_time_while_a_slow_receiver_holds_the_webhook_deliveri
     try:
         worker_processes()
         worker_processes("arena-notify")
-        wait_for(lambda: pulses(durable_redis.client()) == 2, START_SECONDS, "both workers")
+        wait_for(lambda: len(pulses(durable_redis.client())) == 2, START_SECONDS, "both workers")
         bob = register(durable_client, "Bob", webhook_url=hook.url)
         games = [new_game(durable_client, time_control=TWO_SECONDS, seed=f"slow{i}",
                           players=[{"name": "Ann", "school": "northern"},

@@ -15,9 +15,16 @@ function randomKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// The session's CSRF token (the arena_csrf cookie): a write the session cookie authenticates needs it.
+function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("arena_csrf="));
+  return found ? decodeURIComponent(found.slice("arena_csrf=".length)) : null;
+}
+
 export async function request(method, path, { token, body, headers } = {}) {
   const init = { method, headers: { Accept: "application/json", ...(headers || {}) } };
   if (token) init.headers.Authorization = `Bearer ${token}`;
+  else if (method !== "GET" && csrfToken()) init.headers["X-CSRF-Token"] = csrfToken();
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -57,4 +64,37 @@ export const api = {
   stats: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/stats`, { token }),
   rematch: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/rematch`, { token }),
   resign: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/resign`, { token }),
+  // accounts, lobby, chat, profiles (a signed-in browser's cookie authenticates these)
+  me: () => request("GET", "/accounts/me"),
+  signUp: (name, password) => request("POST", "/accounts", { body: { name, password } }),
+  signIn: (name, password) => request("POST", "/accounts/session", { body: { name, password } }),
+  signOut: () => request("DELETE", "/accounts/session"),
+  signOutEverywhere: () => request("POST", "/accounts/me/sign-out-everywhere"),
+  changePassword: (current, next) => request("POST", "/accounts/me/password", { body: { current, new: next } }),
+  tokens: () => request("GET", "/accounts/me/tokens"),
+  makeToken: (label) => request("POST", "/accounts/me/tokens", { body: { label } }),
+  revokeToken: (id) => request("DELETE", `/accounts/me/tokens/${encodeURIComponent(id)}`),
+  emailPrefs: () => request("GET", "/accounts/me/email"),
+  setEmailPrefs: (body) => request("PUT", "/accounts/me/email", { body }),
+  vacation: () => request("GET", "/accounts/me/vacation"),
+  startVacation: (days) => request("POST", "/accounts/me/vacation", { body: { days } }),
+  endVacation: () => request("DELETE", "/accounts/me/vacation"),
+  tables: () => request("GET", "/lobby/tables"),
+  openTable: (body) => request("POST", "/lobby/tables", { body }),
+  joinTable: (id, body) => request("POST", `/lobby/tables/${encodeURIComponent(id)}/join`, { body: body || {} }),
+  leaveTable: (id) => request("POST", `/lobby/tables/${encodeURIComponent(id)}/leave`),
+  startTable: (id) => request("POST", `/lobby/tables/${encodeURIComponent(id)}/start`),
+  seek: (body) => request("POST", "/lobby/seeks", { body }),
+  mySeek: () => request("GET", "/lobby/seeks/me"),
+  cancelSeek: () => request("DELETE", "/lobby/seeks/me"),
+  invitations: () => request("GET", "/players/me/invitations"),
+  answerInvitation: (id, verb) => request("POST", `/players/me/invitations/${encodeURIComponent(id)}/${verb}`),
+  liveGames: () => request("GET", "/games/live"),
+  profile: (who) => request("GET", `/profiles/${encodeURIComponent(who)}`),
+  chat: (id, token, channel, after) => request("GET",
+    `/games/${encodeURIComponent(id)}/chat?channel=${channel}&after=${encodeURIComponent(after || "0")}`, { token }),
+  say: (id, token, channel, text) => request("POST", `/games/${encodeURIComponent(id)}/chat`, { token, body: { channel, text } }),
+  mute: (player) => request("POST", "/accounts/me/mutes", { body: { player } }),
+  report: (id, token, channel, messageId, reason) => request("POST",
+    `/games/${encodeURIComponent(id)}/chat/${channel}/${encodeURIComponent(messageId)}/report`, { token, body: { reason } }),
 };

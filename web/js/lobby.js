@@ -6,6 +6,8 @@ import { clear, h } from "./dom.js";
 import { playerName, schoolName } from "./data.js";
 import * as storage from "./storage.js";
 import { timeControlText } from "./panels.js";
+import { currentAccount } from "./account.js";
+import { showPeople } from "./people.js";
 
 const SEATS = { duel: [2, 2], high_form: [2, 2], melee: [3, 4] };
 const UNITS = [["seconds", 1], ["minutes", 60], ["hours", 3600], ["days", 86400]];
@@ -81,6 +83,7 @@ export async function showLobby(root, data) {
   const errorEl = h("p", { class: "error", role: "alert", hidden: true });
   const createdEl = h("div", { id: "created" });
   const gamesEl = h("div", { id: "my-games" }, h("p", { class: "muted" }, "Loading your games…"));
+  const peopleEl = h("div", { id: "people" });
 
   function readSeats() {
     return [...seatBox.querySelectorAll(".seat-row")].map((row) => ({
@@ -177,6 +180,7 @@ export async function showLobby(root, data) {
   clear(root, h("div", { class: "lobby" },
     h("section", { class: "panel intro" }, h("h1", {}, "Tash-Kalar Arena"),
       h("p", {}, "Summon beings by arranging your pieces into their patterns, destroy your rivals' pieces, and outscore them. Play a friend by link, or the computer right now.")),
+    peopleEl,
     h("div", { class: "lobby-grid" },
       h("section", { class: "panel new-game", "aria-label": "New game" },
         h("h2", {}, "New game"),
@@ -194,15 +198,18 @@ export async function showLobby(root, data) {
   drawSeats();
   drawTc();
   listGames(data, gamesEl);
+  showPeople(peopleEl, data);
 }
 
 async function listGames(data, el) {
   const known = storage.games();
   const me = storage.player();
   const ids = new Set(Object.keys(known));
-  if (me) {
+  const sources = me ? [me.token] : [];
+  if (await currentAccount()) sources.push(null);   // null: the signed-in account's games, on any device
+  for (const token of sources) {
     try {
-      const mine = await api.myGames(me.token);
+      const mine = await api.myGames(token);
       for (const g of mine.games) ids.add(g.id);
     } catch { /* the player may have been made on another server: the local list still works */ }
   }

@@ -7,6 +7,9 @@ import { loadData } from "./data.js";
 import { clear, h } from "./dom.js";
 import { GamePage } from "./game.js";
 import { showLobby } from "./lobby.js";
+import { currentAccount, showAccount } from "./account.js";
+import { mountChat } from "./chat.js";
+import { showProfile } from "./profile.js";
 import * as storage from "./storage.js";
 
 async function joinFromFragment(gameId) {
@@ -23,10 +26,17 @@ async function main() {
   try {
     const data = await loadData();
     const match = window.location.pathname.match(/^\/play\/([^/]+)\/?$/);
+    const profile = window.location.pathname.match(/^\/profile\/([^/]+)\/?$/);
+    currentAccount();
     if (match) {
       const gameId = decodeURIComponent(match[1]);
       await joinFromFragment(gameId);
       await new GamePage(root, gameId, data).start();
+      await mountChat(root, gameId, storage.game(gameId)?.token || null);
+    } else if (window.location.pathname === "/account") {
+      await showAccount(root);
+    } else if (profile) {
+      await showProfile(root, decodeURIComponent(profile[1]), data);
     } else {
       await showLobby(root, data);
     }

@@ -1,0 +1,157 @@
+// The account: who is signed in (the session cookie), sign-up and sign-in forms, and the account
+// page at /account (password, sign out everywhere, API tokens, e-mail preferences, vacation).
+// Everything from the server is shown with textContent (dom.js `h`), never as HTML.
+
+import { api } from "./api.js";
+import { clear, h } from "./dom.js";
+
+let known;
+
+// The signed-in account ({id, name, csrf}) or null; asked once per page.
+export async function currentAccount() {
+  if (known === undefined) {
+    try { known = await api.me(); } catch { known = null; }
+    const link = document.getElementById("account-link");
+    if (link) link.textContent = known ? known.name : "Sign in";
+  }
+  return known;
+}
+
+function field(label, input) {
+  return h("label", { class: "field" }, label, " ", input);
+}
+
+// Sign-up / sign-in form; `done(account)` runs once signed in.
+export function signInForm(done) {
+  const name = h("input", { name: "account-name", autocomplete: "username", maxlength: 24, required: true });
+  const password = h("input", { name: "account-password", type: "password", autocomplete: "current-password",
+    minlength: 8, maxlength: 256, required: true });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  async function go(kind) {
+    error.hidden = true;
+    try {
+      const account = kind === "up" ? await api.signUp(name.value.trim(), password.value)
+        : await api.signIn(name.value.trim(), password.value);
+      known = account;
+      done(account);
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  }
+  return h("form", { class: "sign-in", id: "sign-in", onsubmit: (e) => { e.preventDefault(); go("in"); } },
+    h("h2", {}, "Sign in or sign up"),
+    field("Name", name), field("Password", password), error,
+    h("div", { class: "buttons" },
+      h("button", { type: "submit", class: "primary", id: "sign-in-button" }, "Sign in"),
+      h("button", { type: "button", id: "sign-up-button", onclick: () => go("up") }, "Sign up")));
+}
+
+function section(title, ...children) {
+  return h("section", { class: "panel" }, h("h2", {}, title), ...children);
+}
+
+function note(el, text, isError) {
+  el.textContent = text;
+  el.className = isError ? "error" : "muted";
+  el.hidden = false;
+}
+
+async function passwordSection() {
+  const current = h("input", { type: "password", name: "current-password", autocomplete: "current-password" });
+  const next = h("input", { type: "password", name: "new-password", autocomplete: "new-password", minlength: 8 });
+  const out = h("p", { role: "status", hidden: true });
+  return section("Password",
+    h("form", { onsubmit: async (e) => {
+      e.preventDefault();
+      try {
+        const r = await api.changePassword(current.value, next.value);
+        note(out, `Password changed; ${r.sessions_closed} other session(s) signed out.`);
+      } catch (err) { note(out, err.message, true); }
+    } }, field("Current", current), field("New", next), h("button", { type: "submit" }, "Change password"), out),
+    h("p", {}, h("button", { type: "button", id: "sign-out-everywhere", onclick: async () => {
+      await api.signOutEverywhere();
+      window.location.assign("/");
+    } }, "Sign out everywhere"), " ",
+    h("button", { type: "button", id: "sign-out", onclick: async () => { await api.signOut(); window.location.assign("/"); } }, "Sign out")));
+}
+
+async function tokensSection() {
+  const list = h("ul", { class: "tokens" });
+  const label = h("input", { name: "token-label", maxlength: 60, placeholder: "my bot" });
+  const shown = h("p", { class: "muted", hidden: true });
+  async function draw() {
+    const { tokens } = await api.tokens();
+    clear(list, tokens.map((t) => h("li", {}, h("span", {}, `${t.label} (${t.id})`), " ",
+      h("button", { type: "button", class: "small", onclick: async () => { await api.revokeToken(t.id); draw(); } }, "Revoke"))));
+  }
+  await draw();
+  return section("API tokens for scripts and bots",
+    h("p", { class: "muted" }, "Send a token as 'Authorization: Bearer <token>'. It acts as you: keep it secret."),
+    list,
+    h("form", { onsubmit: async (e) => {
+      e.preventDefault();
+      const made = await api.makeToken(label.value.trim() || "token");
+      note(shown, `New token (shown once): ${made.token}`);
+      draw();
+    } }, field("Label", label), h("button", { type: "submit" }, "Make a token")), shown);
+}
+
+const KIND_NAMES = { your_turn: "It is my turn", deadline_soon: "My time runs out soon", game_over: "A game is over",
+  digest: "A daily digest of the games waiting for me" };
+
+async function emailSection() {
+  const prefs = await api.emailPrefs();
+  const address = h("input", { type: "email", name: "email", value: prefs.address || "", maxlength: 254 });
+  const boxes = Object.keys(KIND_NAMES).map((k) => h("input", { type: "checkbox", name: `mail-${k}`, checked: prefs.kinds[k] }));
+  const out = h("p", { role: "status", hidden: true });
+  const failures = prefs.failures.length
+    ? h("div", { class: "failures" }, h("h3", {}, "Failed deliveries"),
+      h("ul", {}, prefs.failures.map((f) => h("li", {}, `${f.time}: ${f.subject} (attempt ${f.attempt}): ${f.error}`))))
+    : null;
+  return section("E-mail",
+    h("form", { id: "email-form", onsubmit: async (e) => {
+      e.preventDefault();
+      const kinds = Object.fromEntries(Object.keys(KIND_NAMES).map((k, i) => [k, boxes[i].checked]));
+      try {
+        await api.setEmailPrefs(address.value.trim() ? { address: address.value.trim(), kinds } : { kinds });
+        note(out, "Saved.");
+      } catch (err) { note(out, err.message, true); }
+    } }, field("Address", address),
+    Object.keys(KIND_NAMES).map((k, i) => h("label", { class: "check" }, boxes[i], " ", KIND_NAMES[k])),
+    h("button", { type: "submit" }, "Save"), out), failures);
+}
+
+async function vacationSection() {
+  const status = h("p", { id: "vacation-status" });
+  const days = h("input", { type: "number", name: "vacation-days", min: 0.1, step: 0.1, value: 7 });
+  const out = h("p", { role: "status", hidden: true });
+  const controls = h("div", {});
+  async function draw(v) {
+    status.textContent = v.active ? `On vacation until ${v.until}: your clocks are paused.`
+      : `Not on vacation. ${v.left_days} of ${v.allowance_days} days left this year.`;
+    clear(controls, v.active
+      ? h("button", { type: "button", id: "end-vacation", onclick: async () => draw(await api.endVacation()) }, "Come back now")
+      : h("form", { onsubmit: async (e) => {
+        e.preventDefault();
+        try { draw(await api.startVacation(Number(days.value))); } catch (err) { note(out, err.message, true); }
+      } }, field("Days", days), h("button", { type: "submit", id: "start-vacation" }, "Go on vacation")));
+  }
+  await draw(await api.vacation());
+  return section("Vacation", h("p", { class: "muted" },
+    "While you are away, your per-move and bank clocks stand still in every game, and your opponents see it."),
+  status, controls, out);
+}
+
+export async function showAccount(root) {
+  const me = await currentAccount();
+  if (!me) {
+    clear(root, h("div", { class: "account" }, h("section", { class: "panel" },
+      signInForm(() => window.location.assign("/account")))));
+    return;
+  }
+  clear(root, h("div", { class: "account" },
+    h("section", { class: "panel" }, h("h1", {}, me.name),
+      h("p", {}, h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "Your public profile"))),
+    await passwordSection(), await emailSection(), await vacationSection(), await tokensSection()));
+}

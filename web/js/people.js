@@ -1,0 +1,153 @@
+// The lobby's people part: sign in, open tables (live from /lobby/stream), quick match,
+// invitations, and games to watch. Every value from the server goes in with textContent.
+
+import { api } from "./api.js";
+import { currentAccount, signInForm } from "./account.js";
+import { clear, h, plural } from "./dom.js";
+import { timeControlText } from "./panels.js";
+
+const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
+const CLOCKS = [["none", "No time limit"], ["move:86400", "1 day a move"], ["move:259200", "3 days a move"],
+  ["bank:1800", "30 minutes for the game"], ["move:300", "5 minutes a move"]];
+
+function timeControl(value) {
+  const [kind, seconds] = value.split(":");
+  return kind === "none" ? undefined : { kind, seconds: Number(seconds) };
+}
+
+function formName(data, id) {
+  return (data.geometry.forms.find((f) => f.id === id) || {}).name || id;
+}
+
+function select(name, options, attrs) {
+  return h("select", { name, ...(attrs || {}) }, options.map(([v, text]) => h("option", { value: v }, text)));
+}
+
+export async function showPeople(el, data) {
+  const me = await currentAccount();
+  if (!me) {
+    clear(el, h("section", { class: "panel people" },
+      h("p", {}, "Sign in to find opponents in the lobby, chat, and see your games on any device."),
+      signInForm(() => window.location.reload())));
+    return;
+  }
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const fail = (err) => { error.textContent = err.message; error.hidden = false; };
+  const tablesEl = h("ul", { class: "table-list", id: "open-tables" });
+  const invitesEl = h("div", { id: "invitations" });
+  const liveEl = h("ul", { class: "game-list", id: "live-games" });
+  const seekEl = h("p", { id: "seek-status", role: "status" });
+  const forms = data.geometry.forms.map((f) => [f.id, f.name]);
+  const form = select("table-form", forms, { id: "table-form" });
+  const seats = select("table-seats", [["2", "2 players"]], { id: "table-seats" });
+  const schools = select("table-schools", [["random", "Random schools"], ["draft", "Drafted schools"], ["fixed", "Each picks a school"]]);
+  const mySchool = select("table-school", data.geometry.schools.map((s) => [s, s]));
+  const clock = select("table-clock", CLOCKS.map(([v, t]) => [v, t]));
+  const rated = h("input", { type: "checkbox", name: "table-rated", checked: true });
+  const low = h("input", { type: "number", name: "rating-min", step: 1, placeholder: "any", "aria-label": "Lowest rating" });
+  const high = h("input", { type: "number", name: "rating-max", step: 1, placeholder: "any", "aria-label": "Highest rating" });
+  form.addEventListener("change", () => {
+    clear(seats, SEATS[form.value].map((n) => h("option", { value: n }, `${n} players`)));
+  });
+
+  async function drawTables() {
+    const { tables } = await api.tables();
+    if (!tables.length) {
+      clear(tablesEl, h("li", { class: "muted" }, "No open tables: open one."));
+      return;
+    }
+    clear(tablesEl, tables.map((t) => {
+      const seated = t.players.some((p) => p.player === me.id);
+      const buttons = [];
+      if (!seated) buttons.push(h("button", { type: "button", class: "small join", onclick: () => join(t) }, "Join"));
+      if (seated) buttons.push(h("button", { type: "button", class: "small leave", onclick: () => api.leaveTable(t.id).catch(fail) }, "Leave"));
+      if (seated && t.creator === me.id && t.can_start) {
+        buttons.push(h("button", { type: "button", class: "small", onclick: () => api.startTable(t.id).then(go).catch(fail) }, `Start with ${t.players.length}`));
+      }
+      const range = t.rating_min !== null || t.rating_max !== null ? ` · rating ${t.rating_min ?? "…"} to ${t.rating_max ?? "…"}` : "";
+      return h("li", { class: "table-item", "data-table": t.id },
+        h("span", { class: "table-what" }, `${formName(data, t.form)} · ${t.players.length}/${t.seats} · ${t.schools} schools · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
+        h("span", { class: "table-who" }, t.players.map((p) => p.name).join(", ")), ...buttons);
+    }));
+  }
+
+  function go(table) {
+    if (table && table.game_id) window.location.assign(`/play/${table.game_id}`);
+  }
+
+  async function join(t) {
+    try {
+      const body = t.schools === "fixed" ? { school: prompt("Your school", data.geometry.schools.find((s) => !t.players.some((p) => p.school === s))) } : {};
+      go(await api.joinTable(t.id, body));
+    } catch (err) { fail(err); }
+  }
+
+  async function drawInvitations() {
+    let list = [];
+    try { list = (await api.invitations()).invitations.filter((i) => i.status === "invited"); } catch { list = []; }
+    clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", {},
+      `Game ${i.game_id}, seat ${i.seat + 1} `,
+      h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => window.location.assign(`/play/${i.game_id}`)).catch(fail) }, "Accept"), " ",
+      h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
+  }
+
+  async function drawLive() {
+    const { games } = await api.liveGames();
+    clear(liveEl, games.length ? games.map((g) => h("li", {}, h("a", { href: g.link },
+      `${formName(data, g.form)}: ${g.players.join(" vs ")} · ${plural(g.spectators, "spectator")}`)))
+      : h("li", { class: "muted" }, "Nobody is playing right now."));
+  }
+
+  let seekTimer;
+  async function watchSeek() {
+    clearTimeout(seekTimer);
+    const s = await api.mySeek();
+    if (s.status === "matched") { window.location.assign(`/play/${s.game_id}`); return; }
+    seekEl.textContent = s.status === "waiting" ? `Looking for an opponent (ratings within ${s.window})…` : "";
+    if (s.status === "waiting") seekTimer = setTimeout(watchSeek, 2000);
+  }
+  const seekForm = select("seek-form", forms, { id: "seek-form" });
+  const seekClock = select("seek-clock", CLOCKS.map(([v, t]) => [v, t]));
+
+  const openForm = h("form", { id: "open-table", onsubmit: async (e) => {
+    e.preventDefault();
+    error.hidden = true;
+    const body = { form: form.value, seats: Number(seats.value), schools: schools.value, rated: rated.checked };
+    if (schools.value === "fixed") body.school = mySchool.value;
+    if (timeControl(clock.value)) body.time_control = timeControl(clock.value);
+    if (low.value !== "") body.rating_min = Number(low.value);
+    if (high.value !== "") body.rating_max = Number(high.value);
+    try { await api.openTable(body); await drawTables(); } catch (err) { fail(err); }
+  } }, h("label", {}, "Game ", form), " ", seats, " ", schools, " ", h("label", {}, "Your school ", mySchool), " ", clock,
+  h("label", { class: "check" }, rated, " rated"), h("label", {}, " Ratings ", low, " to ", high),
+  h("button", { type: "submit", class: "primary", id: "open-table-button" }, "Open a table"));
+
+  clear(el, h("section", { class: "panel people" },
+    h("p", { id: "signed-in" }, `Signed in as ${me.name} · `, h("a", { href: "/account" }, "account"), " · ",
+      h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "profile")),
+    invitesEl,
+    h("h2", {}, "Open tables"), tablesEl, openForm,
+    h("h2", {}, "Quick match"),
+    h("form", { id: "quick-match", onsubmit: async (e) => {
+      e.preventDefault();
+      const body = { form: seekForm.value };
+      if (timeControl(seekClock.value)) body.time_control = timeControl(seekClock.value);
+      try { await api.seek(body); watchSeek(); } catch (err) { fail(err); }
+    } }, seekForm, " ", seekClock, " ", h("button", { type: "submit" }, "Find an opponent"), " ",
+    h("button", { type: "button", onclick: async () => { await api.cancelSeek(); watchSeek(); } }, "Stop")), seekEl,
+    error,
+    h("h2", {}, "Games to watch"), liveEl));
+
+  await Promise.all([drawTables(), drawInvitations(), drawLive(), watchSeek()]);
+  const { feed } = await api.tables();
+  const live = new EventSource(`/lobby/stream?after=${encodeURIComponent(feed)}`);
+  const changed = (e) => {
+    const entry = JSON.parse(e.data);
+    const mine = entry.kind === "started" && entry.table.players.some((p) => p.player === me.id);
+    if (mine) go(entry.table);
+    else if (entry.kind === "matched" && entry.players.includes(me.id)) window.location.assign(`/play/${entry.game_id}`);
+    else drawTables();
+  };
+  for (const kind of ["opened", "changed", "started", "closed", "matched"]) live.addEventListener(kind, changed);
+  window.addEventListener("pagehide", () => live.close());
+}
