@@ -103,7 +103,7 @@ def still_standing(redis) -> Callable[[], bool] | None:
     token = bearer()
     if token is not None:
         key = keys.player_token(token_hash(token))
-        return (lambda: bool(redis.exists(key))) if redis.exists(key) else None
+        return (lambda: redis.get(key) is not None) if redis.get(key) is not None else None
     cookie = request.cookies.get(sessions.COOKIE)
     if sessions.current(redis) is None:
         return None
