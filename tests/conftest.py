@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 
+from events.embedded import EmbeddedRedis
 from events.redis_process import RedisCluster, RedisProcess, start_cluster, start_redis
 from server.limits import SETTINGS
 
@@ -29,9 +30,11 @@ def session_data_dir(tmp_path_factory: pytest.TempPathFactory):
     if os.environ.get("ARENA_DATA_DIR"):
         yield
         return
-    os.environ["ARENA_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))
+    root = tmp_path_factory.mktemp("data")
+    os.environ["ARENA_DATA_DIR"] = str(root)
     yield
     os.environ.pop("ARENA_DATA_DIR", None)
+    EmbeddedRedis(root).stop()          # a test that connected with no REDIS_URL started it
 
 
 @pytest.fixture(scope="session")

@@ -71,8 +71,17 @@ export async function showPeople(el, data) {
     }));
   }
 
+  // The join answer and the lobby feed both announce a started game: leave for it once, or the
+  // second navigation aborts the first.
+  let leaving = false;
+  function play(gameId) {
+    if (leaving) return;
+    leaving = true;
+    window.location.assign(`/play/${encodeURIComponent(gameId)}`);
+  }
+
   function go(table) {
-    if (table && table.game_id) window.location.assign(`/play/${table.game_id}`);
+    if (table && table.game_id) play(table.game_id);
   }
 
   async function join(t) {
@@ -87,7 +96,7 @@ export async function showPeople(el, data) {
     try { list = (await api.invitations()).invitations.filter((i) => i.status === "invited"); } catch { list = []; }
     clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", {},
       `Game ${i.game_id}, seat ${i.seat + 1} `,
-      h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => window.location.assign(`/play/${i.game_id}`)).catch(fail) }, "Accept"), " ",
+      h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => play(i.game_id)).catch(fail) }, "Accept"), " ",
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
   }
 
@@ -102,7 +111,7 @@ export async function showPeople(el, data) {
   async function watchSeek() {
     clearTimeout(seekTimer);
     const s = await api.mySeek();
-    if (s.status === "matched") { window.location.assign(`/play/${s.game_id}`); return; }
+    if (s.status === "matched") { play(s.game_id); return; }
     seekEl.textContent = s.status === "waiting" ? `Looking for an opponent (ratings within ${s.window})…` : "";
     if (s.status === "waiting") seekTimer = setTimeout(watchSeek, 2000);
   }
@@ -145,7 +154,7 @@ export async function showPeople(el, data) {
     const entry = JSON.parse(e.data);
     const mine = entry.kind === "started" && entry.table.players.some((p) => p.player === me.id);
     if (mine) go(entry.table);
-    else if (entry.kind === "matched" && entry.players.includes(me.id)) window.location.assign(`/play/${entry.game_id}`);
+    else if (entry.kind === "matched" && entry.players.includes(me.id)) play(entry.game_id);
     else drawTables();
   };
   for (const kind of ["opened", "changed", "started", "closed", "matched"]) live.addEventListener(kind, changed);
