@@ -133,7 +133,7 @@ def test_the_daily_digest_lists_waiting_games_least_time_left_first(app, redis_d
         me = Person(app, "digest@example.test")
         rivals = [Person(app) for _ in range(3)]
         slow = table_game(me, rivals[0], time_control={"kind": "move", "seconds": 5 * 86400})
-        fast = table_game(me, rivals[1], time_control={"kind": "move", "seconds": 86400})
+        fast = table_game(me, rivals[1], time_control={"kind": "move", "seconds": 2 * 86400})   # still waiting when the digest goes
         untimed = table_game(me, rivals[2])
         for game_id, rival in ((slow, rivals[0]), (fast, rivals[1]), (untimed, rivals[2])):
             if to_play([me, rival], game_id) is rival:
