@@ -127,8 +127,12 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
 
 def _redis() -> tuple[str, Any]:
     """REDIS_URL, or the embedded server's socket (and the server, when this command started it)."""
-    from .streams.front import redis_url
-    return redis_url()
+    from events.connection import QUEUE_ENV, queue_url
+    from events.embedded import EmbeddedRedis, data_dir
+    if os.environ.get(QUEUE_ENV):
+        return os.environ[QUEUE_ENV], None
+    started = not EmbeddedRedis(data_dir()).is_running()
+    return queue_url(), EmbeddedRedis(data_dir()) if started else None
 
 
 def _stop(children: dict[str, subprocess.Popen]) -> None:

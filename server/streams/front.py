@@ -19,24 +19,13 @@ from flask import Flask
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
-from events.connection import cluster_url
+from events.connection import cluster_url, queue_url
 
 from .. import create_app
 from .body import BufferedBody, send_problem
 from .limits import limits
 from .routes import ROUTES, StreamRoute
 from .tier import StreamTier
-
-
-def redis_url() -> tuple[str, Any]:
-    """REDIS_URL, or the embedded server's socket (and the server, when this call started it)."""
-    if os.environ.get("REDIS_URL"):
-        return os.environ["REDIS_URL"], None
-    from events.embedded import EmbeddedRedis, data_dir
-    server = EmbeddedRedis(data_dir())
-    started = not server.is_running()
-    server.ensure_running()
-    return f"unix://{server.socket_path}", server if started else None
 
 
 def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROUTES, *,
@@ -46,7 +35,7 @@ def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROU
     set, else everything on REDIS_URL (or the embedded server)."""
     settings = limits()
     cluster = cluster_url()
-    url = cluster or redis_url()[0]
+    url = cluster or queue_url()
     flask_app = flask_app or create_app({} if cluster else {"REDIS_URL": url})
     tier = StreamTier(flask_app, url, settings)
     rest = BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads), settings.max_body_bytes,
