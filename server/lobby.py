@@ -197,8 +197,13 @@ def render_feed(entries, viewer: None = None) -> list[sse.Frame]:
     return frames
 
 
+# Opening a table and making a seek share one set of counters.
+table_limit = limits.limited("table", "tables opened and seeks made", per_address="30/minute",
+                              per_player="10/minute;100/hour")
+
+
 @blp.route("/tables", methods=["POST"])
-@limits.limited("table", "tables opened and seeks made", per_address="30/minute", per_player="10/minute;100/hour")
+@table_limit
 @blp.arguments(TableIn)
 @blp.response(201, TableOut)
 @problems(400, 401, 403)
@@ -391,7 +396,7 @@ def _seek_out(redis: Any, player_id: str) -> dict:
 
 
 @blp.route("/seeks", methods=["POST"])
-@limits.limited("table", "tables opened and seeks made", per_address="30/minute", per_player="10/minute;100/hour")
+@table_limit
 @blp.arguments(SeekIn)
 @blp.response(201, SeekOut)
 @problems(400, 401, 403)
