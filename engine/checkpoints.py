@@ -13,7 +13,8 @@ Layout, present only while there is something to return to:
             "at": i | None, "head": v (only while at is not None)}
 
 `anchor` is a copy of the position the seat's first kept decision was taken on: the fold pays for
-one copy per turn, not one per command. Step k was decided on the position that stood at `steps[k]["version"]`,
+one copy per turn, not one per command, and `replay` of a whole log only for the turns it can still
+step back into (`usable`: the open turn at the end, and turns where someone undid). Step k was decided on the position that stood at `steps[k]["version"]`,
 which is the anchor with the events of the steps before it; each step keeps the events it caused
 (references to the folded events, not copies). `at` is None at the live head; after an undo it is
 the step the game stands at, and `head` the version of the position the first undo left.
@@ -48,13 +49,18 @@ def position(state: State) -> State:
     return clone({k: v for k, v in state.items() if k not in META_KEYS})
 
 
-def follow(state: State, event: dict[str, Any], version: int) -> None:
-    """Called by `apply` after each event: count it, keep or drop checkpoints."""
-    kind = event["type"]
-    if kind == "GameEnded":
+def count(state: State, event: dict[str, Any], version: int) -> None:
+    """Keep `state["version"]` (a finished game's state carries none)."""
+    if event["type"] == "GameEnded":
         state.pop("version", None)
     else:
         state["version"] = version
+
+
+def follow(state: State, event: dict[str, Any], version: int) -> None:
+    """Called by `apply` after each event: count it, keep or drop checkpoints."""
+    count(state, event, version)
+    kind = event["type"]
     if kind in BARRIERS:
         state.pop("undo", None)
         return
@@ -79,6 +85,25 @@ def _command(state: State, event: dict[str, Any], version: int) -> None:
         del record["head"]
     record["steps"].append({"version": version - 1, "events": []})
     state["undo"] = record
+
+
+def usable(events: list[dict[str, Any]]) -> list[bool]:
+    """For each event of a log folded in one go, whether the checkpoints it keeps can still be
+    used: a barrier drops every checkpoint, so what a turn kept before a later barrier (with no
+    undo or redo in between) is dropped unused. `replay` follows only the events marked True and
+    merely counts the others, which gives the same state: the fold pays for undo only in the turn
+    still open at the end of the log and in turns where someone stepped back."""
+    marks = [True] * len(events)
+    keep = True
+    for i in range(len(events) - 1, -1, -1):
+        kind = events[i]["type"]
+        if kind in BARRIERS:
+            keep = False
+        else:
+            marks[i] = keep
+            if kind in STEP_EVENTS:
+                keep = True
+    return marks
 
 
 def versions(record: dict[str, Any]) -> list[int]:

@@ -41,8 +41,13 @@ def apply(state: State, event: Event) -> None:
 def replay(events: list[Event], state: State | None = None) -> State:
     """Fold events through the reducers, from nothing or from a given state (left unchanged)."""
     out: State = clone(state) if state is not None else {}
-    for event in events:
-        apply(out, event)
+    for event, usable in zip(events, checkpoints.usable(events)):
+        version = out.get("version", 0) + 1
+        REDUCERS[event["type"]](out, event)
+        if usable:
+            checkpoints.follow(out, event, version)
+        else:
+            checkpoints.count(out, event, version)
     return out
 
 

@@ -156,3 +156,23 @@ def test_the_end_of_the_turn_cannot_be_undone():
     assert state["turn"]["seat"] == 1
     assert not [c for c in engine.legal_commands(state, 0) + engine.legal_commands(state, 1)
                 if c["type"] in ("undo", "redo")]
+
+
+def test_replay_in_one_go_equals_the_fold_event_by_event_at_every_cut():
+    """`replay` skips the checkpoints of turns a later barrier closes; the state must not show it:
+    whole logs, prefixes and logs resumed from any cut all equal the plain event-by-event fold."""
+    rng = random.Random("cuts")
+    events = engine.new_game({"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}], "seed": "cuts"})
+    state = engine.replay(events)
+    while state["phase"] != "over" and len(events) < 900:
+        new = engine.decide(state, pick(rng, engine.legal_commands(state, active_seat(state))))
+        events.extend(new)
+        state = engine.replay(new, state)
+    assert {"TurnStepUndone", "TurnStepRedone"} <= {e["type"] for e in events[:len(events) // 2]}
+    folded: dict = {}
+    for cut, event in enumerate(events, start=1):
+        engine.apply(folded, event)
+        if cut % 7 == 0 or event["type"] in ("TurnStepUndone", "TurnStepRedone", "TurnStarted"):
+            assert engine.replay(events[:cut]) == folded, cut
+            assert engine.replay(events[cut:], engine.replay(events[:cut])) == engine.replay(events), cut
+    assert folded == engine.replay(events) == state
