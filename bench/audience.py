@@ -12,11 +12,19 @@ throughput, failed moves (errors and 5 s timeouts), web CPU per move (the server
 Redis commands per move (INFO commandstats; stream reads included), and for 4 probe streams on
 the games being played, the delay from a move's append (its event's time) to its arrival.
 The idle streams and slow clients live in a process of their own, the move clients in threads.
+Also printed: the memory of the server's processes per 1,000 idle streams (RSS after they open,
+less RSS before, before the slow clients start).
+
+The real server's games end, so before each scenario its pool of games is topped up with moves
+enough for MAX_MOVE_RATE (a client that still finds it empty stops and is counted as starved).
+Every phase has a time limit: one that overruns stops the run, naming the phase and what it
+waited for, with every thread's stack, after stopping the servers it started.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
 import http.client
 import json
 import multiprocessing
@@ -29,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -44,11 +53,66 @@ from server.streams.front import raise_fd_limit  # noqa: E402
 PLAYERS = [{"name": "A", "school": "northern"}, {"name": "B", "school": "sylvan"}]
 IDLE_GAMES = 400
 OPEN_SECONDS = 30                   # how long the idle streams may take to be answered
-POOL = 48
+POOL = 48                           # games in play at least: 16 clients each hold one
+MAX_MOVE_RATE = 2500                # moves/s the pool is topped up for (the fastest seen: ~1,600)
 PROBES = 4
 SLOW = 200
 TIMEOUT = 5.0
 WORKERS, THREADS = 2, 8
+PHASE_SECONDS = {"start": 120, "prepare": 300, "open": OPEN_SECONDS + 60, "moves": 60, "close": 60, "stop": 60}
+
+
+# --- every phase bounded ------------------------------------------------------------------------------
+
+class Watchdog:
+    """Stops the run when a phase outlives its limit: says which phase and what it waited for,
+    prints every thread's stack, stops what the run started (by process group and pid), exits."""
+
+    def __init__(self) -> None:
+        self.phase: tuple[str, float] | None = None
+        self.cleanups: list = []
+        self._lock = threading.Lock()
+        threading.Thread(target=self._watch, name="watchdog", daemon=True).start()
+
+    @contextmanager
+    def __call__(self, what: str, kind: str, seconds: float | None = None):
+        limit = seconds if seconds is not None else PHASE_SECONDS[kind]
+        with self._lock:
+            outer, self.phase = self.phase, (what, time.monotonic() + limit)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.phase = outer
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(0.5)
+            with self._lock:
+                phase = self.phase
+            if phase is not None and time.monotonic() > phase[1]:
+                print(f"\nbench stalled: {phase[0]} overran its time limit; stacks follow", file=sys.stderr, flush=True)
+                faulthandler.dump_traceback(all_threads=True)
+                for cleanup in reversed(self.cleanups):
+                    try:
+                        cleanup()
+                    except Exception as exc:            # noqa: BLE001 - stop everything we can
+                        print(f"cleanup failed: {exc!r}", file=sys.stderr)
+                os._exit(3)
+
+
+watchdog = Watchdog()
+
+
+def receive(conn, seconds: float, what: str, process: multiprocessing.Process):
+    """The audience's next message, or an error saying what it did not send (and whether it died)."""
+    deadline = time.monotonic() + seconds
+    while not conn.poll(0.2):
+        if not process.is_alive():
+            raise RuntimeError(f"the audience process died (exit code {process.exitcode}) before {what}")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the audience did not report {what} within {seconds:.0f} s")
+    return conn.recv()
 
 
 # --- the servers -------------------------------------------------------------------------------------
@@ -79,6 +143,7 @@ class Server:
                "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")])}
         self.process = subprocess.Popen(server_argv(tier, app, self.port), cwd=ROOT, env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        watchdog.cleanups.append(self.stop)
         deadline = time.monotonic() + 90
         while not self._answers():
             if time.monotonic() > deadline or self.process.poll() is not None:
@@ -101,9 +166,9 @@ class Server:
             return False
         return True
 
-    def cpu_seconds(self) -> float:
-        """User + system CPU of the server's processes (its session)."""
-        total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    def _processes(self) -> list[tuple[str, list[str]]]:
+        """(pid, fields of /proc/pid/stat after the name) of the server's processes (its session)."""
+        found = []
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
                 continue
@@ -112,8 +177,18 @@ class Server:
             except OSError:
                 continue
             if int(fields[3]) == self.process.pid:                 # field 6 (session id) after the name
-                total += (int(fields[11]) + int(fields[12])) / tick
-        return total
+                found.append((pid, fields))
+        return found
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU of the server's processes."""
+        tick = os.sysconf("SC_CLK_TCK")
+        return sum((int(f[11]) + int(f[12])) / tick for _, f in self._processes())
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server's processes."""
+        page = os.sysconf("SC_PAGE_SIZE")
+        return sum(int(f[21]) * page for _, f in self._processes())     # field 24: rss in pages
 
     def redis_calls(self) -> int:
         """Commands run so far, those inside Lua scripts included (INFO commandstats)."""
@@ -139,7 +214,7 @@ class Server:
         ready.wait(5)
         time.sleep(0.2)
         out = Scenario(self.tier, self.app, 1, 0)
-        run_moves(self, pool, 1, time.perf_counter() + 60, out, None, limit=moves)
+        run_moves(self, pool, 1, time.perf_counter() + 30, out, None, limit=moves)
         time.sleep(0.3)
         self.redis.echo("audience-stop")
         thread.join(timeout=5)
@@ -147,6 +222,8 @@ class Server:
 
     def stop(self) -> None:
         """Stop the server's whole session (its worker processes too), then its Redis."""
+        if self.stop in watchdog.cleanups:
+            watchdog.cleanups.remove(self.stop)
         self._signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=20)
@@ -191,21 +268,38 @@ def record_line(client: Client) -> list[tuple[int, dict]]:
         line.append((seat, command))
 
 
-def prepare(server: Server) -> tuple[queue.Queue, list[str]]:
-    """The games to play (a queue) and the idle streams' paths."""
-    client, pool = Client(server.port), queue.Queue()
-    if server.app == "floor":
-        for i in range(POOL):
-            pool.put(Game(f"/floor/g{i}", [], f"/floor/g{i}/stream"))
-        return pool, [f"/floor/idle{i}/stream" for i in range(IDLE_GAMES)]
-    line = record_line(client)
-    for _ in range(POOL):
-        _, game = client.call("POST", "/games", {"form": "duel", "seed": "audience", "players": PLAYERS})
-        tokens = [s["token"] for s in game["seats"]]
-        pool.put(Game(f"/games/{game['id']}/commands", [(c, tokens[s]) for s, c in line],
-                      f"/games/{game['id']}/stream", version=game["version"]))
-    idle = [client.call("POST", "/games", {"form": "duel", "players": PLAYERS})[1]["id"] for _ in range(IDLE_GAMES)]
-    return pool, [f"/games/{g}/stream" for g in idle]
+class Feed:
+    """The games to play, as a queue. The floor's never end; the real server's do (each replays
+    one recorded line of moves), so `top_up` adds games until the queue holds enough moves."""
+
+    def __init__(self, server: Server) -> None:
+        self.server, self.client, self.pool = server, Client(server.port), queue.Queue()
+        self.line = None if server.app == "floor" else record_line(self.client)
+        if self.line is None:
+            for i in range(POOL):
+                self.pool.put(Game(f"/floor/g{i}", [], f"/floor/g{i}/stream"))
+        else:
+            self.top_up(0)
+
+    def idle_paths(self) -> list[str]:
+        if self.line is None:
+            return [f"/floor/idle{i}/stream" for i in range(IDLE_GAMES)]
+        idle = [self.client.call("POST", "/games", {"form": "duel", "players": PLAYERS})[1]["id"]
+                for _ in range(IDLE_GAMES)]
+        return [f"/games/{g}/stream" for g in idle]
+
+    def top_up(self, moves: int) -> None:
+        """At least POOL games and `moves` moves left in the queue."""
+        if self.line is None:
+            return
+        with self.pool.mutex:
+            games = list(self.pool.queue)
+        left = sum(len(g.moves) - g.next for g in games)
+        for _ in range(max(POOL - len(games), -(-(moves - left) // len(self.line)), 0)):
+            _, game = self.client.call("POST", "/games", {"form": "duel", "seed": "audience", "players": PLAYERS})
+            tokens = [s["token"] for s in game["seats"]]
+            self.pool.put(Game(f"/games/{game['id']}/commands", [(c, tokens[s]) for s, c in self.line],
+                               f"/games/{game['id']}/stream", version=game["version"]))
 
 
 def run_moves(server: Server, pool: queue.Queue, clients: int, until: float, out: "Scenario", probes,
@@ -216,7 +310,9 @@ def run_moves(server: Server, pool: queue.Queue, clients: int, until: float, out
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=max(0.0, until - time.perf_counter()) + 2 * TIMEOUT)
+        if t.is_alive():
+            raise TimeoutError(f"a move client is still waiting {2 * TIMEOUT:.0f} s after the end of the moves")
     out.seconds = time.perf_counter() - started
 
 
@@ -225,7 +321,11 @@ def move_loop(server: Server, pool: queue.Queue, slot: int, until: float, out: "
     client, game = Client(server.port), None
     while time.perf_counter() < until and (limit is None or out.ok < limit):
         if game is None or (game.moves and game.next >= len(game.moves)):
-            game = pool.get()
+            try:
+                game = pool.get(timeout=1.0)
+            except queue.Empty:
+                out.starved += 1                    # no game left to play: this client stops
+                return
             if probes is not None and slot < PROBES:
                 probes.send(("probe", slot, game.stream, game.version))
         body, token = game.moves[game.next] if game.moves else ({"version": game.version}, None)
@@ -260,12 +360,15 @@ async def _audience(conn, port: int, paths: list[str], slow: int) -> None:
     loop.add_reader(conn.fileno(), lambda: inbox.put_nowait(conn.recv()))
     stop, cut, delays = asyncio.Event(), [0], []
     started = time.perf_counter()
-    idle = await asyncio.gather(*(_open(port, path, {}) for path in paths), return_exceptions=True)
+    idle = await asyncio.gather(*(asyncio.wait_for(_open(port, path, {}), OPEN_SECONDS) for path in paths),
+                                return_exceptions=True)
     statuses = await _statuses([s for s in idle if not isinstance(s, BaseException)])
     tasks = [asyncio.create_task(_drain(s)) for s in idle if not isinstance(s, BaseException)]
-    tasks += [asyncio.create_task(_slow_client(port, stop, cut)) for _ in range(slow)]
-    conn.send(("ready", sum(s == 200 for s in statuses), len(paths) - len(statuses) + sum(s == -1 for s in statuses),
+    conn.send(("opened", sum(s == 200 for s in statuses), len(paths) - len(statuses) + sum(s == -1 for s in statuses),
                sum(s not in (200, -1) for s in statuses), time.perf_counter() - started))
+    assert (await inbox.get())[0] == "slow"
+    tasks += [asyncio.create_task(_slow_client(port, stop, cut)) for _ in range(slow)]
+    conn.send(("ready",))
     probes: dict[int, asyncio.Task] = {}
     while True:
         message = await inbox.get()
@@ -311,7 +414,7 @@ async def _status(stream) -> int:
     try:
         line = await stream[0].readline()
         return int(line.split()[1]) if line else 0
-    except (ValueError, IndexError, ConnectionError):
+    except (ValueError, IndexError, OSError):
         return 0
 
 
@@ -319,7 +422,7 @@ async def _drain(stream) -> None:
     try:
         while await stream[0].read(65536):
             pass
-    except ConnectionError:
+    except OSError:
         pass
 
 
@@ -327,8 +430,8 @@ async def _slow_client(port: int, stop: asyncio.Event, cut: list[int]) -> None:
     head = b"GET /health HTTP/1.1\r\nHost: bench\r\nX-Slow: " + b"s" * 500
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), TIMEOUT)
+        except (OSError, asyncio.TimeoutError):
             await asyncio.sleep(0.5)
             continue
         try:
@@ -349,7 +452,7 @@ async def _slow_client(port: int, stop: asyncio.Event, cut: list[int]) -> None:
 async def _probe(port: int, path: str, after: int, delays: list[float]) -> None:
     """Follow a played game; each event appended after this opened: arrival time - event time."""
     opened = time.time()
-    reader, writer = await _open(port, path, {"Last-Event-ID": str(after)})
+    reader, writer = await asyncio.wait_for(_open(port, path, {"Last-Event-ID": str(after)}), TIMEOUT)
     buffer = b""
     try:
         while chunk := await reader.read(65536):
@@ -389,6 +492,12 @@ class Scenario:
     cut: int = 0
     round_trips: float = 0
     open_seconds: float = 0
+    starved: int = 0
+    rss_per_1000: float | None = None          # MB of server memory per 1,000 idle streams
+
+    def p(self, q: float, values: str = "latencies") -> float | None:
+        data = sorted(getattr(self, values))
+        return data[min(len(data) - 1, int(q * len(data)))] * 1000 if data else None
 
     def row(self) -> list[str]:
         ok = max(1, self.ok)
@@ -396,9 +505,11 @@ class Scenario:
         dl = sorted(self.delays)
         return [self.tier, self.app, str(self.clients), str(self.streams),
                 f"{self.opened}/{self.unanswered}/{self.refused} in {self.open_seconds:.1f} s",
-                _ms(lat, 0.5), _ms(lat, 0.99), f"{ok / self.seconds:.0f}", str(self.failed),
+                _ms(lat, 0.5), _ms(lat, 0.99), f"{ok / self.seconds:.0f}",
+                str(self.failed) + (f" ({self.starved} starved)" if self.starved else ""),
                 f"{self.cpu / ok * 1000:.2f}", f"{self.round_trips:.1f}", f"{self.redis_calls / ok:.1f}",
-                _ms(dl, 0.5), _ms(dl, 0.99), str(len(dl))]
+                _ms(dl, 0.5), _ms(dl, 0.99), str(len(dl)),
+                "-" if self.rss_per_1000 is None else f"{self.rss_per_1000:.1f}"]
 
 
 def _ms(values: list[float], q: float) -> str:
@@ -407,21 +518,40 @@ def _ms(values: list[float], q: float) -> str:
     return f"{values[min(len(values) - 1, int(q * len(values)))] * 1000:.1f}"
 
 
-def run_scenario(server: Server, pool: queue.Queue, idle_paths: list[str], clients: int, streams: int,
+def run_scenario(server: Server, feed: Feed, idle_paths: list[str], clients: int, streams: int,
                  seconds: float) -> Scenario:
     out = Scenario(server.tier, server.app, clients, streams)
+    name = f"{server.tier}/{server.app}, {clients} clients, {streams} idle streams"
+    with watchdog(f"topping up the games ({name})", "prepare"):
+        feed.top_up(int(MAX_MOVE_RATE * seconds) + 100)
     parent, child = multiprocessing.Pipe()
     paths = [idle_paths[i % len(idle_paths)] for i in range(streams)]
     audience = multiprocessing.Process(target=audience_main, args=(child, server.port, paths, SLOW if streams else 0))
+    rss = server.rss_bytes()
     audience.start()
-    _, out.opened, out.unanswered, out.refused, out.open_seconds = parent.recv()
-    cpu, calls = server.cpu_seconds(), server.redis_calls()
-    run_moves(server, pool, clients, time.perf_counter() + seconds, out, _Locked(parent, threading.Lock()))
-    time.sleep(0.3)                                              # the last deliveries
-    out.cpu, out.redis_calls = server.cpu_seconds() - cpu, server.redis_calls() - calls
-    parent.send(("stop",))
-    _, out.delays, out.alive, out.cut = parent.recv()
-    audience.join(timeout=30)
+    watchdog.cleanups.append(audience.kill)
+    try:
+        with watchdog(f"opening {streams} idle streams ({name})", "open"):
+            _, out.opened, out.unanswered, out.refused, out.open_seconds = receive(
+                parent, OPEN_SECONDS + 30, "its idle streams open", audience)
+            if streams:
+                time.sleep(0.5)                                  # what the last ones allocate
+                out.rss_per_1000 = (server.rss_bytes() - rss) / streams * 1000 / 2 ** 20
+            parent.send(("slow",))
+            receive(parent, 30, "its slow clients started", audience)
+        cpu, calls = server.cpu_seconds(), server.redis_calls()
+        with watchdog(f"playing moves ({name})", "moves", seconds + 4 * TIMEOUT + 10):
+            run_moves(server, feed.pool, clients, time.perf_counter() + seconds, out, _Locked(parent, threading.Lock()))
+        time.sleep(0.3)                                          # the last deliveries
+        out.cpu, out.redis_calls = server.cpu_seconds() - cpu, server.redis_calls() - calls
+        with watchdog(f"closing the audience ({name})", "close"):
+            parent.send(("stop",))
+            _, out.delays, out.alive, out.cut = receive(parent, 30, "its result", audience)
+            audience.join(timeout=30)
+    finally:
+        if audience.is_alive():
+            audience.kill()
+        watchdog.cleanups.remove(audience.kill)
     if server.tier == "before" and streams:
         time.sleep(4)                                            # gthread: the stream threads notice the close
     return out
@@ -437,7 +567,8 @@ class _Locked:
 
 
 HEADER = ["tier", "app", "clients", "idle streams", "opened/unanswered/refused", "move p50 ms", "move p99 ms",
-          "moves/s", "failed", "web CPU ms/move", "Redis round trips/move", "Redis cmds/move", "delivery p50 ms", "delivery p99 ms", "delivered"]
+          "moves/s", "failed", "web CPU ms/move", "Redis round trips/move", "Redis cmds/move", "delivery p50 ms", "delivery p99 ms", "delivered",
+          "RSS MB/1,000 streams"]
 
 
 def main() -> None:
@@ -446,29 +577,57 @@ def main() -> None:
     parser.add_argument("--tiers", default="before,after")
     parser.add_argument("--streams", default="0,500,2000")
     parser.add_argument("--clients", default="1,16")
+    parser.add_argument("--apps", default="floor,real")
     args = parser.parse_args()
     raise_fd_limit()
-    rows = []
+    scenarios: list[Scenario] = []
+    print(f"load average at start: {os.getloadavg()[0]:.2f}", flush=True)
     with tempfile.TemporaryDirectory(prefix="audience-") as tmp:
         for tier in args.tiers.split(","):
-            for app in ("floor", "real"):
-                server = Server(tier, app, Path(tmp))
+            for app in args.apps.split(","):
+                with watchdog(f"starting the {tier}/{app} server", "start"):
+                    server = Server(tier, app, Path(tmp))
                 try:
-                    pool, idle = prepare(server)
-                    trips = server.round_trips(pool)
+                    with watchdog(f"preparing games on {tier}/{app}", "prepare"):
+                        feed = Feed(server)
+                        idle = feed.idle_paths()
+                        trips = server.round_trips(feed.pool)
                     for streams in map(int, args.streams.split(",")):
                         for clients in map(int, args.clients.split(",")):
-                            scenario = run_scenario(server, pool, idle, clients, streams, args.seconds)
+                            scenario = run_scenario(server, feed, idle, clients, streams, args.seconds)
                             scenario.round_trips = trips
-                            rows.append(scenario.row())
-                            print(" | ".join(rows[-1]), flush=True)
+                            scenarios.append(scenario)
+                            print(" | ".join(scenario.row()), flush=True)
                 finally:
-                    server.stop()
+                    with watchdog(f"stopping the {tier}/{app} server", "stop"):
+                        server.stop()
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
     print()
     print("| " + " | ".join(HEADER) + " |")
     print("|" + "---|" * len(HEADER))
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+    for scenario in scenarios:
+        print("| " + " | ".join(scenario.row()) + " |")
+    print()
+    for line in targets(scenarios):
+        print(line)
+
+
+def targets(scenarios: list[Scenario]) -> list[str]:
+    """Issue 10's targets, for each app and client count with the most streams open: nothing
+    refused or timed out, move p99 within 2x its value with no stream open, delivery p50 < 50 ms."""
+    lines, most = [], max((s.streams for s in scenarios), default=0)
+    for loaded in (s for s in scenarios if s.streams == most and most):
+        quiet = next((s for s in scenarios if (s.tier, s.app, s.clients, s.streams) ==
+                      (loaded.tier, loaded.app, loaded.clients, 0)), None)
+        bad = loaded.failed + loaded.starved + loaded.unanswered + loaded.refused
+        ratio = (loaded.p(0.99) or 0) / (quiet.p(0.99) or 1) if quiet else None
+        delivery = loaded.p(0.5, "delays")
+        lines.append(f"{loaded.tier}/{loaded.app}, {loaded.clients} clients, {most} streams + {SLOW} slow: "
+                     f"refused/timed out {bad} ({'ok' if not bad else 'MISSED'}); move p99 "
+                     + (f"{ratio:.2f}x the quiet value ({'ok' if ratio <= 2 else 'MISSED'})" if ratio else "-")
+                     + "; delivery p50 " + (f"{delivery:.1f} ms ({'ok' if delivery < 50 else 'MISSED'})"
+                                             if delivery is not None else "- (MISSED: nothing delivered)"))
+    return lines
 
 
 if __name__ == "__main__":
