@@ -1,12 +1,15 @@
 """E-mail preferences (address and kinds), the failures to show, and the one-click unsubscribe link.
 
 The mail itself is workers/email.py's. The unsubscribe link works without signing in (its token
-is signed by the server): GET turns the kind off and says so in a small page, POST does the same
-for mail clients that follow RFC 8058's List-Unsubscribe-Post.
+is signed by the server). GET changes nothing (mail prefetchers and link scanners follow links):
+it shows a page with one button. POST turns the kind off: that button, or a mail client's
+RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, form-encoded) to the URL named by
+List-Unsubscribe.
 """
 from __future__ import annotations
 
 from html import escape
+from urllib.parse import urlencode
 
 from flask import Response
 from flask_smorest import Blueprint
@@ -69,21 +72,43 @@ def put_preferences(data: dict):
     return _out(pid)
 
 
-def _page(title: str, text: str) -> Response:
-    body = (f"<!doctype html><html lang=en><meta charset=utf-8><title>{escape(title)}</title>"
-            f"<link rel=stylesheet href=/web/css/app.css><main class=panel><h1>{escape(title)}</h1>"
-            f"<p>{escape(text)}</p><p><a href=/>Tash-Kalar Arena</a></p></main></html>")
-    return Response(body, mimetype="text/html")
+def _page(title: str, text: str, form: str = "") -> Response:
+    body = (f"<!doctype html><html lang=en><meta charset=utf-8><meta name=robots content=noindex>"
+            f"<title>{escape(title)}</title><link rel=stylesheet href=/web/css/app.css><main class=panel>"
+            f"<h1>{escape(title)}</h1><p>{escape(text)}</p>{form}<p><a href=/>Tash-Kalar Arena</a></p></main></html>")
+    return Response(body, mimetype="text/html", headers={"Cache-Control": "no-store"})
 
 
-@blp.route("/email/unsubscribe", methods=["GET", "POST"])
+def _kind(query: dict) -> str:
+    """The kind of e-mail the link's token names (404 for a link this server did not make)."""
+    found = email.read_unsubscribe_token(Arena.of().redis, query["token"])
+    if found is None:
+        raise ApiError(404, "link_not_valid", "This unsubscribe link is not one this server made.")
+    return found[1].replace("_", " ")
+
+
+@blp.route("/email/unsubscribe")
 @blp.arguments(UnsubscribeQuery, location="query")
 @blp.response(200, content_type="text/html")
 @problems(400, 404)
+def confirm_unsubscribe(query: dict):
+    """The link in an e-mail: a page with one button that stops that kind of e-mail (nothing changes
+    until it is pressed, so link scanners that open the link unsubscribe nobody)."""
+    kind = _kind(query)
+    action = escape(f"/email/unsubscribe?{urlencode({'token': query['token']})}")
+    form = (f"<form method=post action=\"{action}\"><input type=hidden name=List-Unsubscribe value=One-Click>"
+            f"<button type=submit>Stop {escape(kind)} e-mails</button></form>")
+    return _page("Unsubscribe?", f"Press the button to get no more {kind} e-mails from Tash-Kalar Arena.", form)
+
+
+@blp.route("/email/unsubscribe", methods=["POST"])
+@blp.arguments(UnsubscribeQuery, location="query")
+@blp.response(200, content_type="text/html")
+@problems(400, 404, 415)
 def unsubscribe(query: dict):
-    """One click from an e-mail: that kind of e-mail stops (turn it on again in your preferences)."""
-    done = email.unsubscribe(Arena.of().redis, query["token"])
-    if done is None:
-        raise ApiError(404, "link_not_valid", "This unsubscribe link is not one this server made.")
-    return _page("Unsubscribed", f"You will get no more {done[1].replace('_', ' ')} e-mails. "
+    """Stop that kind of e-mail (turn it on again in your preferences): the confirmation page's
+    button, or a mail client's RFC 8058 one-click POST (`List-Unsubscribe=One-Click`, form-encoded)."""
+    kind = _kind(query)
+    email.unsubscribe(Arena.of().redis, query["token"])
+    return _page("Unsubscribed", f"You will get no more {kind} e-mails. "
                                  "You can turn them on again in your preferences.")

@@ -4,7 +4,8 @@ break later (in Redis, in the engine, in another client's JSON parser).
 Refused with a problem+json naming what is wrong, before anything is read from or written to the
 store:
 
-- 415 `unsupported_media_type`: a body that is not `application/json` (or `+json`);
+- 415 `unsupported_media_type`: a body that is not `application/json` (or `+json`), but for the
+  form a mail client posts to unsubscribe (FORM_PATHS);
 - 400 `malformed_json`: not UTF-8, not JSON, nested deeper than MAX_DEPTH, an integer of more than
   MAX_INT_DIGITS digits, a number that is not finite (NaN, Infinity, 1e400), or a string holding a
   lone surrogate (not Unicode, so it cannot be stored or sent).
@@ -26,6 +27,8 @@ MAX_DEPTH = 32
 MAX_INT_DIGITS = 20
 SURROGATE = re.compile("[\ud800-\udfff]")
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+FORM_PATHS = ("/email/unsubscribe",)         # RFC 8058 one-click unsubscribing posts a form
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
 class Malformed(ValueError):
@@ -90,6 +93,8 @@ def is_json(mimetype: str) -> bool:
 
 def _check_body() -> None:
     if request.method not in BODY_METHODS or not _has_body():
+        return
+    if request.path in FORM_PATHS and request.mimetype in FORM_TYPES:
         return
     if not is_json(request.mimetype):
         raise ApiError(415, "unsupported_media_type",

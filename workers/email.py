@@ -6,6 +6,11 @@ Sent through the SMTP server named by ARENA_SMTP_URL with smtplib:
     smtp+starttls://[user:password@]host[:587]       STARTTLS
     smtps://[user:password@]host[:465]               TLS from the first byte
 
+STARTTLS is required when asked for: a server that does not offer it is an error, never a
+fallback to plain text. TLS checks the server's certificate and name against the system's CAs;
+ARENA_SMTP_CA_FILE names a PEM file of CAs to trust instead (a self-hosted mail server's own CA,
+or a test's). The user name and password are sent only after TLS is up when TLS is asked for.
+
 Each player chooses an address and which kinds they want (events keys.email_settings; the
 profile's preferences page). `offer` is called by workers/notify.py for every new notification:
 a "your turn" goes out at most once per game per ARENA_EMAIL_TURN_INTERVAL seconds and never
@@ -107,16 +112,23 @@ def unsubscribe_token(redis: Any, player_id: str, kind: str) -> str:
     return URLSafeSerializer(_secret(redis), salt="unsubscribe").dumps({"p": player_id, "k": kind})
 
 
-def unsubscribe(redis: Any, token: str) -> tuple[str, str] | None:
-    """Turn off the kind the token names; (player, kind), or None for a forged token."""
+def read_unsubscribe_token(redis: Any, token: str) -> tuple[str, str] | None:
+    """(player, kind) that a token names, or None for a forged token."""
     try:
         data = URLSafeSerializer(_secret(redis), salt="unsubscribe").loads(token)
     except BadSignature:
         return None
     if not isinstance(data, dict) or data.get("k") not in KINDS or not keys.valid_game_id(str(data.get("p"))):
         return None
-    set_preferences(redis, data["p"], None, {data["k"]: False})
     return data["p"], data["k"]
+
+
+def unsubscribe(redis: Any, token: str) -> tuple[str, str] | None:
+    """Turn off the kind the token names; (player, kind), or None for a forged token."""
+    found = read_unsubscribe_token(redis, token)
+    if found is not None:
+        set_preferences(redis, found[0], None, {found[1]: False})
+    return found
 
 
 # --- offering and delivering ------------------------------------------------------------------------
@@ -193,7 +205,7 @@ def send(url: str | None, message: EmailMessage) -> None:
     if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
         raise smtplib.SMTPException(f"ARENA_SMTP_URL must be smtp://, smtp+starttls:// or smtps://, not {parts.scheme}://")
     port = parts.port or (465 if tls_first else 587 if starttls else 25)
-    context = ssl.create_default_context()
+    context = ssl.create_default_context(cafile=os.environ.get("ARENA_SMTP_CA_FILE") or None)
     client = smtplib.SMTP_SSL(parts.hostname, port, timeout=TIMEOUT, context=context) if tls_first \
         else smtplib.SMTP(parts.hostname, port, timeout=TIMEOUT)
     with client:

@@ -4,6 +4,7 @@ left, the one-click unsubscribe link, preferences, and failures recorded for the
 from __future__ import annotations
 
 import email as stdlib_email
+import html
 import re
 import time
 import uuid
@@ -111,20 +112,44 @@ def test_your_turn_once_per_game_per_interval_and_never_while_watching(app, redi
     assert len(mails_to(smtp, other_address)) == 1            # not watching any more: told once
 
 
-def test_the_unsubscribe_link_turns_that_kind_off_in_one_click(app, redis_db, smtp):
+def test_the_unsubscribe_link_asks_first_and_a_post_unsubscribes(app, redis_db, smtp):
     ann, bob = Person(app, "ann2@example.test"), Person(app, "bob2@example.test")
     game_id = table_game(ann, bob)
     run_worker(redis_db)
     [turn] = [m for m in smtp.messages if game_id in m["Subject"]]
+    assert turn["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     link = re.search(r"<(http://arena\.test(/email/unsubscribe\?token=[^>]+))>", turn["List-Unsubscribe"]).group(2)
-    page = app.test_client().get(link)
-    assert page.status_code == 200 and b"no more your turn e-mails" in page.data
+    assert link in turn.get_content()
     receiver = ann if turn["To"] == "ann2@example.test" else bob
+    for _ in range(2):                                        # a link scanner opening it changes nothing
+        page = app.test_client().get(link)
+        assert page.status_code == 200 and b"Stop your turn e-mails" in page.data
+    assert receiver.client.get("/accounts/me/email").json["kinds"]["your_turn"] is True
+    action = html.unescape(re.search(r'<form method=post action="([^"]+)"', page.data.decode()).group(1))
+    done = app.test_client().post(action, data={"List-Unsubscribe": "One-Click"})        # the page's button
+    assert done.status_code == 200 and b"no more your turn e-mails" in done.data
     prefs = receiver.client.get("/accounts/me/email").json
     assert prefs["kinds"]["your_turn"] is False and prefs["kinds"]["digest"] is True
-    assert app.test_client().post(link).status_code == 200               # RFC 8058 one-click POST
     assert app.test_client().get("/email/unsubscribe?token=forged").status_code == 404
+    assert app.test_client().post("/email/unsubscribe?token=forged").status_code == 404
     assert app.test_client().get("/email/unsubscribe").status_code == 400
+
+
+def test_a_mail_clients_one_click_post_unsubscribes_without_the_page(app, redis_db, smtp):
+    """RFC 8058: the client POSTs `List-Unsubscribe=One-Click`, form-encoded, to the header's URL."""
+    ann, bob = Person(app, "ann4@example.test"), Person(app, "bob4@example.test")
+    game_id = table_game(ann, bob)
+    run_worker(redis_db)
+    [turn] = [m for m in smtp.messages if game_id in m["Subject"]]
+    link = re.search(r"<http://arena\.test(/email/unsubscribe\?token=[^>]+)>", turn["List-Unsubscribe"]).group(1)
+    receiver = ann if turn["To"] == "ann4@example.test" else bob
+    answer = app.test_client().post(link, data="List-Unsubscribe=One-Click",
+                                    content_type="application/x-www-form-urlencoded")
+    assert answer.status_code == 200
+    assert receiver.client.get("/accounts/me/email").json["kinds"]["your_turn"] is False
+    other = bob if receiver is ann else ann                     # the one-click form is no way around JSON elsewhere
+    assert other.client.put("/accounts/me/email", data="kinds=x", headers=other.csrf,
+                            content_type="application/x-www-form-urlencoded").status_code == 415
 
 
 def test_the_daily_digest_lists_waiting_games_least_time_left_first(app, redis_db, smtp, monkeypatch):
