@@ -19,6 +19,7 @@ from marshmallow import Schema, fields, validate
 from events import GameNotFound, keys, vacations
 from workers import due, turns
 from workers import vacation as pauses
+from workers.settings import Settings
 from workers.clock import format_epoch
 
 from . import auth
@@ -79,7 +80,8 @@ def public(redis, player_id: str) -> dict | None:
 
 
 def reindex(player_id: str) -> None:
-    """Move the timeouts of the player's games to their deadlines as they are now."""
+    """Move the timeouts and "deadline soon" reminders of the player's games to their times as they
+    are now (a reminder already sent is not sent again: its wait's member is gone or past)."""
     arena = Arena.of()
     items = {}
     for raw in arena.redis.smembers(keys.player_games(player_id)):
@@ -96,6 +98,9 @@ def reindex(player_id: str) -> None:
         end = pauses.deadline(arena.redis, clock, seating)
         if end is not None:
             items[due.member("timeout", game_id, clock.wait)] = end
+            remind = due.member("remind", game_id, clock.wait)
+            if due.when(arena.redis, remind) is not None:
+                items[remind] = pauses.reminder(arena.redis, clock, seating, Settings.from_env().reminder_fraction)
     due.add(arena.redis, items)
 
 

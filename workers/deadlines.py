@@ -42,8 +42,7 @@ def handle(redis: Any, service: Any, item: due.Due, settings: Settings, now: Cal
         _, again = apply_timeout(redis, service, item.game_id, item.wait, settings, now)
         return again
     if item.kind == "remind":
-        remind(redis, service, item.game_id, item.wait, settings, now())
-        return None
+        return remind(redis, service, item.game_id, item.wait, settings, now())[1]
     return _see_bot_played(redis, service, item.game_id, item.wait, settings, now())
 
 
@@ -82,20 +81,28 @@ def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, settings: S
     return "busy", now() + BUSY_RETRY
 
 
-def remind(redis: Any, service: Any, game_id: str, wait: int, settings: Settings, now: float) -> str:
-    """'deadline soon' to the player waited for, unless the wait is over."""
+def remind(redis: Any, service: Any, game_id: str, wait: int, settings: Settings,
+           now: float) -> tuple[str, float | None]:
+    """'deadline soon' to the player waited for, unless the wait is over; never while the player is
+    on vacation (their clock stands still): then it is due again when its time has come."""
     seating = turns.seating_of(redis, game_id)
     clock = turns.current(redis, service, game_id, seating.tc)
     if clock.over or clock.wait != wait or clock.seat not in seating.players:
-        return "moved"
+        return "moved", None
     end = vacation.deadline(redis, clock, seating)
     if end is None:
-        return "untimed"
+        return "untimed", None
+    when = vacation.reminder(redis, clock, seating, settings.reminder_fraction)
+    if when is not None and when > now:
+        return "later", when
+    back = vacation.away(redis, seating, now).get(clock.seat)
+    if back is not None:
+        return "away", back             # due before the vacation began, not sent yet: told on return
     note = notify.notification("deadline_soon", game_id, clock.seat, wait, version=clock.version,
                                deadline=clocks.format_epoch(end), remaining=round(max(0.0, end - now), 3),
                                text=f"Your time in game {game_id} runs out in {_duration(end - now)}.")
     notify.send(redis, seating.players[clock.seat], note, settings, now=now)
-    return "reminded"
+    return "reminded", None
 
 
 def _duration(seconds: float) -> str:

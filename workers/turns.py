@@ -232,8 +232,8 @@ def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings:
     if end is not None:
         items[due.member("timeout", game_id, clock.wait)] = end
         if clock.seat in seating.players:
-            items[due.member("remind", game_id, clock.wait)] = clocks.reminder(clock, seating.tc,
-                                                                              settings.reminder_fraction)
+            items[due.member("remind", game_id, clock.wait)] = vacation.reminder(redis, clock, seating,
+                                                                                settings.reminder_fraction)
     if bot is not None:
         items[due.member("bot", game_id, clock.wait)] = bot
     return items
