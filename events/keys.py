@@ -331,12 +331,23 @@ def _hex(text: str) -> str:
 _OWNER = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 
 
+def _owner(owner: str) -> str:
+    if not isinstance(owner, str) or _OWNER.fullmatch(owner) is None:
+        raise InvalidKeyPart(f"owner must be 1-80 letters, digits, '_', '.', ':' or '-': {owner!r}")
+    return owner
+
+
 def unmoved_games(owner: str) -> str:
     """sorted set: ids of the games `owner` ('p:<player>' or 'a:<address>') created that nobody has
     moved in yet -> when each stops counting (epoch seconds)."""
-    if not isinstance(owner, str) or _OWNER.fullmatch(owner) is None:
-        raise InvalidKeyPart(f"owner must be 1-80 letters, digits, '_', '.', ':' or '-': {owner!r}")
-    return f"{PREFIX}:unmoved:{{{owner}}}"
+    return f"{PREFIX}:unmoved:{{{_owner(owner)}}}"
+
+
+def stream_slots(owner: str) -> str:
+    """sorted set: the open streams of `owner` ('a:<address hash>' or 't:<token hash>') in every
+    front process -> when the lease of each lapses (epoch seconds), renewed while it is open
+    (server/streams/slots.py)."""
+    return f"{PREFIX}:streams:{{{_owner(owner)}}}"
 
 
 def rate_limits() -> str:

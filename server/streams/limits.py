@@ -1,10 +1,8 @@
-"""The front's limits, each from an environment variable (README.md, Configuration), and the
-count of open streams per client address and per token that enforces two of them."""
+"""The front's limits, each from an environment variable (README.md, Configuration); the caps
+on open streams per address and per token are kept in Redis for every process (slots.py)."""
 from __future__ import annotations
 
-import hashlib
 import os
-from collections import Counter
 from dataclasses import dataclass, fields
 from functools import cache
 
@@ -17,8 +15,9 @@ class Limits:
     max_body_bytes: int = 8 << 20        # ARENA_MAX_BODY_BYTES: a request body (a record import is the largest)
     body_timeout: float = 30.0           # ARENA_BODY_TIMEOUT: seconds to send a request's body
     max_connections: int = 20_000        # ARENA_MAX_CONNECTIONS: open connections per front process
-    streams_per_address: int = 64        # ARENA_STREAMS_PER_ADDRESS: open streams per client address
-    streams_per_token: int = 16          # ARENA_STREAMS_PER_TOKEN: open streams per bearer token
+    streams_per_address: int = 64        # ARENA_STREAMS_PER_ADDRESS: open streams per client address, all processes
+    streams_per_token: int = 16          # ARENA_STREAMS_PER_TOKEN: open streams per bearer token, all processes
+    stream_slot_lease: float = 30.0      # ARENA_STREAM_SLOT_LEASE: seconds a killed process's streams still count
     heartbeat_seconds: float = 15.0      # ARENA_HEARTBEAT_SECONDS: a comment on a quiet stream this often
     retry_after: int = 2                 # ARENA_RETRY_AFTER: seconds in Retry-After on a 429 or 503
     stream_backlog: int = 256            # ARENA_STREAM_BACKLOG: batches queued for a stream that does not read
@@ -44,39 +43,3 @@ def variable(name: str) -> str:
 def limits() -> Limits:
     """This process's limits (read once)."""
     return Limits.from_env()
-
-
-class OpenStreams:
-    """How many streams each client address and each token holds open in this process."""
-
-    def __init__(self, per_address: int, per_token: int) -> None:
-        self.per_address, self.per_token = per_address, per_token
-        self.by_address: Counter[str] = Counter()
-        self.by_token: Counter[str] = Counter()
-
-    def claim(self, address: str, token: str | None) -> "Claim | None":
-        """A claim on one more stream, or None when the address or the token is at its cap."""
-        tag = hashlib.sha256(token.encode()).hexdigest() if token else None
-        if self.by_address[address] >= self.per_address or (tag and self.by_token[tag] >= self.per_token):
-            return None
-        self.by_address[address] += 1
-        if tag:
-            self.by_token[tag] += 1
-        return Claim(self, address, tag)
-
-    def _release(self, address: str, tag: str | None) -> None:
-        for counter, name in ((self.by_address, address), (self.by_token, tag)):
-            if name is not None:
-                counter[name] -= 1
-                if counter[name] <= 0:
-                    del counter[name]
-
-
-class Claim:
-    def __init__(self, owner: OpenStreams, address: str, tag: str | None) -> None:
-        self.owner, self.address, self.tag, self.held = owner, address, tag, True
-
-    def release(self) -> None:
-        if self.held:
-            self.held = False
-            self.owner._release(self.address, self.tag)

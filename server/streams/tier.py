@@ -13,7 +13,7 @@ import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from a2wsgi.wsgi import build_environ
 from flask import Flask, request
@@ -27,9 +27,10 @@ from .. import auth, sse
 from ..context import Arena
 from ..errors import PROBLEM, problem_body
 from .hub import StreamHub
-from .limits import Limits, OpenStreams
+from .limits import Limits
 from .presence import PresenceBook
 from .routes import StreamRoute
+from .slots import StreamSlots
 
 log = logging.getLogger("arena.streams")
 OPENER_THREADS = 8                  # opening is a few Redis round trips and a render: short, GIL-bound
@@ -48,12 +49,14 @@ class StreamTier:
         self.flask_app = flask_app
         self.limits = limits
         self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog, shard_keys=limits.stream_shard_keys)
-        self.open_streams = OpenStreams(limits.streams_per_address, limits.streams_per_token)
+        self.slots = StreamSlots(self.hub.redis, limits.streams_per_address, limits.streams_per_token,
+                                 limits.stream_slot_lease)
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
         self.presence = PresenceBook(self.hub.redis)
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
 
     async def stop(self) -> None:
+        await self.slots.stop()
         await self.presence.stop()
         await self.hub.stop()
         self.openers.shutdown(wait=False)
@@ -65,17 +68,21 @@ class StreamTier:
 
     async def serve(self, stream: StreamRoute, request: Request) -> Response:
         address = request.client.host if request.client else "unknown"
-        claim = self.open_streams.claim(address, _token(request))
+        try:
+            claim = await self.slots.claim(address, _token(request))
+        except (RedisError, OSError) as exc:
+            return problem_response(503, "store_unavailable", f"The game store is unavailable ({type(exc).__name__}); "
+                                    "try again shortly.", retry_after=self.limits.retry_after)
         if claim is None:
             return problem_response(429, "too_many_streams", "This address or token has as many streams open as it "
                                     "may; close one or retry later.", retry_after=self.limits.retry_after)
         try:
             opened = await asyncio.get_running_loop().run_in_executor(self.openers, self._open, stream, request.scope)
         except BaseException:
-            claim.release()
+            await claim.release()
             raise
         if not isinstance(opened, Opened):
-            claim.release()
+            await claim.release()
             return opened
         return SSEResponse(self._follow(opened), on_close=claim.release)
 
@@ -158,9 +165,9 @@ class StreamTier:
 
 
 class SSEResponse(StreamingResponse):
-    """A text/event-stream response that runs `on_close` however it ends (even before it starts)."""
+    """A text/event-stream response that awaits `on_close` however it ends (even before it starts)."""
 
-    def __init__(self, content: AsyncIterator[str], on_close) -> None:
+    def __init__(self, content: AsyncIterator[str], on_close: Callable[[], Awaitable[None]]) -> None:
         super().__init__(content, media_type="text/event-stream", headers=sse.HEADERS)
         self.on_close = on_close
 
@@ -168,7 +175,7 @@ class SSEResponse(StreamingResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.on_close()
+            await self.on_close()
 
 
 def problem_response(status: int, code: str, detail: str, retry_after: int | None = None) -> Response:

@@ -2,6 +2,7 @@
 RQ on a single Redis beside it, as REDIS_CLUSTER_URL and REDIS_URL configure a deployment."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,4 +75,21 @@ def product_flow(cluster_env) -> Flow:
         assert client.get("/players/me/rating", headers=bearer(who["token"])).json["games"] == 1
         assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]
     assert client.get("/health").json["replication"]["mode"] == "degraded"      # no replicas here
+    asyncio.run(_stream_slots_once())
     return flow
+
+
+async def _stream_slots_once() -> None:
+    """The stream tier's caps on the Cluster: a slot of an address and of a token taken, the next
+    refused at the cap, leases renewed, slots given back."""
+    from events.connection import connect_async
+    from server.streams.slots import StreamSlots
+
+    redis = connect_async()
+    slots = StreamSlots(redis, per_address=2, per_token=1, lease=5)
+    claim = await slots.claim("127.0.0.1", "a-token")
+    assert claim is not None and await slots.claim("127.0.0.1", "a-token") is None
+    await slots.renew()
+    await claim.release()
+    await slots.stop()
+    await redis.aclose()

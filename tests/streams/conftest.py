@@ -82,6 +82,11 @@ class Front:
                 assert time.monotonic() < deadline, "arena web did not answer"
                 time.sleep(0.1)
 
+    def kill(self) -> None:
+        """kill -9: no shutdown code runs (what a crash looks like to Redis and the clients)."""
+        self.process.kill()
+        self.process.wait()
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
