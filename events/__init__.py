@@ -11,6 +11,10 @@ record, and where a stored game comes from), invitations (games waiting for invi
 unmoved (games nobody moved in: expiry and caps), connection (which Redis holds what: a Cluster for
 games and players when REDIS_CLUSTER_URL is set), replication (an append answered once a replica
 has it), topology (arena cluster-check), embedded and redis_process (redis-server).
+Other layers' data kept beside the games, each behind its module: roster (who sits where), tokens
+(seat and player tokens), clocks (the fold), game_clock (the clock cached per game), pauses
+(vacations on the clocks), inbox (notifications, webhook failures), ratings; scripts runs every
+Lua script (all under lua/); checkpoints holds test-only crash points.
 Command lines: `python -m events.verify RECORD.json`, `python -m events.export GAME_ID`,
 `python -m events.embedded start|stop|status`.
 """

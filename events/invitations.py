@@ -119,8 +119,8 @@ def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, no
     iid = invitation_id(game_id, seat)
     script = redis.register_script(ANSWER_LUA)
     reply = [text(r) if isinstance(r, (bytes, str)) else r
-             for r in script(keys=[keys.pending_game(game_id), keys.meta(game_id, "tokens"),
-                                   keys.meta(game_id, "players")],
+             for r in script(keys=[keys.pending_game(game_id), keys.seat_tokens(game_id),
+                                   keys.seat_players(game_id)],
                              args=[seat, player, "accepted" if accept else "declined", repr(now), token_hash])]
     outcome = reply[0]
     if outcome in ("missing", "not_yours"):

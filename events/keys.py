@@ -78,6 +78,65 @@ def meta(game_id: str, name: str) -> str:
     return f"{_game(game_id)}:meta:{name}"
 
 
+# The meta keys of a game, each named for what it holds (the strings are those of earlier versions).
+
+def roster_seats(game_id: str) -> str:
+    """hash: seat number -> JSON of who sits there (name, player, bot) (events/roster.py)."""
+    return meta(game_id, "seats")
+
+
+def roster_info(game_id: str) -> str:
+    """string: JSON of the game's form and time control as created (events/roster.py)."""
+    return meta(game_id, "info")
+
+
+def seat_players(game_id: str) -> str:
+    """hash: registered player id -> the seat they hold (events/roster.py)."""
+    return meta(game_id, "players")
+
+
+def seat_tokens(game_id: str) -> str:
+    """hash: seat token hash -> seat number (events/tokens.py)."""
+    return meta(game_id, "tokens")
+
+
+def clock(game_id: str) -> str:
+    """hash: json -> the game's clock folded up to a version (events/clocks.py), a cache."""
+    return meta(game_id, "clock")
+
+
+def wait_claim(game_id: str) -> str:
+    """hash: the wait (first version) and seat whose follow-up was claimed, so each wait is planned once."""
+    return meta(game_id, "turn")
+
+
+def finish_marks(game_id: str) -> str:
+    """hash: markers of the end-of-game steps done (standings, archived, done) (workers/endgame.py)."""
+    return meta(game_id, "finish")
+
+
+def game_rating(game_id: str) -> str:
+    """string: JSON plan of the rating change the game makes, first writer wins (events/ratings.py)."""
+    return meta(game_id, "rating")
+
+
+def game_form_rating(game_id: str) -> str:
+    """string: JSON of the per-form rating change the game made, first writer wins (workers/results.py)."""
+    return meta(game_id, "form_rating")
+
+
+def follow_up(game_id: str) -> str:
+    """string: the version whose follow-up (clocks, bots, notifications, end of game) is not known to
+    be done; set by the append itself (events/lua/append.lua), cleared once it ran (events/followup.py)."""
+    return meta(game_id, "followup")
+
+
+def moves(game_id: str) -> str:
+    """list: JSON of one entry per move (its first and last version, seat, kind), written at append
+    beside the log (events/moves.py); rebuilt from the log for games stored before it existed."""
+    return meta(game_id, "moves")
+
+
 def head_pattern() -> str:
     """A SCAN pattern matching the head key of every stored game (`game_of_head` reads the id back)."""
     return f"{PREFIX}:{{*}}:head"
@@ -100,7 +159,8 @@ def pending_game(game_id: str) -> str:
 
 # Every meta name a game may have: a game nobody moved in expires with all of them (events/unmoved.py).
 # A layer that adds a per-game meta key adds its name here.
-GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved")
+GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
+                   "rating", "form_rating")
 
 
 def all_game_keys(game_id: str) -> list[str]:

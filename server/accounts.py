@@ -20,7 +20,7 @@ from flask import after_this_request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from events import accounts
+from events import accounts, tokens
 
 from . import auth, limits, sessions
 from .context import Arena
@@ -220,7 +220,7 @@ def list_tokens():
 @problems(400, 401, 403, 429)
 def make_token(data: dict):
     """A new API token for a script or a bot: send it as 'Authorization: Bearer <token>'."""
-    token = auth.new_token()
+    token = tokens.new_token()
     entry = accounts.add_token(Arena.of().redis, _me().id, token, data["label"], now=time.time())
     return {**entry, "token": token}
 

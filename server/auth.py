@@ -7,25 +7,16 @@ Without an Authorization header, a signed-in browser's session cookie names the 
 """
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from typing import Callable
 
 from flask import request
 
-from events import GameNotFound, accounts, keys
+from events import GameNotFound, accounts, roster, tokens
 
 from . import sessions
+from .context import Arena
 from .errors import ApiError
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def bearer() -> str | None:
@@ -45,40 +36,23 @@ class Caller:
     player: str | None
 
 
-def seat_tokens(redis, game_id: str, seats: int, skip: set[int] = frozenset()) -> list[str | None]:
-    """New tokens for every seat of a new game but those in `skip` (None for them), their hashes
-    stored in the game's meta hash."""
-    tokens = [None if i in skip else new_token() for i in range(seats)]
-    hashes = {token_hash(t): i for i, t in enumerate(tokens) if t}
-    if hashes:
-        redis.hset(keys.meta(game_id, "tokens"), mapping=hashes)
-    return tokens
-
-
-def player_of(redis, token: str) -> str | None:
-    pid = redis.get(keys.player_token(token_hash(token)))
-    return pid.decode() if isinstance(pid, bytes) else pid
-
-
 def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
     """The seat the request's token acts for in `game_id`; a spectator without a token."""
     token = bearer()
     if token is None:
         signed_in = sessions.current(redis)
         if signed_in is not None:
-            seat = redis.hget(keys.meta(game_id, "players"), signed_in.player)
-            return Caller(int(seat) if seat is not None else None, signed_in.player)
+            return Caller(roster.seat_of(redis, game_id, signed_in.player), signed_in.player)
         if required:
             raise ApiError(401, "token_required", "This request needs a seat or player token.")
         return Caller(None, None)
-    seat = redis.hget(keys.meta(game_id, "tokens"), token_hash(token))
+    seat = tokens.seat_of(redis, game_id, token)
     if seat is not None:
-        return Caller(int(seat), None)
-    pid = player_of(redis, token)
+        return Caller(seat, None)
+    pid = tokens.player_of(redis, token)
     if pid is not None:
-        seat = redis.hget(keys.meta(game_id, "players"), pid)
-        return Caller(int(seat) if seat is not None else None, pid)
-    if not redis.exists(keys.log(game_id)):
+        return Caller(roster.seat_of(redis, game_id, pid), pid)
+    if not Arena.of().service.store.exists(game_id):
         raise GameNotFound(game_id)             # an unknown game is a 404, whatever the token
     raise ApiError(401, "bad_token", "This token belongs to no seat of this game and to no player.")
 
@@ -90,7 +64,7 @@ def require_player(redis) -> str:
         if signed_in is not None:
             return signed_in.player
         raise ApiError(401, "token_required", "Send your player token as 'Authorization: Bearer <token>'.")
-    pid = player_of(redis, token)
+    pid = tokens.player_of(redis, token)
     if pid is None:
         raise ApiError(401, "bad_token", "This token belongs to no registered player.")
     return pid
@@ -102,8 +76,7 @@ def still_standing(redis) -> Callable[[], bool] | None:
     out ends what is already open. None when there is nothing to revoke (no caller, a seat token)."""
     token = bearer()
     if token is not None:
-        key = keys.player_token(token_hash(token))
-        return (lambda: redis.get(key) is not None) if redis.get(key) is not None else None
+        return (lambda: tokens.player_of(redis, token) is not None) if tokens.player_of(redis, token) else None
     cookie = request.cookies.get(sessions.COOKIE)
     if sessions.current(redis) is None:
         return None

@@ -19,9 +19,9 @@ from flask import request
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
-from events import GameNotFound, accounts, chat, keys
+from events import GameNotFound, accounts, chat, keys, roster
 
-from . import auth, limits, roster, sse
+from . import auth, limits, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems

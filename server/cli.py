@@ -221,7 +221,7 @@ def _service():
 
 
 def _names(redis, game_id: str) -> dict[int, str]:
-    from workers.turns import seating_of
+    from events.roster import seating_of
     seating = seating_of(redis, game_id)
     return {i: seating.name(i) for i in range(len(seating.seats))}
 

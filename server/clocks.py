@@ -1,15 +1,15 @@
 """The `clocks` of a game view, and the scheduling hook the game endpoints call after a change.
 
-Thin: the clock is workers/clock.py's fold (cached by workers/turns.py); what happens once per wait
-(timeouts, reminders, bots, notifications, end of game) is workers/turns.py's `after_change`.
+Thin: the clock is events/clocks.py's fold (cached by events/game_clock.py); what happens once per
+wait (timeouts, reminders, bots, notifications, end of game) is workers/turns.py's `after_change`.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from events import presence
-from workers import runtime, turns, vacation
-from workers.clock import TimeControl
+from events import game_clock, pauses, presence, roster
+from events.clocks import TimeControl, now
+from workers import turns
 
 from .context import Arena
 
@@ -20,8 +20,8 @@ def clocks_view(game_id: str, time_control: dict | None) -> dict | None:
     if not tc.timed:
         return None
     arena = Arena.of()
-    seating = turns.seating_of(arena.redis, game_id)
-    return vacation.view(arena.redis, turns.current(arena.redis, arena.service, game_id, tc), seating, runtime.now())
+    seating = roster.seating_of(arena.redis, game_id)
+    return pauses.view(arena.redis, game_clock.current(arena.redis, arena.service, game_id, tc), seating, now())
 
 
 def changed(game_id: str, result: Any = None) -> None:

@@ -9,12 +9,11 @@ from flask import request
 from flask_smorest import Blueprint
 
 import engine
-from events import GameNotFound, keys, unmoved
+from events import GameNotFound, keys, roster, tokens, unmoved
+from events.clocks import format_epoch, now
 from events.invitations import invitation_id
-from workers.clock import format_epoch
-from workers.runtime import now
 
-from . import auth, clocks, invitations, limits, roster
+from . import auth, clocks, invitations, limits
 from .context import Arena
 from .errors import ApiError
 from .launch import launch, unmoved_ttl
@@ -105,14 +104,14 @@ def create_game(data: dict):
     game_id = secrets.token_hex(8)
     timeout = limits.setting("ARENA_INVITATION_TIMEOUT")
     _claim_unmoved_slot(arena.redis, game_id, owners, timeout)     # until it starts (then counted anew) or is over
-    tokens = auth.seat_tokens(arena.redis, game_id, len(seats), skip=set(invited))
+    issued = tokens.issue_seat_tokens(arena.redis, game_id, len(seats), skip=invited)
     deadline = invitations.invite(game_id, spec, invited, creator, timeout)
     unmoved.mark(arena.redis, game_id, owners, ttl + timeout)
     unmoved.arm(arena.redis, game_id, ttl + timeout)
     return {"id": game_id, "version": 0, "status": "waiting_for_players", "invitations_expire": format_epoch(deadline),
             "seats": [{"seat": i, "name": s["name"], "player": s["player"],
                        **({"status": "invited", "invitation": invitation_id(game_id, i)} if i in invited else
-                          {"status": "claimed", "token": tokens[i]})} for i, s in enumerate(seats)]}
+                          {"status": "claimed", "token": issued[i]})} for i, s in enumerate(seats)]}
 
 
 def game_spec(data: dict, creator: str | None) -> dict:
@@ -137,8 +136,8 @@ def _create_now(redis, spec: dict) -> tuple[str, int, list[str]]:
     game_id = secrets.token_hex(8)
     _claim_unmoved_slot(redis, game_id, spec["owners"], spec["ttl"])
     try:
-        tokens = auth.seat_tokens(redis, game_id, len(spec["seats"]))
-        return (*launch(game_id, spec), tokens)
+        issued = tokens.issue_seat_tokens(redis, game_id, len(spec["seats"]))
+        return (*launch(game_id, spec), issued)
     except Exception:
         unmoved.release(redis, game_id, spec["owners"])
         raise

@@ -9,10 +9,10 @@ from flask_smorest import Blueprint
 from engine.moves import starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
-from events import Envelope, GameNotFound, keys
+from events import Envelope, GameNotFound, keys, roster
 from events.redaction import redact_envelope
 
-from . import auth, chat, roster, sse, svg
+from . import auth, chat, sse, svg
 from . import limits
 from .context import Arena
 from .errors import ApiError

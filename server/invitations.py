@@ -15,11 +15,10 @@ from flask import Flask
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from events import GameNotFound, invitations, keys, unmoved
+from events import GameNotFound, invitations, keys, roster, tokens, unmoved
+from events.clocks import format_epoch, now
 from events.invitations import CANCELLED, STARTING, WAITING, InvitationRefused, Pending
 from workers import notify
-from workers.clock import format_epoch
-from workers.runtime import now
 
 from . import auth
 from .context import Arena
@@ -179,7 +178,7 @@ def _answer(iid: str, accept: bool, token: str = "") -> tuple[str, int, str, str
     pid = auth.require_player(arena.redis)
     game_id, seat = invitations.parse_id(iid)
     outcome = invitations.answer(arena.redis, game_id, seat, pid, accept=accept, now=now(),
-                                 token_hash=auth.token_hash(token) if token else "")
+                                 token_hash=tokens.token_hash(token) if token else "")
     return pid, seat, game_id, outcome
 
 
@@ -189,9 +188,9 @@ def _answer(iid: str, accept: bool, token: str = "") -> tuple[str, int, str, str
 def accept(iid: str):
     """Take the seat you were invited to: its token is yours. The last acceptance starts the game."""
     arena = Arena.of()
-    token = auth.new_token()
+    token = tokens.new_token()
     pid, seat, game_id, outcome = _answer(iid, True, token)
-    arena.redis.sadd(keys.player_games(pid), game_id)
+    roster.add_player_game(arena.redis, pid, game_id)
     pending = invitations.load(arena.redis, game_id)
     if outcome == "start":
         _start(game_id, pending.spec)

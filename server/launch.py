@@ -8,10 +8,10 @@ roster `seats` and `info`, the `owners` whose cap of unmoved games it counts aga
 """
 from __future__ import annotations
 
-from events import GameExists, unmoved
-from workers.runtime import now
+from events import GameExists, roster, unmoved
+from events.clocks import now
 
-from . import clocks, roster
+from . import clocks
 from .context import Arena
 
 

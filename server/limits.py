@@ -28,9 +28,8 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from events import keys
+from events import keys, tokens
 
-from . import auth
 from .errors import ApiError, problem
 from .sessions import COOKIE
 
@@ -85,7 +84,7 @@ def _credential() -> str:
 
 def caller_key() -> str:
     """The bearer token (hashed) when there is one, else the session cookie (hashed): per player or seat."""
-    return "t:" + auth.token_hash(_credential())[:32]
+    return "t:" + tokens.token_hash(_credential())[:32]
 
 
 def anonymous() -> bool:

@@ -24,9 +24,9 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, vali
 
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
-from events import GameExists, accounts, keys, lobby, results
+from events import GameExists, accounts, keys, lobby, results, roster
 
-from . import auth, clocks, games, limits, roster, sse
+from . import auth, clocks, games, limits, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems

@@ -13,8 +13,7 @@ from flask import request
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields
 
-from events import keys
-from workers import notify, ratings, webhooks
+from events import inbox, keys, ratings
 
 from . import auth, sse
 from .context import Arena
@@ -89,7 +88,7 @@ def open_stream(query: dict) -> sse.Source:
 
 
 def render_notes(entries, viewer: None = None) -> list[sse.Frame]:
-    return [sse.Frame(sse.parse_id(sid), sse.frame(sid, note["type"], note)) for sid, note in notify.rows(entries)]
+    return [sse.Frame(sse.parse_id(sid), sse.frame(sid, note["type"], note)) for sid, note in inbox.rows(entries)]
 
 
 @blp.route("/me/notifications")
@@ -100,7 +99,7 @@ def notifications(query: dict):
     """Your notifications after `after` (at most 100), oldest first, as JSON."""
     pid = auth.require_player(Arena.of().redis)
     after = _after(query)
-    rows = notify.inbox(Arena.of().redis, pid, after)
+    rows = inbox.read(Arena.of().redis, pid, after)
     return {"notifications": [{"stream_id": sid, **note} for sid, note in rows],
             "last_id": rows[-1][0] if rows else after}
 
@@ -111,7 +110,7 @@ def notifications(query: dict):
 def webhook_failures():
     """Your webhook's latest failed deliveries, newest first (each is retried with backoff)."""
     pid = auth.require_player(Arena.of().redis)
-    return {"failures": webhooks.failures(Arena.of().redis, pid)}
+    return {"failures": inbox.webhook_failures(Arena.of().redis, pid)}
 
 
 @blp.route("/me/rating")

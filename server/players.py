@@ -6,7 +6,7 @@ import secrets
 from flask_smorest import Blueprint
 
 from engine.state import active_seat
-from events import GameNotFound, accounts, keys
+from events import GameNotFound, accounts, keys, roster, tokens
 from events.replication import durable
 from workers import urlguard
 
@@ -32,7 +32,7 @@ def register(data: dict):
     if data.get("webhook_url"):
         checked_webhook_url(data["webhook_url"])
     pid = "p" + secrets.token_hex(8)
-    token = auth.new_token()
+    token = tokens.new_token()
     secret = secrets.token_hex(32)
     profile = {"name": data["name"], "webhook_url": data.get("webhook_url", ""), "webhook_secret": secret}
     durable(redis, keys.player(pid), lambda c: c.hset(keys.player(pid), mapping=profile))
@@ -62,15 +62,13 @@ def my_games(query: dict):
     arena = Arena.of()
     pid = auth.require_player(arena.redis)
     out = []
-    for raw in arena.redis.smembers(keys.player_games(pid)):
-        game_id = raw.decode() if isinstance(raw, bytes) else raw
-        seat = arena.redis.hget(keys.meta(game_id, "players"), pid)
+    for game_id in roster.player_games(arena.redis, pid):
+        seat = roster.seat_of(arena.redis, game_id, pid)
         try:
             loaded = arena.service.load(game_id)
         except GameNotFound:
             out.extend(_waiting(game_id, seat, query["waiting"]))
             continue
-        seat = int(seat)
         state = loaded.state
         mine = active_seat(state) == seat
         if query["waiting"] and not mine:
@@ -86,5 +84,5 @@ def _waiting(game_id: str, seat, only_my_turn: bool) -> list[dict]:
     view = invitations.pending_view(game_id, None) if seat is not None and not only_my_turn else None
     if view is None:
         return []
-    return [{"id": game_id, "seat": int(seat), "form": view["form"], "version": 0, "status": view["status"],
+    return [{"id": game_id, "seat": seat, "form": view["form"], "version": 0, "status": view["status"],
              "your_turn": False}]

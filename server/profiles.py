@@ -12,9 +12,9 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from engine.state import active_seat
-from events import GameNotFound, accounts, keys, presence, results
+from events import GameNotFound, accounts, keys, presence, results, roster
 
-from . import roster, vacations
+from . import vacations
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -77,8 +77,7 @@ def _finished(row: dict) -> dict:
 def _current(player_id: str) -> list[dict]:
     arena = Arena.of()
     out = []
-    for raw in arena.redis.smembers(keys.player_games(player_id)):
-        game_id = raw.decode() if isinstance(raw, bytes) else raw
+    for game_id in roster.player_games(arena.redis, player_id):
         try:
             state = arena.service.load(game_id).state
         except GameNotFound:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from . import auth, roster
+from events import roster
+
+from . import auth
 from .context import Arena
 from .errors import ApiError
 from .games import create_claimed, game_spec, problems

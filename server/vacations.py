@@ -2,7 +2,7 @@
 
 A vacation starts now and is planned to last a number of days (within what is left of the year's
 allowance, counted per calendar year, UTC); it can be ended early. While it lasts, every wait
-for you stands still (workers/vacation.py): deadlines move back, banks are not charged, and your
+for you stands still (events/pauses.py): deadlines move back, banks are not charged, and your
 opponents see in the game's `clocks.vacation` until when you are away. Starting or ending one
 re-indexes the timeouts of your games at their new deadlines.
 """
@@ -16,11 +16,10 @@ from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from events import GameNotFound, keys, vacations
-from workers import due, turns
-from workers import vacation as pauses
+from events import GameNotFound, game_clock, keys, pauses, roster, vacations
+from events.clocks import format_epoch
+from workers import due
 from workers.settings import Settings
-from workers.clock import format_epoch
 
 from . import auth
 from .context import Arena
@@ -84,13 +83,12 @@ def reindex(player_id: str) -> None:
     are now (a reminder already sent is not sent again: its wait's member is gone or past)."""
     arena = Arena.of()
     items = {}
-    for raw in arena.redis.smembers(keys.player_games(player_id)):
-        game_id = raw.decode() if isinstance(raw, bytes) else raw
-        seating = turns.seating_of(arena.redis, game_id)
+    for game_id in roster.player_games(arena.redis, player_id):
+        seating = roster.seating_of(arena.redis, game_id)
         if not seating.tc.timed:
             continue
         try:
-            clock = turns.current(arena.redis, arena.service, game_id, seating.tc)
+            clock = game_clock.current(arena.redis, arena.service, game_id, seating.tc)
         except GameNotFound:
             continue
         if clock.over or seating.players.get(clock.seat) != player_id:

@@ -14,7 +14,7 @@ from typing import Any
 
 import engine
 from engine.state import State, color_of, colors, counts, melee_scores, score, two_sided
-from events import SYSTEM, ConflictError
+from events import SYSTEM, ConflictError, game_clock, roster
 
 from . import turns
 from .settings import Settings
@@ -64,20 +64,20 @@ def choose(state: State, seat: int, rng: random.Random) -> dict:
 def play_wait(redis: Any, service: Any, game_id: str, wait: int, settings: Settings) -> int:
     """Play the bot's commands while the game waits for the bot in wait `wait`; how many it played."""
     played = 0
-    seating = turns.seating_of(redis, game_id)
-    clock = turns.current(redis, service, game_id, seating.tc)
+    seating = roster.seating_of(redis, game_id)
+    clock = game_clock.current(redis, service, game_id, seating.tc)
     for _ in range(MAX_COMMANDS):
         if clock is None or clock.over or clock.wait != wait or clock.seat not in seating.bots:
             break
         loaded = service.load(game_id)
         if loaded.version != clock.version:
-            clock = turns.current(redis, service, game_id, seating.tc)
+            clock = game_clock.current(redis, service, game_id, seating.tc)
             continue
         command = choose(loaded.state, clock.seat, random.Random(f"{game_id}:{loaded.version}"))
         try:
             result = service.execute(game_id, clock.seat, command, expected_version=loaded.version, actor=SYSTEM)
         except ConflictError:
-            clock = turns.current(redis, service, game_id, seating.tc)
+            clock = game_clock.current(redis, service, game_id, seating.tc)
             continue
         played += 1
         clock = turns.after_change(redis, service, game_id, result, settings=settings)

@@ -1,7 +1,7 @@
 """What the deadline loop does with each due member of the deadline index (workers/due.py):
 time a wait out, remind the player before it, see that a bot's move and a game's end get done.
 
-The timeout judges the wait against the deadline recorded in the game (workers/clock.py), never
+The timeout judges the wait against the deadline recorded in the game (events/clocks.py), never
 against the time the member was due: a member claimed early waits out a remainder of at most
 WAIT_OUT seconds, or else is indexed again at the deadline. A turn is never timed out before its
 deadline. The timeout goes through GameService.execute as the system, with the version it judged:
@@ -18,10 +18,9 @@ import threading
 from typing import Any, Callable
 
 import engine
-from events import SYSTEM, ConflictError, GameNotFound
+from events import SYSTEM, ConflictError, GameNotFound, clocks, game_clock, pauses, roster
 
-from . import clock as clocks
-from . import due, email, endgame, notify, queues, turns, vacation
+from . import due, email, endgame, notify, queues, turns
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -53,12 +52,12 @@ def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, settings: S
     (the deadline, when early; soon, when busy; else None)."""
     pause = pause or threading.Event().wait
     for _ in range(MAX_JUDGEMENTS):
-        seating = turns.seating_of(redis, game_id)
-        clock = turns.current(redis, service, game_id, seating.tc)
+        seating = roster.seating_of(redis, game_id)
+        clock = game_clock.current(redis, service, game_id, seating.tc)
         if clock.over or clock.seat is None or clock.wait != wait:
             _catch_up(redis, service, game_id, settings)
             return "moved", None
-        end = vacation.deadline(redis, clock, seating)
+        end = pauses.deadline(redis, clock, seating)
         if end is None:
             return "untimed", None
         left = end - now()
@@ -85,17 +84,17 @@ def remind(redis: Any, service: Any, game_id: str, wait: int, settings: Settings
            now: float) -> tuple[str, float | None]:
     """'deadline soon' to the player waited for, unless the wait is over; never while the player is
     on vacation (their clock stands still): then it is due again when its time has come."""
-    seating = turns.seating_of(redis, game_id)
-    clock = turns.current(redis, service, game_id, seating.tc)
+    seating = roster.seating_of(redis, game_id)
+    clock = game_clock.current(redis, service, game_id, seating.tc)
     if clock.over or clock.wait != wait or clock.seat not in seating.players:
         return "moved", None
-    end = vacation.deadline(redis, clock, seating)
+    end = pauses.deadline(redis, clock, seating)
     if end is None:
         return "untimed", None
-    when = vacation.reminder(redis, clock, seating, settings.reminder_fraction)
+    when = pauses.reminder(redis, clock, seating, settings.reminder_fraction)
     if when is not None and when > now:
         return "later", when
-    back = vacation.away(redis, seating, now).get(clock.seat)
+    back = pauses.away(redis, seating, now).get(clock.seat)
     if back is not None:
         return "away", back             # due before the vacation began, not sent yet: told on return
     note = notify.notification("deadline_soon", game_id, clock.seat, wait, version=clock.version,
@@ -123,8 +122,8 @@ def _catch_up(redis: Any, service: Any, game_id: str, settings: Settings) -> Non
 
 def _see_bot_played(redis: Any, service: Any, game_id: str, wait: int, settings: Settings, now: float) -> float | None:
     """While the game still waits for the bot in this wait, see that its job is queued or running."""
-    seating = turns.seating_of(redis, game_id)
-    clock = turns.current(redis, service, game_id, seating.tc)
+    seating = roster.seating_of(redis, game_id)
+    clock = game_clock.current(redis, service, game_id, seating.tc)
     if clock.over or clock.wait != wait or clock.seat not in seating.bots:
         _catch_up(redis, service, game_id, settings)
         return None

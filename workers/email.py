@@ -38,10 +38,10 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from rq import Retry, get_current_job
 
 from engine.state import active_seat
-from events import GameNotFound, keys, presence
+from events import GameNotFound, game_clock, keys, pauses, presence, roster
+from events.clocks import format_epoch
 
-from . import due, queues, runtime, turns, vacation
-from .clock import format_epoch
+from . import due, queues, runtime
 
 KINDS = ("your_turn", "deadline_soon", "game_over", "digest")
 DEFAULTS = {"your_turn": True, "deadline_soon": True, "game_over": False, "digest": True}
@@ -226,17 +226,16 @@ def failures(redis: Any, player_id: str, count: int = 20) -> list[dict]:
 def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[dict]:
     """The games waiting for the player, the least time left first (untimed games last)."""
     out = []
-    for raw in redis.smembers(keys.player_games(player_id)):
-        game_id = _text(raw)
+    for game_id in roster.player_games(redis, player_id):
         try:
             state = service.load(game_id).state
         except GameNotFound:
             continue
-        seating = turns.seating_of(redis, game_id)
+        seating = roster.seating_of(redis, game_id)
         seat = next((s for s, p in seating.players.items() if p == player_id), None)
         if state.get("phase") == "over" or seat is None or active_seat(state) != seat:
             continue
-        end = vacation.deadline(redis, turns.current(redis, service, game_id, seating.tc), seating)
+        end = pauses.deadline(redis, game_clock.current(redis, service, game_id, seating.tc), seating)
         out.append({"game_id": game_id, "form": state["form"], "left": None if end is None else max(0.0, end - now),
                     "opponents": [seating.name(s) for s in range(len(seating.seats)) if s != seat]})
     return sorted(out, key=lambda g: (g["left"] is None, g["left"] or 0.0, g["game_id"]))

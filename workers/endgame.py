@@ -22,15 +22,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from events import keys, unmoved
+from events import checkpoints, keys, roster, unmoved
+from events.clocks import format_epoch
 from events.record import dumps_record
 
-from . import checkpoints, due, notify, results, runtime, turns
-from .clock import format_epoch
+from . import due, notify, results, runtime, turns
 from .ratings import rate
 from .settings import Settings
 
-def standings(state: dict, seating: turns.Seating) -> list[dict]:
+def standings(state: dict, seating: roster.Seating) -> list[dict]:
     rows = []
     for row in state["result"]["standings"]:
         seat = row["seat"]
@@ -73,10 +73,10 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
     if state.get("phase") != "over":
         return None
     unmoved.keep(redis, game_id)            # a finished game stays, even one nobody moved in (bots, timeouts)
-    marks = keys.meta(game_id, "finish")
+    marks = keys.finish_marks(game_id)
     if redis.hexists(marks, "done"):
         return json.loads(redis.hget(marks, "archived"))
-    seating = turns.seating_of(redis, game_id)
+    seating = roster.seating_of(redis, game_id)
     redis.hsetnx(marks, "standings", json.dumps(standings(state, seating), sort_keys=True))
     rows = json.loads(redis.hget(marks, "standings"))
     checkpoints.reached("finish.standings")
@@ -93,13 +93,13 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
 
 def done(redis: Any, game_id: str) -> bool:
     """Whether the game's end-of-game work is complete."""
-    return bool(redis.hexists(keys.meta(game_id, "finish"), "done"))
+    return bool(redis.hexists(keys.finish_marks(game_id), "done"))
 
 
 def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[dict], ratings: dict,
               settings: Settings) -> dict:
     """The archive written once (the summary it holds is kept in the marker)."""
-    marks = keys.meta(game_id, "finish")
+    marks = keys.finish_marks(game_id)
     kept = redis.hget(marks, "archived")
     if kept:
         return json.loads(kept)
@@ -113,7 +113,7 @@ def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[di
     return summary
 
 
-def _announce(redis: Any, game_id: str, seating: turns.Seating, version: int, result: dict, rows: list[dict],
+def _announce(redis: Any, game_id: str, seating: roster.Seating, version: int, result: dict, rows: list[dict],
               ratings: dict, settings: Settings) -> None:
     """'game over' to every registered player (each notification once, by its id)."""
     winners = " and ".join(seating.name(s) for s in result["winners"])

@@ -15,54 +15,10 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from events import keys
+from events import ratings as kept
 
-from . import runtime
-
-MODEL = PlackettLuce()
+MODEL = PlackettLuce(mu=kept.DEFAULT_MU, sigma=kept.DEFAULT_SIGMA)
 MAX_REBASES = 8
-
-_APPLY = """
--- KEYS: the player's rating (string), the player's rated games (hash); both in the player's slot
--- ARGV: game id, the rating JSON expected now ('' = none yet), the new rating JSON
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then
-  return {'done', ''}
-end
-local current = redis.call('GET', KEYS[1]) or ''
-if current ~= ARGV[2] then
-  return {'stale', current}
-end
-redis.call('SET', KEYS[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-return {'applied', ''}
-"""
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
-
-
-def _default() -> dict:
-    return {"mu": MODEL.mu, "sigma": MODEL.sigma, "games": 0}
-
-
-def public(r: dict) -> dict:
-    return {"mu": round(r["mu"], 4), "sigma": round(r["sigma"], 4), "ordinal": round(r["mu"] - 3 * r["sigma"], 4),
-            "games": r["games"]}
-
-
-def stored(redis: Any, player_id: str) -> tuple[str, dict]:
-    """The player's rating as stored (raw JSON, '' if none yet) and as a value (the older one-slot
-    hash, else the default, when none is stored)."""
-    raw = _text(redis.get(keys.rating(player_id)))
-    if raw:
-        return raw, json.loads(raw)
-    legacy = _text(redis.hget(keys.legacy_ratings(), player_id))
-    return "", json.loads(legacy) if legacy else _default()
-
-
-def rating_of(redis: Any, player_id: str) -> dict:
-    return public(stored(redis, player_id)[1])
 
 
 def rate(redis: Any, game_id: str, rows: list[dict]) -> dict:
@@ -74,19 +30,17 @@ def rate(redis: Any, game_id: str, rows: list[dict]) -> dict:
 
 
 def _plan(redis: Any, game_id: str, rows: list[dict]) -> dict:
-    key = keys.meta(game_id, "rating")
-    known = _text(redis.get(key))
-    if known:
-        return json.loads(known)
+    known = kept.planned(redis, game_id)
+    if known is not None:
+        return known
     raw, before, after = {}, {}, {}
     players = [r["player"] for r in rows if r["player"]]
     for pid in players:
-        raw[pid], before[pid] = stored(redis, pid)
+        raw[pid], before[pid] = kept.stored(redis, pid)
     after = _change(rows, before, players)
-    plan = {"players": {pid: {"before": public(before[pid]), "after": public(after[pid])} for pid in after},
+    plan = {"players": {pid: {"before": kept.public(before[pid]), "after": kept.public(after[pid])} for pid in after},
             "raw": {pid: {"expect": raw[pid], "before": before[pid], "after": after[pid]} for pid in after}}
-    redis.set(key, json.dumps(plan, sort_keys=True), nx=True)
-    return json.loads(_text(redis.get(key)))
+    return kept.keep_plan(redis, game_id, plan)
 
 
 def _change(rows: list[dict], before: dict[str, dict], players: list[str]) -> dict[str, dict]:
@@ -113,11 +67,10 @@ def _apply(redis: Any, game_id: str, player_id: str, step: dict) -> None:
     """Set the player's new rating unless this game already counted; rebase it on a newer rating."""
     expect, new = step["expect"], step["after"]
     for _ in range(MAX_REBASES):
-        status, current = runtime.run_script(redis, _APPLY, [keys.rating(player_id), keys.rated(player_id)],
-                                             [game_id, expect, json.dumps(new, sort_keys=True)])
-        if _text(status) != "stale":
+        status, current = kept.apply(redis, game_id, player_id, expect, new)
+        if status != "stale":
             return
-        expect = _text(current)
+        expect = current
         new = _rebased(json.loads(expect), step["before"], step["after"])
     raise RuntimeError(f"rating of {player_id} keeps changing under game {game_id}")
 

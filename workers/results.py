@@ -11,7 +11,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from events import keys, provenance, results
+from events import keys, provenance, results, roster
 
 MODEL = PlackettLuce()             # the overall rating's model (workers/endgame.py), per form
 
@@ -21,8 +21,7 @@ def is_rated(redis: Any, game_id: str) -> bool:
     imported without a trusted signature (events/provenance.py)."""
     if not provenance.counts_for_ratings(redis, game_id):
         return False
-    raw = redis.get(keys.meta(game_id, "info"))
-    return not raw or json.loads(raw).get("rated", True) is not False
+    return roster.info(redis, game_id).get("rated", True) is not False
 
 
 def record(redis: Any, game_id: str, summary: dict, state: dict) -> None:
@@ -47,7 +46,7 @@ def record(redis: Any, game_id: str, summary: dict, state: dict) -> None:
 
 def _form_change(redis: Any, game_id: str, form: str, rows: list[dict]) -> dict:
     """{player: {before, after}} in the form, computed on the first run and kept with the game."""
-    key = keys.meta(game_id, "form_rating")
+    key = keys.game_form_rating(game_id)
     kept = redis.get(key)
     if kept:
         return json.loads(kept)

@@ -2,28 +2,25 @@
 
 Jobs receive only JSON-able arguments; they find the connection through RQ (the worker's) and
 keep one GameService per connection, so the service's cache of recent states serves every job.
-`now()` reads the wall clock through `datetime.now`, which tests freeze with freezegun.
+`now()` (events/clocks.py) reads the wall clock through `datetime.now`, which tests freeze with
+freezegun; `lua` and `run_script` (events/scripts.py) run the scripts under events/lua/.
 """
 from __future__ import annotations
 
 import threading
-from importlib import resources
-from datetime import datetime, timezone
 from typing import Any
 
 from rq import get_current_job
 
 from events import GameService
+from events.clocks import now
+from events.scripts import lua, run_script
 
 from .settings import Settings
 
+__all__ = ["connection", "data_for", "lua", "now", "run_script", "service", "settings"]
 _services: dict[int, tuple[Any, GameService]] = {}
 _lock = threading.Lock()
-
-
-def now() -> float:
-    """Epoch seconds (UTC): judged against deadlines computed from recorded times."""
-    return datetime.now(timezone.utc).timestamp()
 
 
 def settings() -> Settings:
@@ -64,19 +61,3 @@ def service(redis: Any) -> GameService:
             known = (redis, GameService(redis))
             _services[id(redis)] = known
         return known[1]
-
-
-_scripts: dict[str, Any] = {}
-
-
-def lua(name: str) -> str:
-    """The text of a script under events/lua/ (every Lua script of the project lives there)."""
-    return resources.files("events").joinpath(f"lua/{name}").read_text()
-
-
-def run_script(redis: Any, text: str, keys: list, args: list, client: Any = None) -> Any:
-    """Run a Lua script by its SHA (loaded on first use), on `client` (a pipeline) or `redis`."""
-    script = _scripts.get(text)
-    if script is None:
-        script = _scripts[text] = redis.register_script(text)
-    return script(keys=keys, args=args, client=client if client is not None else redis)

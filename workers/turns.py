@@ -2,7 +2,7 @@
 
 `after_change` is called after every change to a game (by the HTTP layer after a command or a
 creation, and by the workers after theirs). It brings the game's clock up to date (a fold,
-workers/clock.py, cached beside the game: usually extended by the caller's own batch, whose state
+events/clocks.py, cached beside the game by events/game_clock.py: usually extended by the caller's own batch, whose state
 it already has; else by the envelopes appended since, replayed) and, when a new wait has begun,
 claims that wait (once, atomically: a wait is named by its first version, which only grows), then
 in one transaction: drops the previous wait's members of the deadline index (workers/due.py) and
@@ -19,147 +19,20 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from engine.evolve import apply
-from engine.state import active_seat
-from events import keys
-from events.redaction import engine_event
+from events import clocks, game_clock, pauses
+from events.clocks import Clock
+from events.game_clock import Appended
+from events.roster import Seating, seating_of
 
-from . import clock as clocks
-from . import due, notify, queues, runtime, vacation
-from .clock import Clock, Mark, TimeControl
+from . import due, notify, queues, runtime
 from .settings import Settings
 
 log = logging.getLogger(__name__)
 BOT_GRACE = 30.0                    # seconds a bot's move may take before a deadline loop enqueues it again
 FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done
-CLOCK, TURN = "clock", "turn"
-
-_SAVE_AND_CLAIM = runtime.lua("save_clock_claim_wait.lua")
-
-
-# --- who sits where: the roster the HTTP layer saved (server/roster.py), read-only here ------------
-
-@dataclass(frozen=True)
-class Seating:
-    tc: TimeControl
-    seats: tuple[dict, ...]
-
-    @property
-    def players(self) -> dict[int, str]:
-        return {i: s["player"] for i, s in enumerate(self.seats) if s.get("player") and not s.get("bot")}
-
-    @property
-    def bots(self) -> set[int]:
-        return {i for i, s in enumerate(self.seats) if s.get("bot")}
-
-    @property
-    def quiet(self) -> bool:
-        """Nothing to schedule or tell while the game runs."""
-        return not self.tc.timed and not self.bots and not self.players
-
-    def name(self, seat: int | None) -> str:
-        if seat is None or seat >= len(self.seats):
-            return "Nobody"
-        return self.seats[seat].get("name") or f"Seat {seat + 1}"
-
-
-class _Seatings:
-    """Rosters never change once saved, so each process keeps the ones it has read."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size, self._known, self._lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, redis: Any, game_id: str) -> Seating:
-        with self._lock:
-            if game_id in self._known:
-                return self._known[game_id]
-        pipe = redis.pipeline(transaction=False)
-        pipe.get(keys.meta(game_id, "info"))
-        pipe.hgetall(keys.meta(game_id, "seats"))
-        info, raw = pipe.execute()
-        info = json.loads(info) if info else {}
-        seats = tuple(json.loads(raw[k]) for k in sorted(raw, key=int))
-        seating = Seating(TimeControl.from_info(info.get("time_control")), seats)
-        if seats:
-            with self._lock:
-                self._known[game_id] = seating
-                while len(self._known) > self.size:
-                    self._known.popitem(last=False)
-        return seating
-
-
-seating_of = _Seatings().get
-
-
-# --- the clock, cached beside the game ---------------------------------------------------------------
-
-def current(redis: Any, service: Any, game_id: str, tc: TimeControl) -> Clock:
-    """The game's clock now: the cached fold, brought up to date (and cached again)."""
-    return _refresh(redis, service, game_id, tc, claim=False)[0]
-
-
-@dataclass(frozen=True)
-class Appended:
-    """What a caller knows of the batch it just appended (from its events.CommandResult): its first
-    version and recorded time, its last version, and the full state after it."""
-    first: int
-    version: int
-    time: str
-    state: dict
-
-    @classmethod
-    def of(cls, result: Any) -> "Appended | None":
-        if result is None or getattr(result, "state", None) is None or not result.events:
-            return None
-        return cls(result.events[0]["version"], result.version, result.events[0]["time"], result.state)
-
-    def mark(self) -> Mark:
-        turn = self.state.get("turn")
-        return Mark(self.first, self.version, self.time, active_seat(self.state), turn["number"] if turn else 0,
-                    len(self.state["seats"]), self.state.get("phase") == "over")
-
-
-def _refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool,
-             appended: Appended | None = None) -> tuple[Clock, Any]:
-    raw = redis.hget(keys.meta(game_id, CLOCK), "json")
-    cached = Clock.from_json(json.loads(raw)) if raw else Clock()
-    if appended is not None and cached.version == appended.first - 1:
-        new_marks = [appended.mark()]                   # the usual case: no need to read the log
-    else:
-        new_marks = marks(service, game_id, cached.version, service.store.read(game_id, after=cached.version))
-    latest = clocks.fold(cached, new_marks, tc, vacation.paused_for(redis, seating_of(redis, game_id)))
-    if latest.version == 0 or (not new_marks and not claim):
-        return latest, None                         # no such game, or nothing new to keep
-    seat = "" if latest.seat is None else str(latest.seat)
-    claimed = runtime.run_script(redis, _SAVE_AND_CLAIM, [keys.meta(game_id, CLOCK), keys.meta(game_id, TURN)],
-                                 [latest.version, json.dumps(latest.to_json()), latest.wait if claim else "", seat])
-    return latest, claimed
-
-
-def marks(service: Any, game_id: str, after: int, envelopes: list) -> list[Mark]:
-    """One Mark per batch of `envelopes` (those after version `after`), replayed by the engine."""
-    batches: list[list] = []
-    for env in envelopes:
-        if not batches or clocks.batch_starts(env.type, env.version, env.payload):
-            batches.append([])
-        batches[-1].append(env)
-    if not batches:
-        return []
-    state = service.load(game_id, at=after).state if after else {}
-    out = []
-    for batch in batches:
-        for env in batch:
-            apply(state, engine_event(env))
-        turn = state.get("turn")
-        out.append(Mark(batch[0].version, batch[-1].version, batch[0].time, active_seat(state),
-                        turn["number"] if turn else 0, len(state["seats"]), state.get("phase") == "over"))
-    return out
-
 
 # --- once per wait --------------------------------------------------------------------------------------
 
@@ -185,7 +58,7 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
             follow_up_finish(queues.game_queue(redis, settings), game_id, jobs, index)
             queues.execute(jobs, index)
         return None
-    clock, claimed = _refresh(redis, service, game_id, seating.tc, claim=True, appended=appended)
+    clock, claimed = game_clock.refresh(redis, service, game_id, seating.tc, claim=True, appended=appended)
     if not claimed:
         return clock
     previous_wait = int(_text(claimed[0]))
@@ -217,7 +90,7 @@ def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
     wait died before it indexed them (found when a member of the wait before comes due). Members
     already there keep their time; one indexed twice changes nothing (its work is idempotent)."""
     seating = seating_of(redis, game_id)
-    clock = current(redis, service, game_id, seating.tc)
+    clock = game_clock.current(redis, service, game_id, seating.tc)
     if clock.over:
         items = {due.member("finish", game_id): runtime.now()}
     else:
@@ -228,12 +101,12 @@ def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
 
 def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None) -> dict:
     items = {}
-    end = vacation.deadline(redis, clock, seating)
+    end = pauses.deadline(redis, clock, seating)
     if end is not None:
         items[due.member("timeout", game_id, clock.wait)] = end
         if clock.seat in seating.players:
-            items[due.member("remind", game_id, clock.wait)] = vacation.reminder(redis, clock, seating,
-                                                                                settings.reminder_fraction)
+            items[due.member("remind", game_id, clock.wait)] = pauses.reminder(redis, clock, seating,
+                                                                              settings.reminder_fraction)
     if bot is not None:
         items[due.member("bot", game_id, clock.wait)] = bot
     return items
@@ -266,7 +139,7 @@ def _announce(redis: Any, game_id: str, seating: Seating, clock: Clock, mover: i
     """'your turn' to the seat now waited for; 'opponent moved' to the other players but the mover."""
     if clock.over or clock.seat is None:
         return                          # the end-of-game job tells everyone
-    end = vacation.deadline(redis, clock, seating)
+    end = pauses.deadline(redis, clock, seating)
     common = {"version": clock.version, "since": clocks.format_epoch(clock.since),
               "deadline": clocks.format_epoch(end) if end is not None else None}
     for seat, pid in seating.players.items():

@@ -33,12 +33,11 @@ import ssl
 import threading
 from typing import Any
 
-from events import keys
+from events import inbox, keys
+from events.clocks import format_epoch
 
 from . import runtime, urlguard
-from .clock import format_epoch
 
-FAILURES_KEPT = 200
 USER_AGENT = "tash-kalar-arena-webhooks/1"
 CONNECT_TIMEOUT = 3.0
 RESPONSE_LIMIT = 4096
@@ -158,17 +157,5 @@ def _event_type(body: str) -> str:
 
 
 def record_failure(redis: Any, player_id: str, delivery_id: str, attempt: int, url: str, error: str) -> None:
-    redis.xadd(keys.webhook_failures(player_id),
-               {"delivery": delivery_id, "attempt": attempt, "url": url, "error": error[:500],
-                "time": format_epoch(runtime.now())}, maxlen=FAILURES_KEPT, approximate=True)
-
-
-def failures(redis: Any, player_id: str, count: int = 50) -> list[dict]:
-    """The player's latest recorded failures, newest first."""
-    rows = redis.xrevrange(keys.webhook_failures(player_id), "+", "-", count=count)
-    out = []
-    for _, fields in rows:
-        item: dict[str, Any] = {_text(k): _text(v) for k, v in fields.items()}
-        item["attempt"] = int(item.get("attempt", 0))
-        out.append(item)
-    return out
+    inbox.record_webhook_failure(redis, player_id, {"delivery": delivery_id, "attempt": attempt, "url": url,
+                                                    "error": error[:500], "time": format_epoch(runtime.now())})

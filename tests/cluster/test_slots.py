@@ -50,7 +50,7 @@ MULTI_KEY = {"mget", "mset", "msetnx", "delete", "unlink", "exists", "touch", "s
 UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job hashes",
                ("workers/queues.py", "pipelines"): "a transaction of RQ commands on the queue Redis",
                ("workers/recovery.py", "promote_scheduled"): "RQ's scheduled jobs, on the queue Redis",
-               ("workers/runtime.py", "run_script"): "runs the keys its callers pass (checked here)",
+               ("events/scripts.py", "run_script"): "runs the keys its callers pass (checked here)",
                ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only"}
 
 

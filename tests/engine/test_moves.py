@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.moves import move_spans, move_starts
 from server.history import move_versions
-from workers.clock import batch_starts
+from events.clocks import batch_starts
 
 RECORD = Path(__file__).resolve().parents[1] / "data" / "corpus" / "timeouts-duel-0.json"
 

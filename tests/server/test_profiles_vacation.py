@@ -9,7 +9,7 @@ from freezegun import freeze_time
 
 from events import keys, presence
 from workers import endgame
-from workers.clock import parse_time
+from events.clocks import parse_time
 from workers.settings import Settings
 
 from .people import fresh, person

@@ -19,7 +19,8 @@ from events import keys, signing
 from events.envelope import Envelope, canonical_json
 from events.hashchain import event_hash
 from events.record import dumps_record
-from server import cli, create_app, roster
+from events import roster
+from server import cli, create_app
 from tests.server.conftest import bearer
 from workers import endgame
 from workers.settings import Settings

@@ -342,7 +342,7 @@ def test_move_pieces_with_the_herald_then_skip_the_rest(page, live_server, shot)
 
 def test_the_gateway_and_a_frozen_card_are_shown_to_a_spectator(page, live_server, shot):
     # POST /games takes no Gateway or frozen card in a set-up yet: store this position directly
-    from server import roster
+    from events import roster
     arena = live_server.app.extensions["arena"]
     created = arena.service.create_from_position({
         "form": "duel", "seats": [{"school": "nethervoid"}, {"school": "everfrost"}],

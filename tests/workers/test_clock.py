@@ -1,7 +1,7 @@
 """The clock is a pure fold over one Mark per batch: deadlines and banks from recorded times only."""
 from __future__ import annotations
 
-from workers.clock import Clock, Mark, TimeControl, deadline, fold, format_epoch, parse_time, reminder, view
+from events.clocks import Clock, Mark, TimeControl, deadline, fold, format_epoch, parse_time, reminder, view
 
 T0 = parse_time("2030-01-01T12:00:00.000000Z")
 MOVE = TimeControl("move", 60)

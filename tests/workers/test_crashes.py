@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import time
 
-from events import keys
-from workers import endgame, notify
+from events import inbox, keys
+from workers import endgame
 
 from .helpers import TWO_SECONDS, all_timed_out, bearer, deadlines_of, new_game, register, timed_out_at
 from .processes import START_SECONDS, Worker, pulses, wait_for
@@ -87,7 +87,7 @@ def test_an_end_of_game_job_whose_worker_is_killed_mid_run_completes_once_after_
     for player in (ann, bob):
         rating = durable_client.get("/players/me/rating", headers=bearer(player["token"])).json
         assert rating["games"] == 1                                             # rated once
-        overs = [n for _, n in notify.inbox(server, player["id"]) if n["type"] == "game_over"]
+        overs = [n for _, n in inbox.read(server, player["id"]) if n["type"] == "game_over"]
         assert len(overs) == 1                                                  # told once
     archive = tmp_path / "data" / "archive"
     assert (archive / f"{game['id']}.json").exists()

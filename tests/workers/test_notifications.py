@@ -9,6 +9,7 @@ from freezegun import freeze_time
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
+from events import inbox
 from workers import notify, webhooks
 
 from .helpers import Receiver, bearer, later, new_game, play_legal, register, run_worker
@@ -92,7 +93,7 @@ def test_a_notification_sent_twice_is_delivered_once(redis_db, client):
     note = notify.notification("your_turn", "g2", 0, 5, text="hi")
     assert notify.send(redis_db, bob["id"], note) is True
     assert notify.send(redis_db, bob["id"], note) is False
-    assert len(notify.inbox(redis_db, bob["id"])) == 1
+    assert len(inbox.read(redis_db, bob["id"])) == 1
 
 
 def test_a_webhook_is_delivered_signed_with_the_players_secret_and_a_delivery_id(client, redis_db, receiver):

@@ -7,8 +7,9 @@ import engine
 from engine.selfplay import pick
 from engine.state import active_seat
 from events import GameService
+from events import game_clock
 from workers import turns
-from workers.clock import Clock, TimeControl, fold
+from events.clocks import Clock, TimeControl, fold
 
 MOVE = TimeControl("move", 60)
 
@@ -22,7 +23,7 @@ def test_the_cached_clock_waits_for_the_engines_active_seat_after_every_command(
         state = service.load(game.game_id).state
         if state["phase"] == "over":
             break
-        clock = turns.current(redis_db, service, game.game_id, MOVE)
+        clock = game_clock.current(redis_db, service, game.game_id, MOVE)
         assert (clock.seat, clock.version) == (active_seat(state), service.store.version(game.game_id))
         waits.add(clock.wait)
         seat = active_seat(state)
@@ -39,7 +40,7 @@ def test_a_clock_brought_up_to_date_in_steps_equals_one_folded_from_the_start(re
         seat = active_seat(state)
         service.execute(game.game_id, seat, pick(rng, engine.legal_commands(state, seat)))
         if n % 7 == 0:
-            turns.current(redis_db, service, game.game_id, MOVE)           # caches part of the way
-    stepped = turns.current(redis_db, service, game.game_id, MOVE)
+            game_clock.current(redis_db, service, game.game_id, MOVE)           # caches part of the way
+    stepped = game_clock.current(redis_db, service, game.game_id, MOVE)
     envelopes = service.store.read(game.game_id)
-    assert stepped == fold(Clock(), turns.marks(service, game.game_id, 0, envelopes), MOVE)
+    assert stepped == fold(Clock(), game_clock.marks(service, game.game_id, 0, envelopes), MOVE)

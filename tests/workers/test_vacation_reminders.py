@@ -12,7 +12,7 @@ from freezegun import freeze_time
 
 from workers import due
 from workers.clock import parse_time
-from workers.vacation import running_until
+from events.pauses import running_until
 
 from .helpers import run_worker
 from .test_email import Person, table_game

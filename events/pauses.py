@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from events import vacations
+from . import vacations
 
-from . import clock as clocks
+from . import clocks
 
 Paused = Callable[[int, float, float], float]
 

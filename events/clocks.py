@@ -1,14 +1,15 @@
-"""Game clocks, derived only from the times the store recorded: pure functions, no Redis, no `now()`.
+"""Game clocks, derived only from the times the store recorded: pure functions, no Redis (`now()` is
+for callers; the fold never reads it).
 
 A game waits for one seat at a time: engine.state.active_seat after a batch of events (a batch
 is what one command appended: it opens with the player's or the system's CommandAccepted, the
 automatic ones inside it carry `auto`; every envelope of a batch has the same recorded `time`).
 A *wait* begins with the batch after which another seat is waited for, or a new turn has begun
 (an extra turn of the same seat is a new wait), at that batch's recorded time. The store's
-envelopes are reduced to one `Mark` per batch (workers/turns.py replays them with the engine);
+envelopes are reduced to one `Mark` per batch (events/clock_store.py replays them with the engine);
 the clock is a fold over marks, so it is cached and brought up to date with the newer ones.
 
-Time controls (chosen at creation, kept in `roster.info(...)["time_control"]`):
+Time controls (chosen at creation, kept in `events.roster.info(...)["time_control"]`):
 
     none                      no deadline
     move  seconds             each wait ends at its start + seconds (correspondence: up to 30 days)
@@ -93,6 +94,12 @@ class Clock:
 _CLOCK_FIELDS = tuple(f.name for f in fields(Clock))
 
 
+def now() -> float:
+    """Epoch seconds (UTC) now, through `datetime.now` (which tests freeze with freezegun): judged
+    against deadlines computed from recorded times. The fold itself never reads it."""
+    return datetime.now(timezone.utc).timestamp()
+
+
 def parse_time(text: str) -> float:
     """An envelope time ('2024-05-01T12:00:00.000000Z') as epoch seconds."""
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc).timestamp()
@@ -110,7 +117,7 @@ def batch_starts(kind: str, version: int, payload: dict) -> bool:
 def fold(clock: Clock, marks: Iterable[Mark], tc: TimeControl,
          paused: Callable[[int, float, float], float] | None = None) -> Clock:
     """The clock after `marks` (in version order; those already folded in are skipped).
-    `paused(seat, start, end)`: seconds the seat's clock stood still (vacation, workers/vacation.py)."""
+    `paused(seat, start, end)`: seconds the seat's clock stood still (vacation, events/pauses.py)."""
     c = clock.to_json()
     for m in marks:
         if m.version <= c["version"]:

@@ -1,0 +1,119 @@
+"""Who sits where in a game: names, registered players, bots, and the time control chosen.
+
+Kept beside the game's log (keys.roster_seats, roster_info, seat_players); the engine knows seats
+only by number. Written once when the game is created (before its log, so the first follow-up
+already sees it), read by the HTTP layer and the workers alike.
+
+    roster.save(redis, game_id, seats, info)
+    roster.seating_of(redis, game_id)      # cached per process: a roster never changes once saved
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from . import keys
+from .clocks import TimeControl
+from .replication import durable
+
+
+def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> None:
+    """Store the roster, answered once a replica has it (and the seat tokens written before it)."""
+    players = {s["player"]: i for i, s in enumerate(seats) if s.get("player")}
+    writes = [lambda c: c.hset(keys.roster_seats(game_id), mapping={i: json.dumps(s) for i, s in enumerate(seats)}),
+              lambda c: c.set(keys.roster_info(game_id), json.dumps(info))]
+    if players:
+        writes.append(lambda c: c.hset(keys.seat_players(game_id), mapping=players))
+    durable(redis, keys.roster_info(game_id), *writes)
+    for pid in players:
+        add_player_game(redis, pid, game_id)
+
+
+def add_player_game(redis: Any, player_id: str, game_id: str) -> None:
+    """List the game among the player's games (their profile, vacation and digest read it)."""
+    durable(redis, keys.player_games(player_id), lambda c: c.sadd(keys.player_games(player_id), game_id))
+
+
+def player_games(redis: Any, player_id: str) -> list[str]:
+    """Ids of the games the player has a seat in."""
+    return sorted(_text(g) for g in redis.smembers(keys.player_games(player_id)))
+
+
+def seats(redis: Any, game_id: str) -> list[dict]:
+    raw = redis.hgetall(keys.roster_seats(game_id))
+    return [json.loads(raw[k]) for k in sorted(raw, key=int)]
+
+
+def info(redis: Any, game_id: str) -> dict:
+    raw = redis.get(keys.roster_info(game_id))
+    return json.loads(raw) if raw else {}
+
+
+def names(redis: Any, game_id: str) -> dict[int, str]:
+    return {i: s["name"] for i, s in enumerate(seats(redis, game_id))}
+
+
+def seat_of(redis: Any, game_id: str, player_id: str) -> int | None:
+    """The seat a registered player holds in the game, None when they hold none."""
+    seat = redis.hget(keys.seat_players(game_id), player_id)
+    return int(seat) if seat is not None else None
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A saved roster as the clocks and the follow-up work need it."""
+    tc: TimeControl
+    seats: tuple[dict, ...]
+
+    @property
+    def players(self) -> dict[int, str]:
+        return {i: s["player"] for i, s in enumerate(self.seats) if s.get("player") and not s.get("bot")}
+
+    @property
+    def bots(self) -> set[int]:
+        return {i for i, s in enumerate(self.seats) if s.get("bot")}
+
+    @property
+    def quiet(self) -> bool:
+        """Nothing to schedule or tell while the game runs."""
+        return not self.tc.timed and not self.bots and not self.players
+
+    def name(self, seat: int | None) -> str:
+        if seat is None or seat >= len(self.seats):
+            return "Nobody"
+        return self.seats[seat].get("name") or f"Seat {seat + 1}"
+
+
+class _Seatings:
+    """Rosters never change once saved, so each process keeps the ones it has read."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size, self._known, self._lock = size, OrderedDict[str, Seating](), threading.Lock()
+
+    def get(self, redis: Any, game_id: str) -> Seating:
+        with self._lock:
+            if game_id in self._known:
+                return self._known[game_id]
+        pipe = redis.pipeline(transaction=False)
+        pipe.get(keys.roster_info(game_id))
+        pipe.hgetall(keys.roster_seats(game_id))
+        stored, raw = pipe.execute()
+        stored = json.loads(stored) if stored else {}
+        seating = Seating(TimeControl.from_info(stored.get("time_control")),
+                          tuple(json.loads(raw[k]) for k in sorted(raw, key=int)))
+        if seating.seats:
+            with self._lock:
+                self._known[game_id] = seating
+                while len(self._known) > self.size:
+                    self._known.popitem(last=False)
+        return seating
+
+
+seating_of = _Seatings().get
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
