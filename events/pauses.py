@@ -17,9 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from . import vacations
-
-from . import clocks
+from . import clocks, vacations
 
 Paused = Callable[[int, float, float], float]
 

@@ -11,7 +11,7 @@ import pytest
 from freezegun import freeze_time
 
 from workers import due
-from workers.clock import parse_time
+from events.clocks import parse_time
 from events.pauses import running_until
 
 from .helpers import run_worker
