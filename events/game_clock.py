@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from engine.evolve import apply
 from engine.state import active_seat
@@ -52,9 +52,12 @@ class Appended:
 
 
 def refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool,
-            appended: Appended | None = None) -> tuple[Clock, Any]:
+            appended: Appended | None = None,
+            before_claim: Callable[[Clock, Clock], None] | None = None) -> tuple[Clock, Any]:
     """The clock brought up to date and cached; with `claim`, also claim its wait (once per wait,
-    atomically): the answer is then the previous wait and seat, or None when it was claimed before."""
+    atomically): the answer is then the previous wait and seat, or None when it was claimed before.
+    `before_claim(latest, cached)` runs just before the claim (workers/turns.py pledges the wait's
+    announcement there, so a crash after the claim cannot lose it)."""
     raw = redis.hget(keys.clock(game_id), "json")
     cached = Clock.from_json(json.loads(raw)) if raw else Clock()
     if appended is not None and cached.version == appended.first - 1:
@@ -65,6 +68,8 @@ def refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool
     if latest.version == 0 or (not new_marks and not claim):
         return latest, None                         # no such game, or nothing new to keep
     seat = "" if latest.seat is None else str(latest.seat)
+    if claim and before_claim is not None:
+        before_claim(latest, cached)
     claimed = run_script(redis, _SAVE_AND_CLAIM, [keys.clock(game_id), keys.wait_claim(game_id)],
                          [latest.version, json.dumps(latest.to_json()), latest.wait if claim else "", seat])
     return latest, claimed

@@ -106,7 +106,8 @@ def clock(game_id: str) -> str:
 
 
 def wait_claim(game_id: str) -> str:
-    """hash: the wait (first version) and seat whose follow-up was claimed, so each wait is planned once."""
+    """hash: the wait (first version) and seat whose follow-up was claimed, so each wait is planned once,
+    and the seat waited for before it (mover), so its announcement can be made again."""
     return meta(game_id, "turn")
 
 
@@ -215,7 +216,7 @@ def _deadline_shard(shard: int) -> str:
 
 def deadlines(shard: int) -> str:
     """sorted set, one shard of the deadline index (workers/due.py): what is due when. Member
-    "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot, finish) in the game's shard
+    "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot, finish, digest, announce) in the game's shard
     (deadline_shard), score: when it is due (epoch seconds). Each worker's deadline loop claims the
     due ones of every shard (events/lua/claim_deadlines.lua). Shares a slot with its leases; the
     shards' tags `{deadlines.<n>}` spread them over a Cluster's masters (no id holds a '.')."""

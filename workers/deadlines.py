@@ -1,5 +1,6 @@
 """What the deadline loop does with each due member of the deadline index (workers/due.py):
-time a wait out, remind the player before it, see that a bot's move and a game's end get done.
+time a wait out, remind the player before it, see that a bot's move and a game's end get done,
+and make a wait's announcement whose claimer died before it made it (workers/turns.py).
 
 The timeout judges the wait against the deadline recorded in the game (events/clocks.py), never
 against the time the member was due: a member claimed early waits out a remainder of at most
@@ -37,6 +38,9 @@ def handle(redis: Any, service: Any, item: due.Due, settings: Settings, now: Cal
         return email.digest(redis, service, settings, item.game_id, now())
     if not service.store.exists(item.game_id):
         raise GameNotFound(item.game_id)
+    if item.kind == "announce":
+        turns.announce_again(redis, service, item.game_id, item.wait, settings)
+        return None
     if item.kind == "timeout":
         _, again = apply_timeout(redis, service, item.game_id, item.wait, settings, now)
         return again

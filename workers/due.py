@@ -8,6 +8,8 @@ time (epoch seconds); a game's members all live in the game's shard (keys.deadli
     remind:<game>:<wait>    "deadline soon" for that wait
     bot:<game>:<wait>       a bot is to play that wait (enqueue its job; look again later)
     finish:<game>           the game is over: see that its end-of-game work gets done
+    announce:<game>:<wait>  the wait's notifications, pledged before it is claimed and dropped once
+                            sent: due only if its claimer died first (workers/turns.py)
     digest:<player>         the player's daily e-mail digest (workers/email.py)
 
 Members are added when a wait begins (workers/turns.py, in the transaction that claims the wait)
@@ -26,7 +28,7 @@ from events import keys
 
 from . import runtime
 
-KINDS = ("timeout", "remind", "bot", "finish", "digest")
+KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce")
 _CLAIM = runtime.lua("claim_deadlines.lua")
 _RELEASE = runtime.lua("release_deadline.lua")
 

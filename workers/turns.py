@@ -11,6 +11,11 @@ enqueues (or indexes, after ARENA_BOT_DELAY) a bot's move when a bot is to act, 
 is over, enqueues the end-of-game job. Then it notifies players. The deadline loops of the workers
 (workers/deadline_loop.py) act on the index when each member is due.
 
+A wait's announcement is pledged before the wait is claimed: an `announce` member of the index,
+due ANNOUNCE_GRACE seconds on, which the claimer drops once it has announced. If the claimer dies
+in between (or is slower than that), a deadline loop makes the announcement (`announce_again`),
+and each notification is delivered once by its id (workers/notify.py), so none is lost or doubled.
+
 Games with no time control, no bot and no registered player skip all this until they end.
 Nothing here raises into the caller's request: a failure is logged, and the deadline loop repairs
 it when the previous wait's member comes due (it brings the clock up to date first).
@@ -22,7 +27,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from events import clocks, game_clock, pauses
+from events import checkpoints, clocks, game_clock, keys, pauses
 from events.clocks import Clock
 from events.game_clock import Appended
 from events.roster import Seating, seating_of
@@ -33,6 +38,7 @@ from .settings import Settings
 log = logging.getLogger(__name__)
 BOT_GRACE = 30.0                    # seconds a bot's move may take before a deadline loop enqueues it again
 FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done
+ANNOUNCE_GRACE = 3.0                # seconds a wait's claimer has to announce it before a deadline loop does
 
 # --- once per wait --------------------------------------------------------------------------------------
 
@@ -58,14 +64,64 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
             follow_up_finish(queues.game_queue(redis, settings), game_id, jobs, index)
             queues.execute(jobs, index)
         return None
-    clock, claimed = game_clock.refresh(redis, service, game_id, seating.tc, claim=True, appended=appended)
+    pledge = Pledge(redis, game_id, seating)
+    clock, claimed = game_clock.refresh(redis, service, game_id, seating.tc, claim=True, appended=appended,
+                                        before_claim=pledge)
     if not claimed:
         return clock
+    pledge.make(clock)                  # if the fold did not show the wait as new (another process cached it)
+    checkpoints.reached("turn.claimed")
     previous_wait = int(_text(claimed[0]))
     previous_seat = int(_text(claimed[1])) if _text(claimed[1]) else None
     _plan(redis, game_id, seating, clock, previous_wait, settings)
     _announce(redis, game_id, seating, clock, previous_seat, settings)
+    checkpoints.reached("turn.announced")
+    pledge.kept()
     return clock
+
+
+class Pledge:
+    """A wait's announcement, indexed (as `announce:<game>:<wait>`) before the wait is claimed and
+    dropped once made; a deadline loop makes it if it is still there ANNOUNCE_GRACE seconds on."""
+
+    def __init__(self, redis: Any, game_id: str, seating: Seating) -> None:
+        self.redis, self.game_id, self.seating = redis, game_id, seating
+        self.member: str | None = None
+
+    def __call__(self, latest: Clock, cached: Clock) -> None:
+        if latest.wait != cached.wait:                  # a new wait in this fold: it is about to be claimed
+            self.make(latest)
+
+    def make(self, clock: Clock) -> None:
+        players = self.seating.players
+        if self.member is not None or clock.over or clock.seat is None or not (
+                clock.seat in players or len(players) > 1):
+            return                                      # pledged already, or nobody to tell
+        self.member = due.member("announce", self.game_id, clock.wait)
+        due.add(self.redis, {self.member: runtime.now() + ANNOUNCE_GRACE}, only_new=True)
+
+    def kept(self) -> None:
+        if self.member is not None:
+            pipe = self.redis.pipeline(transaction=False)
+            due.drop(pipe, [self.member])
+            pipe.execute()
+
+
+def announce_again(redis: Any, service: Any, game_id: str, wait: int, settings: Settings) -> None:
+    """A pledged announcement came due: its claimer died (or was slow). Claim the wait if nobody
+    has; else plan what may be missing and make the announcement again (a notification already
+    delivered is not delivered twice). A wait that is over needs none."""
+    claim = {_text(k): _text(v) for k, v in redis.hgetall(keys.wait_claim(game_id)).items()}
+    claimed = int(claim.get("wait") or -1)
+    if claimed < wait:
+        _after_change(redis, service, game_id, None, settings)
+        return
+    seating = seating_of(redis, game_id)
+    clock = game_clock.current(redis, service, game_id, seating.tc)
+    if claimed > wait or clock.wait != wait:
+        return
+    replan(redis, service, game_id, settings)
+    _announce(redis, game_id, seating, clock, int(claim["mover"]) if claim.get("mover") else None, settings)
 
 
 def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wait: int, settings: Settings) -> None:

@@ -18,5 +18,5 @@ if tonumber(ARGV[3]) <= w then
   return false
 end
 local seat = redis.call('HGET', KEYS[2], 'seat') or ''
-redis.call('HSET', KEYS[2], 'wait', ARGV[3], 'seat', ARGV[4])
+redis.call('HSET', KEYS[2], 'wait', ARGV[3], 'seat', ARGV[4], 'mover', seat)
 return {tostring(w), seat}
