@@ -9,11 +9,19 @@ Who reads and writes what (as on Lichess, so nobody at the table gets outside he
 Messages are plain text (control characters dropped, at most MAX_LENGTH characters), shown with
 textContent by the page; a writer may send 5 messages in 10 seconds (ARENA_LIMIT_CHAT_PLAYER).
 Chat never touches the game's log or hash chain; GET /games/{id}/record?chat=1 adds it to an export.
+
+Live, chat rides on the game's own stream: GET /games/{id}/stream?chat=1 interleaves `chat`
+events (the channels the caller may read, without players it muted) with the game's events, and
+stays open after GameEnded for the chat after the game. There every frame's id is a cursor
+naming the game's version and each channel's last message, "12;players=1717171717171-0"; sent back
+as Last-Event-ID (or `cursor=`) it resumes all of them exactly. Without chat=1 the stream is as it
+always was (ids are versions). GET /games/{id}/chat/stream follows one channel alone.
 """
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from flask import request
 from flask_smorest import Blueprint
@@ -26,7 +34,8 @@ from .context import Arena
 from .errors import ApiError
 from .games import problems
 from .lobby import stream_id
-from .schemas import Strict
+from .merged import Merged
+from .schemas import MAX_VERSION, StreamQuery, Strict
 
 blp = Blueprint("chat", __name__, description="Chat beside a game, mutes and reports")
 MAX_LENGTH = 500
@@ -51,6 +60,13 @@ class ChatStreamQuery(Schema):
     after = fields.String(load_default="0", validate=stream_id,
                           metadata={"description": "the id of the last message seen (SSE: Last-Event-ID)"})
     follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new messages"})
+
+
+class GameStreamQuery(StreamQuery):
+    chat = fields.Boolean(load_default=False, metadata={"description": "also send the chat channels you may "
+                          "read, as `chat` events; every id is then a cursor such as '12;players=<message id>'"})
+    cursor = fields.String(validate=validate.Length(max=200), metadata={
+        "description": "with chat=1: where to resume, the id of the last frame seen (Last-Event-ID wins)"})
 
 
 class ReportIn(Strict):
@@ -156,6 +172,52 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
     hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
     return sse.Source(keys.chat(game_id, query["channel"]), sse.parse_id(after), render_messages,
                       (query["channel"], hidden))
+
+
+def readable(game_id: str, caller: auth.Caller) -> tuple[str, ...]:
+    """The channels the caller may read: the players' for a seat, the spectators' for anyone else
+    (and for everybody once the game is over)."""
+    over = _over(game_id)
+    return tuple(c for c in chat.CHANNELS
+                 if (c == "players" and caller.seat is not None) or (c == "spectators" and (over or caller.seat is None)))
+
+
+def parse_cursor(text: str) -> tuple[int, dict[str, str]]:
+    """'12;players=1717171717171-0' -> (12, {'players': '1717171717171-0'}); a plain '12' is a version."""
+    version, *rest = text.split(";")
+    try:
+        number = int(version)
+        if not (version.isascii() and version.isdigit() and number <= MAX_VERSION):
+            raise ValueError
+        channels = dict(part.split("=", 1) for part in rest)
+        for channel, at in channels.items():
+            if channel not in chat.CHANNELS:
+                raise ValueError
+            stream_id(at)
+    except (ValueError, ValidationError):
+        raise ApiError(400, "malformed_request", "Last-Event-ID (or cursor) must be an event version or a stream "
+                       "cursor such as '12;players=1717171717171-0'.") from None
+    return number, channels
+
+
+def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source) -> Merged:
+    """The game's log (`log`, as history.open_stream made it, without an end: the stream stays open
+    after GameEnded for the chat) with the caller's chat channels."""
+    given = request.headers.get("Last-Event-ID")
+    version, at = parse_cursor(given) if given else (query["after"], {})
+    if "cursor" in query:
+        from_query = parse_cursor(query["cursor"])
+        version = version if given else from_query[0]
+        at = at or from_query[1]
+    channels = readable(game_id, caller)
+    hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
+    parts = (replace(log, after=(version, 0), presence=None),
+             *(sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden))
+               for c in channels))
+
+    def cursor(positions) -> str:
+        return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in zip(channels, positions[1:]))])
+    return Merged(parts, cursor, presence=log.presence)
 
 
 def render_messages(entries, viewer: tuple[str, tuple[str, ...]]) -> list[sse.Frame]:

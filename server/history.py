@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 from flask import Response, request
 from flask_smorest import Blueprint
@@ -12,13 +13,13 @@ from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys, roster
 from events.redaction import redact_envelope
 
-from . import auth, chat, sse, svg
+from . import auth, chat, merged, sse, svg
 from . import limits
 from .context import Arena
 from .errors import ApiError
 from .games import game_view, problems
-from .schemas import (MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, RecordIn,
-                      StreamQuery)
+from .merged import Merged
+from .schemas import MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, RecordIn
 
 blp = Blueprint("history", __name__, url_prefix="/games", description="Watch, rewind and audit a game")
 
@@ -161,20 +162,28 @@ def board_svg(query: dict, game_id: str):
 
 
 @blp.route("/<game_id>/stream")
-@blp.arguments(StreamQuery, location="query")
+@blp.arguments(chat.GameStreamQuery, location="query")
 @blp.response(200, content_type="text/event-stream")
-@problems(401, 404)
+@problems(400, 401, 404)
 def stream(query: dict, game_id: str):
     """Server-Sent Events, one per stored event (id = version); resume with Last-Event-ID.
 
+    `chat=1` interleaves `chat` events of the channels the caller may read; every id is then a
+    cursor ("12;players=<message id>") that resumes the game and its chat alike (server/chat.py).
     Served by the async tier (server/streams/) under `arena serve`; this view is its fallback."""
-    return sse.flask_response(open_stream(query, game_id), query["follow"])
+    source = open_stream(query, game_id)
+    if isinstance(source, Merged):
+        return merged.flask_response(source, query["follow"])
+    return sse.flask_response(source, query["follow"])
 
 
-def open_stream(query: dict, game_id: str) -> sse.Source:
-    """The game's log as the caller's seat may read it, after Last-Event-ID (or `after`)."""
+def open_stream(query: dict, game_id: str) -> sse.Source | Merged:
+    """The game's log as the caller's seat may read it, after Last-Event-ID (or `after`); with
+    its chat when `chat` is asked for."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
+    if query.get("chat"):
+        return chat.game_stream(query, game_id, caller, _log_source(game_id, caller, 0, render_events_on))
     last = request.headers.get("Last-Event-ID", query.get("after", 0))
     try:
         after = int(last)
@@ -182,10 +191,14 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
             raise ValueError
     except (TypeError, ValueError):
         raise ApiError(400, "malformed_request", "Last-Event-ID must be an event version.") from None
-    if not arena.service.store.exists(game_id):
+    return _log_source(game_id, caller, after, render_events)
+
+
+def _log_source(game_id: str, caller: auth.Caller, after: int, render: sse.Render) -> sse.Source:
+    if not Arena.of().service.store.exists(game_id):
         raise GameNotFound(game_id)                 # 404 before the stream starts
     viewer = caller.player or f"anon:{secrets.token_hex(6)}"        # who is watching (spectator counts, e-mail)
-    return sse.Source(keys.log(game_id), (after, 0), render_events, caller.seat, presence=(game_id, viewer))
+    return sse.Source(keys.log(game_id), (after, 0), render, caller.seat, presence=(game_id, viewer))
 
 
 def render_events(entries, seat: int | None) -> list[sse.Frame]:
@@ -196,3 +209,8 @@ def render_events(entries, seat: int | None) -> list[sse.Frame]:
         frames.append(sse.Frame((out["version"], 0), sse.frame(out["version"], out["type"], out),
                                 last=out["type"] == "GameEnded"))
     return frames
+
+
+def render_events_on(entries, seat: int | None) -> list[sse.Frame]:
+    """As render_events, but the stream goes on after GameEnded (for the chat after the game)."""
+    return [replace(item, last=False) for item in render_events(entries, seat)]

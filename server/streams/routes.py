@@ -7,7 +7,6 @@ from typing import Callable
 from marshmallow import Schema
 
 from .. import chat, history, lobby, notifications
-from ..schemas import StreamQuery
 from ..sse import Source
 
 
@@ -19,7 +18,7 @@ class StreamRoute:
 
 
 ROUTES = [
-    StreamRoute("/games/{game_id}/stream", history.open_stream, StreamQuery),
+    StreamRoute("/games/{game_id}/stream", history.open_stream, chat.GameStreamQuery),
     StreamRoute("/players/me/stream", notifications.open_stream, notifications.InboxQuery),
     StreamRoute("/lobby/stream", lobby.open_stream, lobby.LobbyStreamQuery),
     StreamRoute("/games/{game_id}/chat/stream", chat.open_stream, chat.ChatStreamQuery),

@@ -26,6 +26,8 @@ from starlette.routing import Route
 from .. import auth, sse
 from ..context import Arena
 from ..errors import PROBLEM, problem_body
+from ..merged import Merged
+from . import interleave
 from .hub import StreamHub
 from .limits import Limits
 from .presence import PresenceBook
@@ -38,9 +40,9 @@ OPENER_THREADS = 8                  # opening is a few Redis round trips and a r
 
 @dataclass
 class Opened:
-    source: sse.Source
+    source: sse.Source | Merged                           # Merged: several keys in one stream (merged.py)
     follow: bool
-    backlog: sse.Backlog
+    backlog: sse.Backlog | list[sse.Backlog]
     still_standing: Callable[[], bool] | None = None      # the credentials still valid (auth.still_standing)
 
 
@@ -93,7 +95,8 @@ class StreamTier:
             try:
                 query = Blueprint.ARGUMENTS_PARSER.parse(stream.query(), request, location="query")
                 source = stream.open(query, **scope.get("path_params", {}))
-                backlog = sse.read_after(Arena.of().redis, source, source.after)
+                backlog = source.backlogs(Arena.of().redis) if isinstance(source, Merged) else \
+                    sse.read_after(Arena.of().redis, source, source.after)
                 return Opened(source, query.get("follow", True), backlog, auth.still_standing(Arena.of().redis))
             except Exception as exc:
                 try:
@@ -110,7 +113,8 @@ class StreamTier:
         if entry is not None:
             self.presence.join(entry)
         try:
-            async for text in self._frames(opened):
+            frames = interleave.follow(opened, self._frames) if isinstance(opened.source, Merged) else self._frames(opened)
+            async for text in frames:
                 yield text
         finally:
             if entry is not None:

@@ -2,6 +2,8 @@
 mutes, reports, and the record export that includes it only on request."""
 from __future__ import annotations
 
+import json
+
 from events import keys
 from server import create_app
 
@@ -97,3 +99,31 @@ def test_the_record_includes_the_chat_only_when_asked(app):
     assert [m["text"] for m in with_chat["chat"]["players"]] == ["gg"] and "spectators" not in with_chat["chat"]
     spectator = fresh(app).get(f"/games/{game_id}/record?chat=1").json
     assert list(spectator["chat"]) == ["spectators"]
+
+
+def _frames(body: bytes) -> list[tuple[str, str, dict]]:
+    out = []
+    for block in body.decode().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
+        if "id" in fields:
+            out.append((fields["id"], fields["event"], json.loads(fields["data"])))
+    return out
+
+
+def test_the_game_stream_carries_chat_on_request_with_cursors_on_the_flask_view_too(app, client):
+    """The Flask fallback of /games/{id}/stream (the async front's test is tests/streams)."""
+    game = client.post("/games", json={"form": "duel", "players": [{"name": "Ann", "school": "northern"},
+                                                                    {"name": "Bob", "school": "sylvan"}]}).json
+    seat = [bearer(s["token"]) for s in game["seats"]]
+    path = f"/games/{game['id']}/stream?follow=0"
+    said = client.post(f"/games/{game['id']}/chat", json={"text": "hello"}, headers=seat[1]).json
+    frames = _frames(client.get(path + "&chat=1", headers=seat[0]).data)
+    version = max(d["version"] for _, e, d in frames if e != "chat")
+    assert [(i, d["text"]) for i, e, d in frames if e == "chat"] == [(f"{version};players={said['id']}", "hello")]
+    assert all(i.isdigit() for i, _, _ in _frames(client.get(path, headers=seat[0]).data))     # as before
+    resumed = client.get(path + "&chat=1", headers={**seat[0], "Last-Event-ID": frames[-1][0]}).data
+    assert _frames(resumed) == []
+    watcher = _frames(client.get(path + "&chat=1").data)                      # a spectator: not the players' chat
+    assert watcher and all(e != "chat" for _, e, _ in watcher) and watcher[-1][0] == f"{version};spectators=0-0"
+    for bad in ("x", "1;players=zz", "1;nobody=1-0", "99999999999999999999999"):
+        assert client.get(path + "&chat=1", headers={**seat[0], "Last-Event-ID": bad}).status_code == 400

@@ -1,30 +1,32 @@
 // Chat beside a game: the players' channel for seats, the spectators' for everyone else (and for
-// all once the game is over). Live from /games/{id}/chat/stream for a signed-in or anonymous
-// viewer (the cookie rides along); a seat-link guest, whose token must go in a header, polls.
-// Messages are shown with textContent only.
+// all once the game is over). Live on the game's own stream (stream.js with chat, which hands each
+// message to this page as an "arena:chat" event); what was said before the page opened is read
+// once from /games/{id}/chat. Messages are shown with textContent only.
 
 import { api } from "./api.js";
 import { currentAccount } from "./account.js";
 import { h } from "./dom.js";
-
-const POLL_MS = 2000;
 
 function channelPanel(gameId, token, channel, canWrite, me) {
   const list = h("ol", { class: "chat-messages", id: `chat-${channel}`, "aria-live": "polite" });
   const input = h("input", { name: `chat-${channel}-text`, maxlength: 500, autocomplete: "off",
     "aria-label": channel === "players" ? "Message to the players" : "Message to the spectators" });
   const error = h("p", { class: "error", role: "alert", hidden: true });
-  let after = "0";
   const seen = new Set();
+  const muted = new Set();
+  let pending = [];                  // live messages that came before the history was read
 
   function add(m) {
-    if (seen.has(m.id)) return;
+    if (seen.has(m.id) || muted.has(m.player)) return;
     seen.add(m.id);
-    after = m.id;
     const tools = [];
     if (me && m.player && m.player !== me.id) {
       tools.push(h("button", { type: "button", class: "small mute", title: "Hide this player's messages",
-        onclick: async () => { await api.mute(m.player); list.querySelectorAll(`[data-player="${CSS.escape(m.player)}"]`).forEach((li) => li.remove()); } }, "Mute"));
+        onclick: async () => {
+          await api.mute(m.player);
+          muted.add(m.player);
+          list.querySelectorAll(`[data-player="${CSS.escape(m.player)}"]`).forEach((li) => li.remove());
+        } }, "Mute"));
     }
     if (canWrite) {
       tools.push(h("button", { type: "button", class: "small report", title: "Report to the moderators",
@@ -35,20 +37,23 @@ function channelPanel(gameId, token, channel, canWrite, me) {
     list.scrollTop = list.scrollHeight;
   }
 
-  async function poll() {
+  document.addEventListener("arena:chat", (e) => {
+    if (e.detail.channel !== channel) return;
+    if (pending) pending.push(e.detail);
+    else add(e.detail);
+  });
+  (async () => {
     try {
-      const got = await api.chat(gameId, token, channel, after);
-      got.messages.forEach(add);
-    } catch { /* shown again at the next poll */ }
-    setTimeout(poll, POLL_MS);
-  }
-
-  if (token) poll();
-  else {
-    const source = new EventSource(`/games/${encodeURIComponent(gameId)}/chat/stream?channel=${channel}`);
-    source.addEventListener("chat", (e) => add(JSON.parse(e.data)));
-    window.addEventListener("pagehide", () => source.close());
-  }
+      for (let after = "0"; ;) {                 // a page at a time, the oldest first
+        const got = await api.chat(gameId, token, channel, after);
+        got.messages.forEach(add);
+        if (got.last_id === after) break;
+        after = got.last_id;
+      }
+    } catch { /* the stream's backlog brings them */ }
+    pending.forEach(add);
+    pending = null;
+  })();
 
   const form = canWrite ? h("form", { class: "chat-form", onsubmit: async (e) => {
     e.preventDefault();

@@ -61,8 +61,9 @@ export class GamePage {
     }
     this.stream = new LiveStream(this.id, this.token, {
       onEvent: (e) => { if (e.id === null || e.id > this.liveVersion()) this.scheduleRefresh(); },
+      onChat: (message) => document.dispatchEvent(new CustomEvent("arena:chat", { detail: message })),
       onStatus: (status, detail) => this.streamStatus(status, detail),
-    });
+    }, { chat: true });
     // Resume from one event back: the server then answers at once (it sends nothing, not even its
     // headers, until an event or its 15 s keep-alive), and the repeated event is ignored.
     this.stream.start(Math.max(0, (this.view.latest ?? this.view.version) - 1));

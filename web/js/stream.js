@@ -1,17 +1,22 @@
 // Live updates: the game's Server-Sent Events read with fetch (so the seat's token can ride in the
 // Authorization header), resumed after a lost connection from the last version seen
 // (Last-Event-ID and ?after=), with a watchdog for connections that die silently.
+// With {chat: true} the stream also carries the chat (?chat=1): chat events go to onChat, and the
+// ids are cursors ("12;players=<message id>") resumed whole, so no message comes twice or is lost.
 
 const WATCHDOG_MS = 40000;          // the server sends a keep-alive every 15 s
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 export class LiveStream {
-  // handlers: {onEvent({id, type, data}), onStatus(status, detail)}; status: connecting|live|reconnecting|ended|failed
-  constructor(gameId, token, handlers) {
+  // handlers: {onEvent({id, type, data}), onChat(message), onStatus(status, detail)};
+  // status: connecting|live|reconnecting|ended|failed
+  constructor(gameId, token, handlers, options = {}) {
     this.url = `/games/${encodeURIComponent(gameId)}/stream`;
     this.token = token;
     this.handlers = handlers;
+    this.chat = Boolean(options.chat);
     this.after = 0;
+    this.cursor = null;
     this.stopped = true;
     this.failures = 0;
     this.onOnline = () => { if (!this.stopped && this.status !== "live") this.reconnectNow(); };
@@ -55,10 +60,12 @@ export class LiveStream {
     if (!this.everLive) this.setStatus("connecting");
     const headers = { Accept: "text/event-stream" };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    if (this.after) headers["Last-Event-ID"] = String(this.after);
+    if (this.cursor || this.after) headers["Last-Event-ID"] = this.cursor || String(this.after);
+    let query = `?after=${this.after}`;
+    if (this.chat) query += `&chat=1${this.cursor ? `&cursor=${encodeURIComponent(this.cursor)}` : ""}`;
     let ended = false;
     try {
-      const response = await fetch(`${this.url}?after=${this.after}`, { headers, signal: controller.signal, cache: "no-store" });
+      const response = await fetch(this.url + query, { headers, signal: controller.signal, cache: "no-store" });
       if (!response.ok) {
         const problem = await response.json().catch(() => ({}));
         if (response.status >= 400 && response.status < 500) {
@@ -79,7 +86,7 @@ export class LiveStream {
       clearTimeout(this.watchdog);
     }
     if (this.stopped || controller !== this.controller) return;
-    if (ended) {
+    if (ended && !this.chat) {            // with the chat the stream stays open after the game: resume it
       this.stopped = true;
       this.setStatus("ended");
       return;
@@ -108,6 +115,11 @@ export class LiveStream {
         const event = parse(frame);
         if (!event) continue;
         if (event.id !== null) this.after = event.id;
+        if (event.cursor !== null && this.chat) this.cursor = event.cursor;
+        if (event.type === "chat") {
+          this.handlers.onChat?.(event.data);
+          continue;
+        }
         if (event.type === "GameEnded") ended = true;
         this.handlers.onEvent?.(event);
       }
@@ -116,19 +128,22 @@ export class LiveStream {
 }
 
 function parse(frame) {
-  let id = null, type = "message";
+  let id = null, cursor = null, type = "message";
   const data = [];
   for (const line of frame.split("\n")) {
     if (!line || line.startsWith(":")) continue;
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
     const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-    if (field === "id") id = Number(value);
+    if (field === "id") {
+      cursor = value;
+      id = Number(value.split(";")[0]);
+    }
     else if (field === "event") type = value;
     else if (field === "data") data.push(value);
   }
   if (!data.length) return null;
   let payload = data.join("\n");
   try { payload = JSON.parse(payload); } catch { /* keep the text */ }
-  return { id, type, data: payload };
+  return { id, cursor, type, data: payload };
 }

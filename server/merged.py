@@ -1,0 +1,84 @@
+"""Several Redis streams served as one SSE stream: a game's log with its chat channels.
+
+Each part is an ordinary `sse.Source` (its key, its resume point, its render). The parts' frames
+are interleaved as they come, each part in its own order, and every frame's SSE id is rewritten to
+the position in *every* part (`Merged.cursor`, e.g. "12;players=1717171717171-0"): whatever frame
+a client saw last, sending its id back as Last-Event-ID resumes every part exactly after what it
+was sent, so nothing is repeated and nothing is missed. The frames are those `sse.frame` writes
+("id: <part's id>" first); only that first line changes.
+
+The async tier follows each part with its usual follower (server/streams/tier.py) and merges
+them (server/streams/interleave.py); the Flask fallback here reads every part in turn and blocks on
+one XREAD over all their keys.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from flask import Response, stream_with_context
+
+from . import sse
+from .context import Arena
+
+Cursor = Callable[[Sequence[sse.StreamId]], str]
+OPENED = sse.CONNECTED.strip()                  # each part's follower says it; the merged stream once
+
+
+@dataclass(frozen=True)
+class Merged:
+    parts: tuple[sse.Source, ...]
+    cursor: Cursor                              # the SSE id naming each part's position
+    presence: tuple[str, str] | None = None     # (game id, viewer id): counted as watching while open
+
+    def backlogs(self, redis: Any) -> list[sse.Backlog]:
+        return [sse.read_after(redis, part, part.after) for part in self.parts]
+
+
+class Positions:
+    """Where each part stands in what one client was sent; relabels frames with the cursor."""
+
+    def __init__(self, merged: Merged) -> None:
+        self.cursor = merged.cursor
+        self.at = [part.after for part in merged.parts]
+
+    def relabel(self, part: int, text: str) -> str:
+        """Frames of one part (as sse.frame writes them; comments but the opening one left alone)
+        with merged ids."""
+        out = []
+        for piece in text.split("\n\n"):
+            if piece.startswith("id: "):
+                own, _, rest = piece.partition("\n")
+                self.at[part] = sse.parse_id(own[4:])
+                piece = f"id: {self.cursor(self.at)}\n{rest}"
+            if piece and piece != OPENED:
+                out.append(piece + "\n\n")
+        return "".join(out)
+
+
+def flask_response(merged: Merged, follow: bool) -> Response:
+    """The merged stream served by Flask itself (holds a thread; the async tier does not)."""
+    return Response(stream_with_context(_follow(Arena.of().redis, merged, follow)), mimetype="text/event-stream",
+                    headers=sse.HEADERS)
+
+
+def _follow(redis: Any, merged: Merged, follow: bool) -> Iterator[str]:
+    positions = Positions(merged)
+    read_upto = [part.after for part in merged.parts]
+    opening = sse.CONNECTED
+    with sse.watching(redis, merged) as beat:      # type: ignore[arg-type]  # it reads only .presence
+        while True:
+            beat()
+            text = opening
+            for i, part in enumerate(merged.parts):
+                backlog = sse.read_after(redis, part, read_upto[i])
+                text += positions.relabel(i, "".join(item.text for item in backlog.frames))
+                read_upto[i] = backlog.upto
+            if text:
+                yield text
+            opening = ""
+            if not follow:
+                return
+            keys = {part.key: sse.format_id(read_upto[i]) for i, part in enumerate(merged.parts)}
+            if not redis.xread(keys, count=1, block=sse.FALLBACK_BLOCK_SECONDS * 1000):
+                yield sse.KEEP_ALIVE

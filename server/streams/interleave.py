@@ -1,0 +1,61 @@
+"""Following a merged stream (server/merged.py) on the async tier: each part with the tier's own
+follower (its backlog, the hub, heartbeats, lag and revocation checks), interleaved here.
+
+A part's follower only ends when something went wrong for the client (it read too slowly, its
+credentials lapsed, Redis went away): the merged stream then ends too, and the client resumes
+every part from the last id it saw. A bounded hand-over queue keeps a slow client's backlog in
+the hub, where it is capped, rather than here.
+"""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import TYPE_CHECKING, AsyncIterator, Callable
+
+from .. import sse
+from ..merged import Merged, Positions
+
+if TYPE_CHECKING:
+    from .tier import Opened
+
+FollowPart = Callable[["Opened"], AsyncIterator[str]]
+
+
+async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str]:
+    merged: Merged = opened.source              # type: ignore[assignment]
+    backlogs: list[sse.Backlog] = opened.backlog  # type: ignore[assignment]
+    positions = Positions(merged)
+    yield sse.CONNECTED + "".join(positions.relabel(i, "".join(item.text for item in backlog.frames))
+                                  for i, backlog in enumerate(backlogs))
+    if not opened.follow:
+        return
+    queue: asyncio.Queue[tuple[int, str]] = asyncio.Queue(maxsize=1)
+    parts = [follow_part(replace(opened, source=part, backlog=replace(backlog, frames=[])))
+             for part, backlog in zip(merged.parts, backlogs)]
+    pumps = [asyncio.create_task(_pump(i, part, queue)) for i, part in enumerate(parts)]
+    getter: asyncio.Future | None = None
+    try:
+        while True:
+            getter = getter or asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait([getter, *pumps], return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                return                          # a part ended: the client resumes from its last id
+            i, text = getter.result()
+            getter = None
+            if i > 0 and text == sse.KEEP_ALIVE:
+                continue                        # one heartbeat is enough: the first part's
+            text = positions.relabel(i, text)
+            if text:
+                yield text
+    finally:
+        for task in [*pumps, *([getter] if getter else [])]:
+            task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+
+
+async def _pump(i: int, part: AsyncIterator[str], queue: asyncio.Queue) -> None:
+    try:
+        async for text in part:
+            await queue.put((i, text))
+    finally:
+        await part.aclose()                     # type: ignore[attr-defined]  # its hub subscription ends

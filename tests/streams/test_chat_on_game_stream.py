@@ -1,0 +1,115 @@
+"""Chat on the game's own stream (`/games/{id}/stream?chat=1`) on the real async front: each channel
+to whom may read it, ids that resume the game and the chat alike (nothing repeated, nothing
+missed), mutes honoured, open after the game's end for the chat after it, and the stream of old
+clients (no chat=1) unchanged."""
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from .conftest import SSE
+from .test_people_streams import account, until
+
+
+@dataclass
+class Frames(SSE):
+    """Keeps every frame as (id, event, data), ids as sent (cursors, not numbers)."""
+    frames: list[tuple[str, str, dict]] = field(default_factory=list)
+
+    def _take(self, block: str) -> None:
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
+        if "id" in fields:
+            self.frames.append((fields["id"], fields["event"], json.loads(fields["data"])))
+        else:
+            self.comments += 1
+
+    def chat(self) -> list[str]:
+        return [data["text"] for _, event, data in self.frames if event == "chat"]
+
+    def game(self) -> list[int]:
+        return [data["version"] for _, event, data in self.frames if event != "chat"]
+
+
+async def opened(port: int, path: str, token: str, **headers: str) -> tuple[Frames, asyncio.Task]:
+    stream = await Frames.open(port, path, {"Authorization": f"Bearer {token}", **headers})
+    assert stream.status == 200, (stream.status, await stream.body())
+    return stream, asyncio.create_task(stream.follow())
+
+
+async def play_one(client, game_id: str) -> None:
+    """The first legal command of whoever holds the active seat, if it is this client."""
+    legal = (await client.get(f"/games/{game_id}/legal")).json()
+    answer = await client.post(f"/games/{game_id}/commands", json={**legal["commands"][0],
+                                                                    "expected_version": legal["version"]})
+    assert answer.status_code == 200, answer.text
+
+
+def test_chat_rides_on_the_game_stream_and_resumes_with_it(redis_server, start_front):
+    front = start_front(redis_server.url)
+
+    async def scenario() -> None:
+        ann, ann_me = await account(front.url)
+        bob, bob_me = await account(front.url)
+        cid, cid_me = await account(front.url)
+        table = (await ann.post("/lobby/tables", json={"form": "duel"})).json()
+        game_id = (await bob.post(f"/lobby/tables/{table['id']}/join")).json()["game_id"]
+        path = f"/games/{game_id}/stream"
+        seat_a, task_a = await opened(front.port, path + "?chat=1", ann_me["token"])
+        watcher, task_w = await opened(front.port, path + "?chat=1", cid_me["token"])
+        old, task_o = await opened(front.port, path, bob_me["token"])
+        await until(lambda: seat_a.frames and old.frames)
+        version = max(seat_a.game())
+
+        await bob.post(f"/games/{game_id}/chat", json={"text": "good luck"})
+        await cid.post(f"/games/{game_id}/chat", json={"channel": "spectators", "text": "popcorn"})
+        await until(lambda: seat_a.chat() and watcher.chat())
+        assert seat_a.chat() == ["good luck"] and watcher.chat() == ["popcorn"]     # each channel to its readers
+        [said] = [d for _, e, d in seat_a.frames if e == "chat"]
+        assert said["channel"] == "players" and said["name"] == bob_me["name"] and said["seat"] in (0, 1)
+        last_id = seat_a.frames[-1][0]
+        assert last_id == f"{version};players={said['id']}"                       # the game's and the chat's place
+        assert all(e != "chat" and i.isdigit() for i, e, _ in old.frames)          # old clients: as before
+
+        # away: a move and a message come meanwhile; back with the last id: exactly those, once
+        seat_a.close()
+        task_a.cancel()
+        view = (await ann.get(f"/games/{game_id}")).json()
+        mover = ann if view["players"][view["active_seat"]]["player"] == ann_me["id"] else bob
+        await play_one(mover, game_id)
+        await bob.post(f"/games/{game_id}/chat", json={"text": "are you there?"})
+        back, task_b = await opened(front.port, path + "?chat=1", ann_me["token"], **{"Last-Event-ID": last_id})
+        await until(lambda: back.chat() and back.game())
+        await asyncio.sleep(0.3)
+        assert back.chat() == ["are you there?"] and min(back.game()) == version + 1
+        assert len(back.game()) == len(set(back.game()))
+        # the same place given as `cursor=` (for clients that cannot set the header)
+        again, task_c = await opened(front.port, f"{path}?chat=1&follow=0&cursor={quote(last_id)}", ann_me["token"])
+        await asyncio.wait_for(task_c, 10)
+        assert again.chat() == ["are you there?"] and again.game() == back.game()
+
+        # a muted player's messages are left out of the stream
+        assert (await ann.post("/accounts/me/mutes", json={"player": bob_me["id"]})).status_code == 200
+        muted, task_m = await opened(front.port, path + "?chat=1&follow=0", ann_me["token"])
+        await asyncio.wait_for(task_m, 10)
+        assert muted.chat() == [] and muted.game()
+
+        # the game ends: the chat's stream stays open for the words after it; the old one closes
+        assert (await bob.post(f"/games/{game_id}/resign")).status_code == 200
+        await until(lambda: "GameEnded" in [e for _, e, _ in back.frames] and old.closed)
+        await cid.post(f"/games/{game_id}/chat", json={"channel": "spectators", "text": "well played"})
+        await until(lambda: "well played" in watcher.chat())
+        assert not back.closed and not watcher.closed
+
+        bad = await Frames.open(front.port, path + "?chat=1", {"Authorization": f"Bearer {ann_me['token']}",
+                                                              "Last-Event-ID": "12;nobody=1-0"})
+        assert bad.status == 400
+        for s in (back, watcher, old, bad):
+            s.close()
+        for t in (task_w, task_o, task_b):
+            t.cancel()
+        for c in (ann, bob, cid):
+            await c.aclose()
+
+    asyncio.run(scenario())
