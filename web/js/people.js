@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { currentAccount, signInForm } from "./account.js";
 import { clear, h, plural } from "./dom.js";
+import { schoolName } from "./data.js";
 import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
@@ -41,7 +42,9 @@ export async function showPeople(el, data) {
   const form = select("table-form", forms, { id: "table-form" });
   const seats = select("table-seats", [["2", "2 players"]], { id: "table-seats" });
   const schools = select("table-schools", [["random", "Random schools"], ["draft", "Drafted schools"], ["fixed", "Each picks a school"]]);
-  const mySchool = select("table-school", data.geometry.schools.map((s) => [s, s]));
+  const mySchool = select("table-school", data.geometry.schools.map((s) => [s, schoolName(data, s)]));
+  const mySchoolLabel = h("label", { hidden: true }, "Your school ", mySchool);
+  schools.addEventListener("change", () => { mySchoolLabel.hidden = schools.value !== "fixed"; });
   const clock = select("table-clock", CLOCKS.map(([v, t]) => [v, t]));
   const rated = h("input", { type: "checkbox", name: "table-rated", checked: true });
   const low = h("input", { type: "number", name: "rating-min", step: 1, placeholder: "any", "aria-label": "Lowest rating" });
@@ -59,7 +62,10 @@ export async function showPeople(el, data) {
     clear(tablesEl, tables.map((t) => {
       const seated = t.players.some((p) => p.player === me.id);
       const buttons = [];
-      if (!seated) buttons.push(h("button", { type: "button", class: "small join", onclick: () => join(t) }, "Join"));
+      if (!seated) {
+        buttons.push(h("button", { type: "button", class: "small join", "aria-expanded": String(choosing?.table === t.id),
+          onclick: () => join(t) }, "Join"));
+      }
       if (seated) buttons.push(h("button", { type: "button", class: "small leave", onclick: () => api.leaveTable(t.id).catch(fail) }, "Leave"));
       if (seated && t.creator === me.id && t.can_start) {
         buttons.push(h("button", { type: "button", class: "small", onclick: () => api.startTable(t.id).then(go).catch(fail) }, `Start with ${t.players.length}`));
@@ -67,8 +73,44 @@ export async function showPeople(el, data) {
       const range = t.rating_min !== null || t.rating_max !== null ? ` · rating ${t.rating_min ?? "…"} to ${t.rating_max ?? "…"}` : "";
       return h("li", { class: "table-item", "data-table": t.id },
         h("span", { class: "table-what" }, `${formName(data, t.form)} · ${t.players.length}/${t.seats} · ${t.schools} schools · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
-        h("span", { class: "table-who" }, t.players.map((p) => p.name).join(", ")), ...buttons);
+        h("span", { class: "table-who" }, t.players.map((p) => p.name).join(", ")), ...buttons,
+        choosing?.table === t.id && !seated ? schoolChooser(t) : null);
     }));
+    const open = tablesEl.querySelector(".school-chooser");
+    if (open && choosing.focus) {
+      choosing.focus = false;
+      (open.querySelector("input:checked") || open.querySelector("button")).focus();
+    }
+  }
+
+  // A fixed-schools table: each player picks their own school, in the table's row (not a prompt).
+  // The choice survives the list being redrawn by the live feed; Escape or Cancel closes it.
+  let choosing = null;                  // {table, school, focus}
+  function schoolChooser(t) {
+    const taken = new Map(t.players.filter((p) => p.school).map((p) => [p.school, p.name]));
+    const free = data.geometry.schools.filter((id) => !taken.has(id));
+    if (!free.includes(choosing.school)) choosing.school = free[0];
+    const close = () => {
+      choosing = null;
+      drawTables().then(() => tablesEl.querySelector(`[data-table="${CSS.escape(t.id)}"] button.join`)?.focus());
+    };
+    const legendId = `school-legend-${t.id}`;
+    return h("form", { class: "school-chooser", "aria-labelledby": legendId,
+      onkeydown: (e) => { if (e.key === "Escape") { e.preventDefault(); close(); } },
+      onsubmit: async (e) => {
+        e.preventDefault();
+        if (!choosing?.school) return;
+        error.hidden = true;
+        try { go(await api.joinTable(t.id, { school: choosing.school })); } catch (err) { fail(err); drawTables(); }
+      } },
+    h("fieldset", {}, h("legend", { id: legendId }, "Choose your school"),
+      data.geometry.schools.map((id) => h("label", { class: "school-choice" },
+        h("input", { type: "radio", name: `school-${t.id}`, value: id, checked: id === choosing.school,
+          disabled: taken.has(id), onchange: () => { choosing.school = id; } }),
+        " ", schoolName(data, id), taken.has(id) ? ` (${taken.get(id)} plays it)` : ""))),
+    h("button", { type: "submit", class: "primary small", disabled: !free.length },
+      free.length ? "Join with this school" : "No school left"), " ",
+    h("button", { type: "button", class: "small", onclick: close }, "Cancel"));
   }
 
   // The join answer and the lobby feed both announce a started game: leave for it once, or the
@@ -85,9 +127,13 @@ export async function showPeople(el, data) {
   }
 
   async function join(t) {
+    if (t.schools === "fixed") {
+      choosing = choosing?.table === t.id ? null : { table: t.id, school: null, focus: true };
+      await drawTables();
+      return;
+    }
     try {
-      const body = t.schools === "fixed" ? { school: prompt("Your school", data.geometry.schools.find((s) => !t.players.some((p) => p.school === s))) } : {};
-      go(await api.joinTable(t.id, body));
+      go(await api.joinTable(t.id, {}));
     } catch (err) { fail(err); }
   }
 
@@ -127,7 +173,7 @@ export async function showPeople(el, data) {
     if (low.value !== "") body.rating_min = Number(low.value);
     if (high.value !== "") body.rating_max = Number(high.value);
     try { await api.openTable(body); await drawTables(); } catch (err) { fail(err); }
-  } }, h("label", {}, "Game ", form), " ", seats, " ", schools, " ", h("label", {}, "Your school ", mySchool), " ", clock,
+  } }, h("label", {}, "Game ", form), " ", seats, " ", schools, " ", mySchoolLabel, " ", clock,
   h("label", { class: "check" }, rated, " rated"), h("label", {}, " Ratings ", low, " to ", high),
   h("button", { type: "submit", class: "primary", id: "open-table-button" }, "Open a table"));
 

@@ -38,6 +38,7 @@ export class LiveStream {
   }
 
   setStatus(status, detail) {
+    if (this.gameOver && status !== "ended") return;   // with the chat it reconnects after the end, quietly
     this.status = status;
     this.handlers.onStatus?.(status, detail);
   }
@@ -120,7 +121,11 @@ export class LiveStream {
           this.handlers.onChat?.(event.data);
           continue;
         }
-        if (event.type === "GameEnded") ended = true;
+        if (event.type === "GameEnded") {
+          ended = true;
+          if (this.chat) this.setStatus("ended");           // the game is over; the stream goes on for the chat
+          this.gameOver = true;
+        }
         this.handlers.onEvent?.(event);
       }
     }

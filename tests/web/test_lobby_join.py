@@ -1,0 +1,55 @@
+"""Joining a fixed-schools table in a real Chromium, with the keyboard only: the in-row school
+chooser (no prompt()), the school already played shown taken, Escape to back out, and the game
+started with the school chosen."""
+from __future__ import annotations
+
+import re
+import uuid
+
+from playwright.sync_api import expect
+
+from .test_people import new_page, sign
+
+
+def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_server):
+    ann_name, bob_name = (f"{n}{uuid.uuid4().hex[:6]}" for n in ("ann", "bob"))
+    ann_ctx, ann = new_page(browser)
+    bob_ctx, bob = new_page(browser)
+    try:
+        sign(ann, live_server.url, ann_name, "#sign-up-button")
+        sign(bob, live_server.url, bob_name, "#sign-up-button")
+        ann.select_option("[name=table-schools]", "fixed")
+        ann.select_option("[name=table-school]", "northern")
+        ann.click("#open-table-button")
+        bob.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(f"a dialog opened: {d.message}")))
+        row = bob.locator(".table-item", has_text=ann_name)
+        expect(row).to_be_visible()
+        row.locator("button.join").focus()
+        bob.keyboard.press("Enter")
+        chooser = row.get_by_role("group", name="Choose your school")
+        expect(chooser).to_be_visible()
+        taken = chooser.get_by_role("radio", name=re.compile("Northern"))
+        expect(taken).to_be_disabled()
+        expect(taken).to_have_accessible_name(re.compile(f"{ann_name} plays it"))
+        first = chooser.get_by_role("radio", checked=True)
+        expect(first).to_be_focused()
+        bob.keyboard.press("Escape")                                        # back out: focus returns to Join
+        expect(row.locator(".school-chooser")).to_have_count(0)
+        expect(row.locator("button.join")).to_be_focused()
+        bob.keyboard.press("Enter")
+        expect(row.get_by_role("radio", checked=True)).to_be_focused()
+        bob.keyboard.press("ArrowRight")                                    # the radio group's own keys
+        chosen = row.get_by_role("radio", checked=True).get_attribute("value")
+        assert chosen not in (None, "northern")
+        bob.keyboard.press("Tab")
+        expect(row.get_by_role("button", name="Join with this school")).to_be_focused()
+        bob.keyboard.press("Enter")
+        bob.wait_for_url(re.compile(r"/play/[A-Za-z0-9]+$"))
+        game_id = bob.url.rsplit("/", 1)[1]
+        view = bob.request.get(f"{live_server.url}/games/{game_id}").json()
+        schools = {p["name"]: view["seats"][p["seat"]]["school"] for p in view["players"]}
+        assert schools == {ann_name: "northern", bob_name: chosen}
+        assert bob.errors == [] and ann.errors == []
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
