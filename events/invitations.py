@@ -11,7 +11,9 @@ cancels the game for everyone; the pending hash stays, as the game's status, unt
     outcome = invitations.answer(redis, game_id, seat=1, player="p1234", accept=True, now=now)
     if outcome == "start": ...create the game from invitations.load(redis, game_id).spec...
 
-Each invitee's sorted set (keys.player_invitations) lists the invitations they received.
+Each invitee's sorted set (keys.player_invitations) lists the invitations they received. The
+deadline is also a member of the deadline index, so the expiry is stored and told when it comes
+(`expire`, from workers/invitations.py), not only found by the next one who looks.
 """
 from __future__ import annotations
 
@@ -134,6 +136,18 @@ def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, no
     if outcome == "answered":
         raise InvitationRefused("invitation_answered", f"You have {reply[1]} invitation {iid!r} already.")
     return outcome
+
+
+def expire(redis: Any, game_id: str, now: float) -> tuple[str, str] | None:
+    """Cancel a game still waiting once its deadline has passed (one step with the answers, so a
+    last acceptance and the expiry never both win); (status, reason) as it then stands, None when
+    it is gone."""
+    reply = [text(r) for r in redis.register_script(ANSWER_LUA)(
+        keys=[keys.pending_game(game_id), keys.meta(game_id, "tokens"), keys.meta(game_id, "players")],
+        args=["", "", "expire", repr(now), ""])]
+    if reply[0] == "missing":
+        return None
+    return (WAITING, "") if reply[0] == "waiting" else (reply[1], reply[2])
 
 
 def mark(redis: Any, game_id: str, status: str, now: float) -> None:

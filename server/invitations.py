@@ -18,7 +18,7 @@ from marshmallow import Schema, fields
 from events import GameNotFound, invitations, keys, roster, tokens, unmoved
 from events.clocks import format_epoch, now
 from events.invitations import CANCELLED, STARTING, WAITING, InvitationRefused, Pending
-from workers import notify
+from workers import due, notify
 
 from . import auth
 from .context import Arena
@@ -133,6 +133,7 @@ def invite(game_id: str, spec: dict, invited: dict[int, str], creator: str | Non
     moment = now()
     deadline = moment + timeout
     invitations.create(arena.redis, game_id, spec, invited, deadline=deadline, ttl=spec["ttl"] + timeout, now=moment)
+    due.add(arena.redis, {due.member("invitation", game_id): deadline})        # told when it runs out
     who = spec["seats"][spec["creator_seat"]]["name"] if spec.get("creator_seat") is not None else "Someone"
     for seat, pid in invited.items():
         iid = invitations.invitation_id(game_id, seat)

@@ -21,7 +21,7 @@ from typing import Any, Callable
 import engine
 from events import SYSTEM, ConflictError, GameNotFound, clocks, game_clock, pauses, roster
 
-from . import due, email, endgame, notify, queues, turns
+from . import due, email, endgame, invitations, notify, queues, turns
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,8 @@ def handle(redis: Any, service: Any, item: due.Due, settings: Settings, now: Cal
         return _see_finished(redis, service, item.game_id, settings, now())
     if item.kind == "digest":                   # `game_id` is a player's id: their daily e-mail
         return email.digest(redis, service, settings, item.game_id, now())
+    if item.kind == "invitation":               # a game not created yet: it waits for invited players
+        return invitations.expire(redis, item.game_id, settings, now())
     if not service.store.exists(item.game_id):
         raise GameNotFound(item.game_id)
     if item.kind == "announce":

@@ -11,6 +11,7 @@ time (epoch seconds); a game's members all live in the game's shard (keys.deadli
     announce:<game>:<wait>  the wait's notifications, pledged before it is claimed and dropped once
                             sent: due only if its claimer died first (workers/turns.py)
     digest:<player>         the player's daily e-mail digest (workers/email.py)
+    invitation:<game>       a game waiting for invited players: cancel it at its deadline (workers/invitations.py)
 
 Members are added when a wait begins (workers/turns.py, in the transaction that claims the wait)
 and dropped when the next one begins. Every worker's deadline loop (workers/deadline_loop.py)
@@ -28,7 +29,7 @@ from events import keys
 
 from . import runtime
 
-KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce")
+KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce", "invitation")
 _CLAIM = runtime.lua("claim_deadlines.lua")
 _RELEASE = runtime.lua("release_deadline.lua")
 

@@ -23,7 +23,8 @@ from events import inbox
 from . import email, queues, runtime
 from .settings import Settings
 
-KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered")
+KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered",
+         "invitation_expired")
 REMEMBER_SECONDS = 30 * 24 * 3600
 
 def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> dict:

@@ -6,7 +6,8 @@ KEYS[2]  the game's seat tokens hash (token hash -> seat)
 KEYS[3]  the game's players hash (player id -> seat)
 ARGV[1]  the seat
 ARGV[2]  the player answering (must be the one invited to that seat)
-ARGV[3]  'accepted' or 'declined'
+ARGV[3]  'accepted' or 'declined'; or 'expire' (the deadline loop, for no seat or player): cancel
+         the game if its deadline has passed, answering {'closed', ...} then, else {'waiting'}
 ARGV[4]  now (epoch seconds)
 ARGV[5]  the hash of the seat token made for the player, given the seat when accepted
 
@@ -21,7 +22,7 @@ local seat, player, answer, now = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 if redis.call('EXISTS', pending) == 0 then
   return {'missing'}
 end
-if redis.call('HGET', pending, 'p' .. seat) ~= player then
+if answer ~= 'expire' and redis.call('HGET', pending, 'p' .. seat) ~= player then
   return {'not_yours'}
 end
 local status = redis.call('HGET', pending, 'status')
@@ -31,6 +32,9 @@ if status == 'waiting' and tonumber(redis.call('HGET', pending, 'deadline')) <= 
 end
 if status ~= 'waiting' then
   return {'closed', status, redis.call('HGET', pending, 'reason') or ''}
+end
+if answer == 'expire' then
+  return {'waiting'}
 end
 local state = redis.call('HGET', pending, 's' .. seat)
 if state ~= 'invited' then
