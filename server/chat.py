@@ -97,8 +97,14 @@ class ReportOut(Schema):
     report = fields.String(metadata={"description": "the report's id"})
 
 
+class MutedOut(Schema):
+    id = fields.String()
+    name = fields.String()
+
+
 class MutesOut(Schema):
-    players = fields.List(fields.String())
+    players = fields.List(fields.String(), metadata={"description": "their ids"})
+    muted = fields.List(fields.Nested(MutedOut), metadata={"description": "the same players with their names"})
 
 
 def _over(game_id: str) -> bool:
@@ -286,7 +292,7 @@ def report(data: dict, game_id: str, channel: str, message_id: str):
 def list_mutes():
     """The players whose messages you do not see."""
     pid = auth.require_player(Arena.of().redis)
-    return {"players": sorted(chat.muted(Arena.of().redis, pid))}
+    return _mutes(pid)
 
 
 @blp.route("/accounts/me/mutes", methods=["POST"])
@@ -300,7 +306,7 @@ def mute(data: dict):
     if not redis.exists(keys.player(data["player"])):
         raise ApiError(404, "player_not_found", f"No player {data['player']!r}.")
     chat.mute(redis, pid, data["player"])
-    return {"players": sorted(chat.muted(redis, pid))}
+    return _mutes(pid)
 
 
 @blp.route("/accounts/me/mutes/<player_id>", methods=["DELETE"])
@@ -310,4 +316,12 @@ def unmute(player_id: str):
     redis = Arena.of().redis
     pid = auth.require_player(redis)
     chat.unmute(redis, pid, player_id)
-    return {"players": sorted(chat.muted(redis, pid))}
+    return _mutes(pid)
+
+
+def _mutes(pid: str) -> dict:
+    redis = Arena.of().redis
+    players = sorted(chat.muted(redis, pid))
+    found = {p: accounts.load(redis, p) for p in players}
+    return {"players": players, "muted": [{"id": p, "name": found[p].name if found[p] and found[p].name else p}
+                                          for p in players]}

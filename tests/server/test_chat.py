@@ -74,7 +74,8 @@ def test_chat_is_rate_limited_per_writer(redis_server):
 def test_mute_hides_a_players_messages_from_me_only_and_reports_are_kept(app, redis_client):
     game_id, ann, bob = lobby_game(app)
     rude = say(bob, game_id, "you are bad").json
-    assert ann.post("/accounts/me/mutes", {"player": bob.id}).json["players"] == [bob.id]
+    muted = ann.post("/accounts/me/mutes", {"player": bob.id}).json
+    assert muted == {"players": [bob.id], "muted": [{"id": bob.id, "name": bob.name}]}
     assert ann.get(f"/games/{game_id}/chat").json["messages"] == []
     assert b"you are bad" not in ann.get(f"/games/{game_id}/chat/stream?follow=0").get_data()
     assert ann.get(f"/games/{game_id}/record?chat=1").json["chat"]["players"] == []      # nor in the export

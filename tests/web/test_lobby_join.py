@@ -1,6 +1,6 @@
 """Joining a fixed-schools table in a real Chromium, with the keyboard only: the in-row school
 chooser (no prompt()), the school already played shown taken, Escape to back out, and the game
-started with the school chosen."""
+started with the school chosen; and an invitation in the lobby that says who invites you to what."""
 from __future__ import annotations
 
 import re
@@ -18,6 +18,16 @@ def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_se
     try:
         sign(ann, live_server.url, ann_name, "#sign-up-button")
         sign(bob, live_server.url, bob_name, "#sign-up-button")
+        # an invitation says who invites you to what, and until when
+        bob_id = bob.request.get(f"{live_server.url}/accounts/me").json()["id"]
+        csrf = next(c["value"] for c in ann.context.cookies() if c["name"] == "arena_csrf")
+        invited = ann.request.post(f"{live_server.url}/games", headers={"X-CSRF-Token": csrf}, data={
+            "form": "duel", "players": [{"name": ann_name, "school": "northern"},
+                                        {"name": bob_name, "school": "sylvan", "player": bob_id}]})
+        assert invited.status == 201, invited.text()
+        bob.reload()
+        expect(bob.locator("#invitations li")).to_contain_text(
+            re.compile(f"{ann_name} invites you to .*duel.* as {bob_name} \\(seat 2 of 2\\); answer by"))
         ann.select_option("[name=table-schools]", "fixed")
         ann.select_option("[name=table-school]", "northern")
         ann.click("#open-table-button")

@@ -143,6 +143,18 @@ async function vacationSection() {
   status, controls, out);
 }
 
+async function mutesSection() {
+  const list = h("ul", { class: "mutes", id: "mutes" });
+  async function draw() {
+    const { muted } = await api.mutes();
+    clear(list, muted.length ? muted.map((m) => h("li", {}, h("span", {}, m.name), " ",
+      h("button", { type: "button", class: "small", onclick: async () => { await api.unmute(m.id); draw(); } }, "Unmute")))
+      : h("li", { class: "muted" }, "Nobody."));
+  }
+  await draw();
+  return section("Muted players", h("p", { class: "muted" }, "You do not see their chat messages, in any game."), list);
+}
+
 export async function showAccount(root) {
   const me = await currentAccount();
   if (!me) {
@@ -153,5 +165,6 @@ export async function showAccount(root) {
   clear(root, h("div", { class: "account" },
     h("section", { class: "panel" }, h("h1", {}, me.name),
       h("p", {}, h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "Your public profile"))),
-    await passwordSection(), await emailSection(), await vacationSection(), await tokensSection()));
+    await passwordSection(), await emailSection(), await vacationSection(), await mutesSection(),
+    await tokensSection()));
 }

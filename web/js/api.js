@@ -95,6 +95,8 @@ export const api = {
     `/games/${encodeURIComponent(id)}/chat?channel=${channel}&after=${encodeURIComponent(after || "0")}`, { token }),
   say: (id, token, channel, text) => request("POST", `/games/${encodeURIComponent(id)}/chat`, { token, body: { channel, text } }),
   mute: (player) => request("POST", "/accounts/me/mutes", { body: { player } }),
+  mutes: () => request("GET", "/accounts/me/mutes"),
+  unmute: (player) => request("DELETE", `/accounts/me/mutes/${encodeURIComponent(player)}`),
   report: (id, token, channel, messageId, reason) => request("POST",
     `/games/${encodeURIComponent(id)}/chat/${channel}/${encodeURIComponent(messageId)}/report`, { token, body: { reason } }),
 };

@@ -140,8 +140,10 @@ export async function showPeople(el, data) {
   async function drawInvitations() {
     let list = [];
     try { list = (await api.invitations()).invitations.filter((i) => i.status === "invited"); } catch { list = []; }
-    clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", {},
-      `Game ${i.game_id}, seat ${i.seat + 1} `,
+    const who = (i) => (i.players.find((p) => p.status === "claimed") || {}).name || "Someone";
+    clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", { class: "invitation" },
+      `${who(i)} invites you to ${formName(data, i.form)} as ${i.name} (seat ${i.seat + 1} of ${i.players.length}); `
+      + `answer by ${new Date(i.expires).toLocaleString()} `,
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => play(i.game_id)).catch(fail) }, "Accept"), " ",
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
   }
