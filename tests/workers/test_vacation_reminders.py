@@ -21,10 +21,13 @@ HOUR, DAY = 3600.0, 86400.0
 T0 = datetime(2026, 4, 1, 9, 0, 0)
 
 
-def _mover(players: list[Person], game_id: str) -> tuple[Person, dict]:
-    view = players[0].client.get(f"/games/{game_id}").json
+def _hour_game(app) -> tuple[Person, Person, str, Person, dict]:
+    """Two people at a one-hour-a-move game: (ann, bob, game id, the one to move, the game's view)."""
+    ann, bob = Person(app), Person(app)
+    game_id = table_game(ann, bob, time_control={"kind": "move", "seconds": HOUR})
+    view = ann.client.get(f"/games/{game_id}").json
     pid = view["players"][view["active_seat"]]["player"]
-    return next(p for p in players if p.id == pid), view
+    return ann, bob, game_id, next(p for p in (ann, bob) if p.id == pid), view
 
 
 def _reminders(p: Person, game_id: str) -> list[dict]:
@@ -34,9 +37,7 @@ def _reminders(p: Person, game_id: str) -> list[dict]:
 
 def test_no_reminder_while_away_and_it_moves_with_the_vacation(app, redis_db):
     with freeze_time(T0) as clock:
-        ann, bob = Person(app), Person(app)
-        game_id = table_game(ann, bob, time_control={"kind": "move", "seconds": HOUR})
-        mover, view = _mover([ann, bob], game_id)
+        _, _, game_id, mover, view = _hour_game(app)
         since = parse_time(view["clocks"]["since"])
         member = due.member("remind", game_id, 1)
         assert due.when(redis_db, member) == pytest.approx(since + 0.8 * HOUR)
@@ -64,9 +65,7 @@ def test_no_reminder_while_away_and_it_moves_with_the_vacation(app, redis_db):
 
 def test_a_long_vacation_begun_just_before_the_deadline_holds_it_all_the_way(app, redis_db):
     with freeze_time(T0) as clock:
-        ann, bob = Person(app), Person(app)
-        game_id = table_game(ann, bob, time_control={"kind": "move", "seconds": HOUR})
-        mover, view = _mover([ann, bob], game_id)
+        ann, _, game_id, mover, view = _hour_game(app)
         before = parse_time(view["clocks"]["deadline"])
         clock.tick(HOUR - 60)
         assert mover.post("/accounts/me/vacation", {"days": 3}).status_code == 201
