@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import etherweave, flares, frost, pieces, summon, tasks, teams, turns, warp
-from .cards import CARDS, card_kind
+from .cards import CARDS, card_kind, card_name
 from .context import Context
 from .effects.frame import new_frame
-from .errors import RuleError, malformed
+from .errors import NO_SUCH_CARD, RuleError, malformed
 from .geometry import parse_square
 from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two_sided
 
@@ -18,15 +18,15 @@ from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two
 def _square(command: dict[str, Any], key: str = "square") -> str:
     sq = parse_square(command.get(key))
     if sq is None:
-        raise malformed(f"'{key}' must name a square of the board, like 'e5'")
+        raise malformed(f"That is not a square of the board; give the {key} as a square like e5.")
     return sq
 
 
 def _in_hand(state: State, seat: int, card: object) -> str:
     if not isinstance(card, str) or card_kind(card) is None:
-        raise malformed("'card' must be a card id of cards.json")
+        raise malformed(NO_SUCH_CARD)
     if card not in state["hands"][seat]:
-        raise RuleError("card_not_in_hand", f"{card} is not in your hand.", "RULES 8.1 actions")
+        raise RuleError("card_not_in_hand", f"{card_name(card)} is not in your hand; play a card you hold.", "RULES 8.1 actions")
     return card
 
 
@@ -41,7 +41,7 @@ def place(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     sq = _square(command)
     _spend(s)
     if sq in s["board"]:
-        raise RuleError("square_occupied", f"{sq} is not empty; the place action needs an empty square.",
+        raise RuleError("square_occupied", f"{sq} is not empty; place your piece on an empty square.",
                         "RULES 8.1 A place")
     color = color_of(s, seat)
     if supply(s, color)[0] > 0:
@@ -49,7 +49,7 @@ def place(ctx: Context, seat: int, command: dict[str, Any]) -> None:
         pieces.place(ctx, sq, color, COMMON, cause="place")
         return
     if not any(p[1] == color and p[2] != LEGENDARY for p in s["board"].values()):
-        raise RuleError("piece_shortage", "Your supply is empty and you have no common or heroic piece to pick up.",
+        raise RuleError("piece_shortage", "Your supply is empty and you have no common or heroic piece on the board to pick up; choose another action.",
                         "RULES 8.1 A place, shortage")
     ctx.emit("ActionTaken", seat=seat, action="place", actions_left=s["turn"]["actions"] - 1)
     ctx.emit("ResolutionAdvanced", effect={"kind": "place", "seat": seat, "target": sq},
@@ -62,10 +62,10 @@ def summon_being(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     card = _in_hand(s, seat, command.get("card"))
     sq = _square(command)
     if card not in CARDS.beings:
-        raise RuleError("not_a_being", f"{card} is not a being; only beings and legends are summoned.", "RULES 5.1")
+        raise RuleError("not_a_being", f"{card_name(card)} is not a being; only beings and legends can be summoned.", "RULES 5.1")
     improvise = command.get("improvise")
     if improvise is not None and (not isinstance(improvise, int) or isinstance(improvise, bool)):
-        raise malformed("'improvise' must be the number of the colour lending a piece")
+        raise malformed("To improvise, name the colour that lends the piece by its number.")
     _spend(s)
     summon.start(ctx, seat, card, sq, improvise)
 
@@ -75,18 +75,18 @@ def discard(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     card = _in_hand(s, seat, command.get("card"))
     returns = command.get("returns", [])
     if not isinstance(returns, list) or not all(isinstance(c, str) for c in returns):
-        raise malformed("'returns' must be a list of card ids")
+        raise malformed("The cards to put back must be given as a list of cards.")
     _spend(s)
     if s["turn"]["discarded"]:
-        raise RuleError("discard_used", "You have already used the discard action this turn.", "RULES 8.1 C discard")
+        raise RuleError("discard_used", "You have already discarded this turn; choose another action or end the turn.", "RULES 8.1 C discard")
     if card_kind(card) != "being":
-        raise RuleError("not_a_school_being", "Only a being from your school deck can be discarded.", "RULES 8.1 C discard")
+        raise RuleError("not_a_school_being", "Only a being from your school deck can be discarded; choose one of those.", "RULES 8.1 C discard")
     etherweave.check_discard(s, seat, card, returns)
     others = list(s["hands"][seat])
     others.remove(card)
     for c in returns:
         if c not in others:
-            raise RuleError("card_not_in_hand", f"{c} cannot be returned: it is not among your other cards.",
+            raise RuleError("card_not_in_hand", f"{card_name(c)} cannot be put back: it is not among your other cards.",
                             "RULES 8.1 C discard")
         others.remove(c)
     ctx.emit("ActionTaken", seat=seat, action="discard", actions_left=s["turn"]["actions"] - 1)
@@ -103,38 +103,40 @@ def flare(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     if card not in CARDS.flares:
-        raise RuleError("not_a_flare", f"{card} is not a flare.", "RULES 8.5 flares")
+        raise RuleError("not_a_flare", f"{card_name(card)} is not a flare; choose one of your flares.", "RULES 8.5 flares")
     color = color_of(s, seat)
     if s["form"] == "melee":
         against = command.get("against")
         if against not in enemy_colors(s, color):
-            raise RuleError("choose_opponent", "In a melee, name the opponent ('against') you compare with.",
+            raise RuleError("choose_opponent", "In a melee, choose the opponent you compare yourself with for this flare.",
                             "RULES 8.5 flares, melee", malformed=against is not None and not isinstance(against, int))
     else:
         against = enemy_colors(s, color)[0]
     if not flares.halves(s, seat, card, against):
-        raise RuleError("flare_criteria_not_met", "Neither criterion of this flare is met now.", "RULES 8.5 flare criteria")
+        raise RuleError("flare_criteria_not_met", "Neither criterion of this flare is met now; invoke it once one is.", "RULES 8.5 flare criteria")
     flares.invoke(ctx, seat, card, against)
 
 
 def claim_task(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     if s["form"] != "high_form":
-        raise RuleError("no_tasks", "Tasks are claimed only in High Form.", "RULES 12")
+        raise RuleError("no_tasks", "Tasks are claimed only in High Form; this game has none.", "RULES 12")
     task = command.get("task")
     if not isinstance(task, str):
-        raise malformed("'task' must be a task id")
+        raise malformed("Name the task to claim, as the current tasks list it.")
     _turn_over(s)
     if task not in s["tasks"]["current"]:
-        raise RuleError("task_not_current", f"{task} is not one of the current tasks.", "RULES 12.1")
+        raise RuleError("task_not_current", f"{card_name(task)} is not one of the current tasks; claim one of those shown.",
+                        "RULES 12.1")
     if not tasks.met(s, color_of(s, seat), task):
-        raise RuleError("task_not_met", f"You do not meet the criterion of {CARDS.tasks[task].name} now.", "RULES 12.1")
+        raise RuleError("task_not_met", f"You do not meet the criterion of {CARDS.tasks[task].name} now; claim it once you do.",
+                        "RULES 12.1")
     turns.end_turn(ctx, claim=task)
 
 
 def _turn_over(state: State) -> None:
     if state["turn"]["actions"] > 0:
-        raise RuleError("actions_left", "You must use all your actions before ending the turn.", "RULES 8.1 actions")
+        raise RuleError("actions_left", "You still have actions left; use them before ending the turn.", "RULES 8.1 actions")
 
 
 def end_turn(ctx: Context, seat: int, command: dict[str, Any]) -> None:
@@ -147,7 +149,7 @@ def thaw(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     card = frost.frozen_card(s, seat)
     if card is None:
-        raise RuleError("nothing_frozen", "You have no frozen effect in play.", "RULES 13.2 frozen effects")
+        raise RuleError("nothing_frozen", "You have no frozen effect in play to thaw.", "RULES 13.2 frozen effects")
     if not frost.may_thaw_now(s, seat):
         raise RuleError("thaw_closed", "Your frozen effect cannot be thawed now (not on the turn it was frozen, "
                         "nor after control was passed).", "RULES 13.2 frozen effects")
@@ -158,7 +160,7 @@ def thaw(ctx: Context, seat: int, command: dict[str, Any]) -> None:
 def resign(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     if not two_sided(s):
-        raise RuleError("resign_not_allowed", "Players may not resign in a melee.", "RULES 10.4 resignation")
+        raise RuleError("resign_not_allowed", "Players may not resign in a melee; play on, or let your turns time out.", "RULES 10.4 resignation")
     ctx.emit("PlayerResigned", seat=seat)
     turns.end_game(ctx, "resignation", loser_color=color_of(s, seat))
 

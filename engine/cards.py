@@ -132,3 +132,11 @@ def card_kind(card_id: str) -> str | None:
     if card_id in CARDS.tasks:
         return "task"
     return None
+
+
+def card_name(card_id: str) -> str:
+    """The card's printed name (for sentences a player reads); an unknown id as it is."""
+    for table in (CARDS.beings, CARDS.flares, CARDS.tasks):
+        if card_id in table:
+            return table[card_id].name
+    return card_id

@@ -33,7 +33,7 @@ def dispatch(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     pending = state["pending"]
     if pending and kind != "pass_control":           # control may be passed midway through an effect
         if pending["seat"] != seat:
-            raise RuleError("not_your_decision", "Another player must answer the pending decision first.",
+            raise RuleError("not_your_decision", "Another player must answer the question in play first; wait a moment, the page updates by itself.",
                             "RULES 6.1 effects resolve completely")
         if kind not in ANSWERS:
             raise RuleError("decision_pending", f"Answer the pending decision first: {pending['prompt']}.",
@@ -41,8 +41,8 @@ def dispatch(ctx: Context, seat: int, command: dict[str, Any]) -> None:
         decisions.answer(ctx, command)
     else:
         if state["turn"] is None or turn_actor(state) != seat:
-            raise RuleError("not_your_turn", "It is not your turn.", "RULES 8 turn structure")
+            raise RuleError("not_your_turn", "It is not your turn yet; wait for the other players to move.", "RULES 8 turn structure")
         if kind in ANSWERS:
-            raise RuleError("no_decision_pending", "There is no decision to answer.", "RULES 6")
+            raise RuleError("no_decision_pending", "There is no question to answer right now; look at the board again.", "RULES 6")
         teams.check_turn_command(state, seat, kind)
         actions.HANDLERS[kind](ctx, seat, command)

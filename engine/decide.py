@@ -22,23 +22,23 @@ DISPLAY_ONLY = ("squares",)            # what /legal adds for clients to show; n
 def _seat(state: State, command: dict[str, Any]) -> int:
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
-        raise malformed("'seat' must be the number of a seat of this game")
+        raise malformed("The command names no seat of this game; send it for your own seat (numbered from 0).")
     return seat
 
 
 def decide(state: State, command: dict[str, Any]) -> list[Event]:
     """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise malformed("a command is an object with a 'type'")
+        raise malformed("A command needs a 'type' saying what to do, such as place, summon or end the turn.")
     command = {k: v for k, v in command.items() if k not in DISPLAY_ONLY}
     if state.get("phase") == "over":
-        raise RuleError("game_over", "The game has ended.", "RULES 10")
+        raise RuleError("game_over", "The game has ended, so nothing more can be played; see the result.", "RULES 10")
     seat = _seat(state, command)
     kind = command["type"]
     if kind in undo.UNDO_COMMANDS:
         return undo.decide(state, seat, command)
     if not known(kind):
-        raise malformed(f"unknown command type {kind!r}")
+        raise malformed(f"There is no command {kind!r}; choose one of the moves the game offers you.")
     ctx = Context(state, WATCHERS)
     ctx.emit("CommandAccepted", seat=seat, command={k: v for k, v in command.items() if k != "seat"})
     if kind == "timeout":

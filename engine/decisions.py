@@ -55,10 +55,10 @@ def answer(ctx: Context, command: dict[str, Any]) -> None:
     cmd = {k: v for k, v in command.items() if k != "seat"}
     if cmd.get("type") == "skip":
         if not can_skip:
-            raise RuleError("step_not_optional", "This step is mandatory and cannot be skipped.",
+            raise RuleError("step_not_optional", "This step is mandatory and cannot be skipped; choose one of the options.",
                             "RULES 6.3 mandatory parts")
     elif cmd not in listed:
-        raise RuleError("not_an_option", f"That is not one of the options of this decision ({state['pending']['prompt']}).",
+        raise RuleError("not_an_option", f"That is not one of the options of this question ({state['pending']['prompt']}); pick one of those offered.",
                         "RULES 6 resolving effects")
     frame = dict(state["effect"])
     kind = state["pending"]["kind"]

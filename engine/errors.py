@@ -68,6 +68,10 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
+# Said when a command names a card id the game does not know (a client bug or a stale page).
+NO_SUCH_CARD = "That is not a card of this game; choose one of the cards you hold."
+
+
 class RuleError(Exception):
     """A command the rules refuse. Nothing changes when one is raised.
 

@@ -112,7 +112,7 @@ def check_discard(state: State, seat: int, card: str, returns: list[str]) -> Non
     """RULES 13.3: the discard action neither discards the pending being nor puts it under the deck."""
     pending = pending_being(state, seat)
     if pending is not None and (card == pending or pending in returns):
-        raise RuleError("pending_being", "Your pending being can be neither discarded nor put under your deck.", RULE)
+        raise RuleError("pending_being", "Your pending being can be neither discarded nor put under your deck; summon it or choose another card.", RULE)
 
 
 def view_fields(state: State, seat: int) -> dict[str, Any]:

@@ -102,13 +102,13 @@ def from_description(value: object, state: State) -> list[Any] | None:
     if not value:
         return None
     if not isinstance(value, dict):
-        raise malformed("'frozen' maps a seat to the id of its frozen card")
+        raise malformed("The frozen cards must map each seat to its frozen card.")
     out: list[Any] = [None] * len(state["seats"])
     for key, card in value.items():
         seat = int(key) if str(key).isdigit() and int(key) < len(out) else None
         if seat is None or not isinstance(card, str) or not freezes(card) \
                 or card not in CARDS.decks[state["seats"][seat]["school"]]:
-            raise malformed(f"a frozen card is a frozen Everfrost card of the seat's school: not {key}: {card!r}")
+            raise malformed(f"Seat {key} cannot have {card!r} frozen: a frozen card is an Everfrost card of the seat's own school.")
         out[seat] = {"card": card, "turn": 0}
     return out
 

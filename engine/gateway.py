@@ -103,12 +103,12 @@ def from_description(value: object, state: State) -> list[Any] | None:
     if not value:
         return None
     if not isinstance(value, dict):
-        raise malformed("'gateways' maps a colour to the square of its Gateway")
+        raise malformed("The Gateways must map each colour to the square of its Gateway.")
     out: list[Any] = [None] * len(state["capacity"])
     for key, sq in value.items():
         color = int(key) if str(key).isdigit() else -1
         if not _may_hold(state, color, sq):
-            raise malformed(f"a Gateway is a non-legendary piece of a Nethervoid player: not {key}: {sq!r}")
+            raise malformed(f"Colour {key} cannot have a Gateway on {sq!r}: a Gateway is a common or heroic piece of a Nethervoid player.")
         out[color] = state["board"][sq][0]
     return out
 

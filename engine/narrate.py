@@ -9,16 +9,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .cards import CARDS, RANK_NAMES
+from .cards import RANK_NAMES
+from .cards import card_name as _card
 
 Names = dict[int, str]
-
-
-def _card(card_id: str) -> str:
-    for table in (CARDS.beings, CARDS.flares, CARDS.tasks):
-        if card_id in table:
-            return table[card_id].name
-    return card_id
 
 
 def _who(names: Names, seat: int | None) -> str:

@@ -34,10 +34,10 @@ def _by_seat(value: Any, n: int, default: Any, what: str) -> list[Any]:
     if value is None:
         return out
     if not isinstance(value, dict):
-        raise malformed(f"'{what}' must be an object keyed by seat number")
+        raise malformed(f"The {what} must be given per seat, keyed by seat number.")
     for key, item in value.items():
         if not str(key).isdigit() or int(key) >= n:
-            raise malformed(f"'{what}' names an unknown seat {key!r}")
+            raise malformed(f"The {what} name seat {key!r}, which this game does not have.")
         out[int(key)] = item
     return out
 
@@ -49,25 +49,25 @@ def _board(value: Any, n: int) -> dict[str, tuple[int, int]]:
         try:
             board = from_text(value)
         except ValueError as exc:
-            raise malformed(f"board notation: {exc}") from None
+            raise malformed(f"The board could not be read: {exc}.") from None
     elif isinstance(value, list):
         board = {}
         for item in value:
             sq = parse_square(item.get("square")) if isinstance(item, dict) else None
             if sq is None or item.get("rank") not in RANKS or not isinstance(item.get("seat"), int) or sq in board:
-                raise malformed("board items are {square, seat, rank} with distinct squares")
+                raise malformed("Each piece of the board needs a square, a seat and a rank, with one piece a square.")
             board[sq] = (item["seat"], RANKS[item["rank"]])
     else:
-        raise malformed("'board' is a notation string or a list of pieces")
+        raise malformed("Give the board as a notation text or as a list of pieces.")
     if any(not 0 <= c < n for c, _ in board.values()):
-        raise malformed("a board piece names an unknown seat")
+        raise malformed("A piece of the board belongs to a seat this game does not have.")
     return board
 
 
 def _cards(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or any(card_kind(c) is None for c in value if isinstance(c, str)) \
             or not all(isinstance(c, str) for c in value):
-        raise malformed(f"'{what}' must be a list of card ids")
+        raise malformed(f"The {what} must be a list of cards.")
     return list(value)
 
 
@@ -91,13 +91,13 @@ def from_position(position: dict[str, Any]) -> list[Event]:
         nonleg = supplies[color].get("non_legendary", default[0] - on[0])
         leg = supplies[color].get("legendary", default[1] - on[1])
         if not isinstance(nonleg, int) or not isinstance(leg, int) or nonleg < 0 or leg < 0:
-            raise malformed("supply counts must be whole numbers of at least 0")
+            raise malformed("The pieces in supply must be counted in whole numbers of at least 0.")
         capacity.append([nonleg + on[0], leg + on[1]])
     turn = position.get("turn") or {}
     seat = turn.get("seat", 0)
     actions = turn.get("actions_left", 2)
     if not isinstance(seat, int) or not 0 <= seat < n or not isinstance(actions, int) or actions < 0:
-        raise malformed("'turn' is {seat, actions_left}")
+        raise malformed("The turn must name the seat to play and the actions it has left.")
     state = {
         "form": form, "teams": team_play, "seats": [{"school": s, "color": c} for s, c in zip(schools, colors)],
         "capacity": capacity, "removed": [[0, 0] for _ in range(k)],
@@ -134,7 +134,7 @@ def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict[st
     if value is None:
         return {"deck": _rest(CARDS.decks[what], [c for h in hands for c in h], f"{seed}:{what}"), "discard": []}
     if not isinstance(value, dict):
-        raise malformed(f"'{what}' is {{deck, discard}}")
+        raise malformed(f"The {what} must have a deck and a discard pile.")
     return {"deck": _cards(value.get("deck", []), what), "discard": _cards(value.get("discard", []), what)}
 
 
@@ -150,8 +150,8 @@ def _tasks(value: Any, form: str, n: int, seed: str) -> dict[str, Any] | None:
     current = value.get("current", [])
     for t in current + value.get("deck", []) + ([value["next"]] if value.get("next") else []):
         if t not in CARDS.tasks:
-            raise malformed(f"unknown task {t!r}")
-    claimed = _by_seat(value.get("claimed"), n, list, "tasks.claimed")
+            raise malformed(f"There is no task {t!r}.")
+    claimed = _by_seat(value.get("claimed"), n, list, "claimed tasks")
     return {"current": list(current), "next": value.get("next"), "deck": list(value.get("deck", [])),
             "claimed": claimed}
 
@@ -160,7 +160,7 @@ def _points(value: Any, form: str, n: int) -> list[Any]:
     scores = _by_seat(value, n, lambda: 0 if form != "melee" else {}, "scores")
     if form != "melee":
         if not all(isinstance(x, int) for x in scores):
-            raise malformed("scores must be whole numbers")
+            raise malformed("The scores must be whole numbers.")
         return scores
     out = []
     for seat, by_color in enumerate(scores):

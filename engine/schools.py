@@ -22,11 +22,11 @@ def check(asked: list[object], available: tuple[str, ...], choosing: bool = True
     for school in asked:
         if school not in available and school not in ways:
             code = "school_not_available" if school in EXPANSION_SCHOOLS else "unknown_school"
-            raise RuleError(code, f"school {school!r} is not playable here; choose from "
-                            f"{', '.join(available + ways)}", "RULES 2.2 school decks", malformed=True)
+            raise RuleError(code, f"The school {school!r} cannot be played here; choose one of "
+                            f"{', '.join(available + ways)}.", "RULES 2.2 school decks", malformed=True)
     named = [s for s in asked if s not in CHOICES]
     if len(set(named)) != len(named):
-        raise RuleError("duplicate_school", "no two players may use the same school", "RULES 2.2 school decks",
+        raise RuleError("duplicate_school", "Two players chose the same school; each player needs a school of their own.", "RULES 2.2 school decks",
                         malformed=True)
 
 

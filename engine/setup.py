@@ -32,22 +32,22 @@ SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
 def _validate(options: dict[str, Any], choosing: bool = True) -> tuple[str, list[str], str]:
     """(form, the seats' schools, seed); `choosing` allows "random" and "draft" for a school."""
     if not isinstance(options, dict):
-        raise malformed("game options must be an object")
+        raise malformed("The game's options must be given as an object with its form and seats.")
     form = options.get("form")
     if form not in FORMS:
-        raise RuleError("unknown_form", f"form must be one of {', '.join(FORMS)}", "RULES 3 forms", malformed=True)
+        raise RuleError("unknown_form", "There is no such form; choose High Form, a duel or a melee.", "RULES 3 forms", malformed=True)
     seats = options.get("seats")
     if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
-        raise malformed("seats must be a list of objects with a school")
+        raise malformed("List the seats, each with the school it plays.")
     schools = [x.get("school") for x in seats]
     wanted = (3, 4) if form == "melee" else (4,) if teams.requested(options, form) else (2,)
     if len(schools) not in wanted:
-        raise RuleError("wrong_player_count", f"{form} is played by {' or '.join(map(str, wanted))} players",
+        raise RuleError("wrong_player_count", f"This form is played by {' or '.join(map(str, wanted))} players; add or remove seats.",
                         "RULES 3 forms", malformed=True)
     choice.check(schools, SUPPORTED_SCHOOLS, choosing)
     seed = options.get("seed", "")
     if not isinstance(seed, (str, int)) or isinstance(seed, bool):
-        raise malformed("seed must be a string or an integer")
+        raise malformed("The seed must be a text or a whole number.")
     return form, schools, str(seed)
 
 
@@ -55,7 +55,7 @@ def _rules_options(options: dict[str, Any]) -> dict[str, Any]:
     """Per-game rule settings kept in the state: how many timeouts in a row abandon a seat."""
     zombie_after = options.get("zombie_after", 3)
     if not isinstance(zombie_after, int) or isinstance(zombie_after, bool) or zombie_after < 1:
-        raise malformed("'zombie_after' must be a whole number of at least 1")
+        raise malformed("The number of timeouts in a row that abandon a seat must be a whole number of at least 1.")
     return {"zombie_after": zombie_after}
 
 

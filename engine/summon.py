@@ -86,19 +86,19 @@ def check(state: dict[str, Any], seat: int, card: str, target: str, improvise: i
     being = CARDS.beings[card]
     if improvise is not None:
         if state["form"] != "melee":
-            raise RuleError("improvisation_not_available", "Improvised summoning exists only in a melee.", "RULES 5.8")
+            raise RuleError("improvisation_not_available", "Improvised summoning exists only in a melee; summon with your own pieces.", "RULES 5.8")
         if improvise not in enemy_colors(state, color_of(state, seat)) or not state["impro"][seat][improvise]:
-            raise RuleError("improvisation_used", "You have no improvised summoning left with that colour.", "RULES 5.8")
+            raise RuleError("improvisation_used", "You have already used your improvised summoning with that colour; borrow from another colour or summon with your own pieces.", "RULES 5.8")
     fits = usable_fits(state, seat, being, target, improvise)
     if not fits:
-        raise RuleError("pattern_not_matched", f"The pattern of {being.name} does not fit with its being square on {target}.",
+        raise RuleError("pattern_not_matched", f"The pattern of {being.name} does not fit with its being square on {target}; pick a square the board highlights.",
                         "RULES 5.2 pattern")
     if not being_square_ok(state["board"], being, target):
-        raise RuleError("being_square_blocked", f"{target} holds a piece of higher rank than {being.name}.",
+        raise RuleError("being_square_blocked", f"{target} holds a piece of higher rank than {being.name}, so it cannot be summoned there; choose another square.",
                         "RULES 5.3 being square")
     pickups = shortage_pickups(state, seat, being, target, fits)
     if pickups is not None and not pickups:
-        raise RuleError("piece_shortage", "No piece of the needed kind is in your supply and none can be picked up.",
+        raise RuleError("piece_shortage", "No piece of the needed kind is in your supply and none can be picked up from the board; choose another action.",
                         "RULES 5.5 piece shortage")
     return being, fits, pickups
 

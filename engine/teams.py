@@ -35,7 +35,7 @@ def requested(options: dict[str, Any], form: str) -> bool:
     """The `teams` game option, checked: team play exists for High Form and the duel only."""
     teams = options.get("teams", False)
     if not isinstance(teams, bool):
-        raise malformed("'teams' must be true or false")
+        raise malformed("Say whether the game is played in teams with true or false.")
     if teams and form not in TEAM_FORMS:
         raise RuleError("teams_not_available", "Team play exists only for High Form and the Deathmatch duel.",
                         RULE, malformed=True)
@@ -142,7 +142,7 @@ def places_only(state: State, seat: int) -> bool:
 def check_turn_command(state: State, seat: int, kind: str) -> None:
     """Refuse what passing control rules out: a teammate's non-place action, any later flare."""
     if places_only(state, seat) and kind != "place":
-        raise RuleError("places_only", "On your teammate's turn you may only spend his actions on place actions.",
+        raise RuleError("places_only", "On your teammate's turn you may only use their actions to place pieces.",
                         RULE)
     if control_passed(state) and kind == "flare":
-        raise RuleError("flares_closed", "No flare may be invoked after control has been passed this turn.", RULE)
+        raise RuleError("flares_closed", "No flare may be invoked once control has been passed this turn; end the turn instead.", RULE)

@@ -35,7 +35,7 @@ def note_own_command(ctx: Context, seat: int) -> None:
 def timeout(ctx: Context, seat: int) -> None:
     s = ctx.state
     if active_seat(s) != seat:
-        raise RuleError("not_timed_out", "Only the seat the game is waiting for can time out.", "time control")
+        raise RuleError("not_timed_out", "Only the player the game is waiting for can run out of time.", "time control")
     count = streak(s, seat) + 1
     ctx.emit("TurnTimedOut", seat=seat, streak=count)
     if count >= s["options"].get("zombie_after", DEFAULT_ZOMBIE_AFTER) and seat not in abandoned(s):
@@ -47,7 +47,7 @@ def claim_win(ctx: Context, seat: int) -> None:
     mine = color_of(s, seat)
     gone = [z for z in abandoned(s) if color_of(s, z) != mine]
     if not two_sided(s) or not gone:
-        raise RuleError("no_abandoned_opponent", "You may claim the win only when the other side has abandoned.",
+        raise RuleError("no_abandoned_opponent", "You may claim the win only when the other side has abandoned the game; until then, play on.",
                         "time control: abandoned seats")
     turns.end_game(ctx, "abandonment", loser_color=color_of(s, gone[0]))
 

@@ -42,14 +42,14 @@ def decide(state: State, seat: int, command: dict[str, Any]) -> list[Event]:
     allowed = targets(state, seat, kind)
     wanted = command.get("to_version")
     if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)):
-        raise malformed("'to_version' must be a version number")
+        raise malformed("The point to go back to must be given as a whole number, as the undo options list it.")
     code = "no_undo" if kind == "undo" else "no_redo"
     if not allowed:
         raise RuleError(code, _NOTHING[kind], "RULES 15.6 undo within a turn")
     target = allowed[0] if wanted is None else wanted
     if target not in allowed:
-        raise RuleError(code, f"You cannot {kind} to that point; the versions you can go to are "
-                        f"{', '.join(map(str, allowed))}.", "RULES 15.6 undo within a turn")
+        raise RuleError(code, f"You cannot {kind} to that point of your turn; {kind} to one of the points offered "
+                        f"({', '.join(map(str, allowed))}).", "RULES 15.6 undo within a turn")
     ctx = Context(state)
     ctx.emit("CommandAccepted", seat=seat, command={k: v for k, v in command.items() if k != "seat"})
     ctx.emit(EVENTS[kind], seat=seat, to_version=target, from_version=state["version"])

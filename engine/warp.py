@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import etherweave, summon, teams
-from .cards import card_kind
+from .cards import card_kind, card_name
 from .context import Context
 from .effects.frame import new_frame
-from .errors import RuleError, malformed
+from .errors import NO_SUCH_CARD, RuleError, malformed
 from .state import State
 
 
@@ -34,18 +34,18 @@ def warp(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     s = ctx.state
     card = command.get("card")
     if not isinstance(card, str) or card_kind(card) is None:
-        raise malformed("'card' must be a card id of cards.json")
+        raise malformed(NO_SUCH_CARD)
     if card not in s["hands"][seat]:
-        raise RuleError("card_not_in_hand", f"{card} is not in your hand.", etherweave.RULE)
+        raise RuleError("card_not_in_hand", f"{card_name(card)} is not in your hand; play a card you hold.", etherweave.RULE)
     if not etherweave.has_warp(card):
-        raise RuleError("no_warp_effect", f"{card} has no warp effect.", etherweave.RULE)
+        raise RuleError("no_warp_effect", f"{card_name(card)} has no warp effect; choose a card that has one.", etherweave.RULE)
     if etherweave.first_round(s):
-        raise RuleError("warp_first_round", "No warp effect may be played in the first round.", etherweave.RULE)
+        raise RuleError("warp_first_round", "No warp effect may be played in the first round; wait for your next turn.", etherweave.RULE)
     if etherweave.pending_being(s, seat) is not None:
         raise RuleError("pending_being_exists", "You already have a pending being; summon or lose it first.",
                         etherweave.RULE)
     if teams.control_passed(s):
-        raise RuleError("warps_closed", "No warp may be played after control has been passed this turn.",
+        raise RuleError("warps_closed", "No warp may be played once control has been passed this turn.",
                         "RULES 11 team play")
     ctx.emit("WarpPlayed", seat=seat, card=card)
     summon.run_effect(ctx, new_frame(seat, card, ["warp"], kind=etherweave.WARP_FRAME))

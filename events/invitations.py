@@ -46,7 +46,7 @@ def parse_id(iid: str) -> tuple[str, int]:
     """(game id, seat) of an invitation id; InvitationRefused('not_found') when it is not one."""
     game_id, _, seat = iid.rpartition(".")
     if not keys.valid_game_id(game_id) or not seat.isdigit() or len(seat) > 1:
-        raise InvitationRefused("invitation_not_found", f"No invitation {iid!r}.")
+        raise InvitationRefused("invitation_not_found", f"There is no invitation {iid!r}; it may have been withdrawn or have expired.")
     return game_id, int(seat)
 
 
@@ -126,15 +126,16 @@ def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, no
                              args=[seat, player, "accepted" if accept else "declined", repr(now), token_hash])]
     outcome = reply[0]
     if outcome in ("missing", "not_yours"):
-        raise InvitationRefused("invitation_not_found", f"You have no invitation {iid!r}.")
+        raise InvitationRefused("invitation_not_found", f"You have no invitation {iid!r}; look at your invitations again.")
     if outcome == "closed":
         status, reason = reply[1], reply[2]
         if status == CANCELLED:
             raise InvitationRefused(reason or "game_cancelled",
-                                    f"Game {game_id} was cancelled: {(reason or 'cancelled').replace('_', ' ')}.")
-        raise InvitationRefused("invitation_answered", f"Game {game_id} has {status} already.")
+                                    f"Game {game_id} was cancelled ({(reason or 'cancelled').replace('_', ' ')}); "
+                                    "start a new game to play.")
+        raise InvitationRefused("invitation_answered", f"Game {game_id} has {status} already; open it from your games.")
     if outcome == "answered":
-        raise InvitationRefused("invitation_answered", f"You have {reply[1]} invitation {iid!r} already.")
+        raise InvitationRefused("invitation_answered", f"You have {reply[1]} invitation {iid!r} already; nothing more to do.")
     return outcome
 
 

@@ -38,6 +38,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     apidoc.prepare(api)
     app.extensions["openapi"] = api
+    games.add_converters(app, api)
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp, invitations.blp):
         api.register_blueprint(blueprint)
     for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp, email_prefs.blp):

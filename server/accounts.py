@@ -33,7 +33,7 @@ HASHER = PasswordHasher()
 MAX_FAILURES = 10
 NAME = validate.Regexp(r"^[A-Za-z0-9_-]{2,24}$", error="2 to 24 letters, digits, '_' or '-'")
 PASSWORD = validate.Length(min=8, max=256)
-WRONG = "Wrong name or password."
+WRONG = "Wrong name or password; check both and try again."
 # Verified against when the name has no account, so both answers take the same time.
 _DUMMY = HASHER.hash("not a password of anyone")
 
@@ -139,7 +139,7 @@ def _guessing_guarded(redis: Any, name: str, account: accounts.Account | None, p
     while, every check is refused (429), so a password cannot be guessed by sign-in nor through
     a stolen session's password change."""
     if accounts.failures(redis, name) >= MAX_FAILURES:
-        raise ApiError(429, "too_many_failures", "Too many wrong passwords for this name; try again in a few minutes.")
+        raise ApiError(429, "too_many_failures", "Too many wrong passwords for this name; wait a few minutes and try again.")
     if not _password_ok(account, password):
         accounts.count_failure(redis, name)
         return False
@@ -199,7 +199,7 @@ def change_password(data: dict):
     account = _me()
     redis = Arena.of().redis
     if not _guessing_guarded(redis, account.name, account, data["current"]):
-        raise ApiError(403, "wrong_password", "The current password is wrong.")
+        raise ApiError(403, "wrong_password", "The current password is wrong; type it again.")
     accounts.set_password(redis, account.id, HASHER.hash(data["new"]))
     keep = None if auth.bearer() else sessions.current(redis)
     return {"sessions_closed": accounts.close_all_sessions(redis, account.id, keep=keep)}
@@ -231,5 +231,5 @@ def make_token(data: dict):
 def revoke_token(token_id: str):
     """Revoke one of your API tokens; it stops working at once."""
     if not accounts.revoke_token(Arena.of().redis, _me().id, token_id):
-        raise ApiError(404, "token_not_found", f"You have no token {token_id!r}.")
+        raise ApiError(404, "token_not_found", f"You have no token {token_id!r}; it may have been revoked already.")
     return ""

@@ -26,7 +26,7 @@ def bearer() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "Send the token as 'Authorization: Bearer <token>'.")
+        raise ApiError(401, "bad_token", "The token is not sent the way the server reads it; send it as 'Authorization: Bearer <token>'.")
     return token.strip()
 
 
@@ -44,7 +44,7 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
         if signed_in is not None:
             return Caller(roster.seat_of(redis, game_id, signed_in.player), signed_in.player)
         if required:
-            raise ApiError(401, "token_required", "This request needs a seat or player token.")
+            raise ApiError(401, "token_required", "Sign in, or open your join link, to do this.")
         return Caller(None, None)
     seat = tokens.seat_of(redis, game_id, token)
     if seat is not None:
@@ -54,7 +54,7 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
         return Caller(roster.seat_of(redis, game_id, pid), pid)
     if not Arena.of().service.store.exists(game_id):
         raise GameNotFound(game_id)             # an unknown game is a 404, whatever the token
-    raise ApiError(401, "bad_token", "This token belongs to no seat of this game and to no player.")
+    raise ApiError(401, "bad_token", "This link or token is not valid for this game; open your join link again, or sign in.")
 
 
 def require_player(redis) -> str:
@@ -63,10 +63,10 @@ def require_player(redis) -> str:
         signed_in = sessions.current(redis)
         if signed_in is not None:
             return signed_in.player
-        raise ApiError(401, "token_required", "Send your player token as 'Authorization: Bearer <token>'.")
+        raise ApiError(401, "token_required", "Sign in to do this.")
     pid = tokens.player_of(redis, token)
     if pid is None:
-        raise ApiError(401, "bad_token", "This token belongs to no registered player.")
+        raise ApiError(401, "bad_token", "This token belongs to no registered player; sign in again.")
     return pid
 
 
@@ -95,5 +95,5 @@ def require_account(redis) -> accounts.Account:
     """The calling player's record (name and all); 401 when there is none."""
     account = accounts.load(redis, require_player(redis))
     if account is None:
-        raise ApiError(401, "bad_token", "This player no longer exists.")
+        raise ApiError(401, "bad_token", "This player no longer exists; sign in with another account.")
     return account

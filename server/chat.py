@@ -119,10 +119,10 @@ def _caller(game_id: str, channel: str, writing: bool) -> auth.Caller:
         raise GameNotFound(game_id)
     if channel == "players":
         if caller.seat is None:
-            raise ApiError(403, "not_your_seat", "The players' chat is for the game's players.")
+            raise ApiError(403, "not_your_seat", "The players' chat is for the game's players; spectators have their own chat.")
     elif caller.seat is not None and not _over(game_id):
         raise ApiError(403, "players_cannot_read_spectators",
-                       "Players see the spectators' chat once the game is over.")
+                       "Players see the spectators' chat once the game is over; until then, use the players' chat.")
     elif writing and caller.player is None:
         raise ApiError(401, "token_required", "Sign in to write in the spectators' chat.")
     return caller
@@ -174,7 +174,7 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
     try:
         stream_id(after)
     except ValidationError:
-        raise ApiError(400, "malformed_request", "Last-Event-ID must be a chat message id.") from None
+        raise ApiError(400, "malformed_request", "The chat cannot resume from there; reconnect without Last-Event-ID to start again.") from None
     hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
     return sse.Source(keys.chat(game_id, query["channel"]), sse.parse_id(after), render_messages,
                       (query["channel"], hidden))
@@ -248,7 +248,7 @@ def write(data: dict, game_id: str):
     caller = _caller(game_id, data["channel"], writing=True)
     text = clean(data["text"])
     if not text:
-        raise ApiError(400, "malformed_request", "text: say something (control characters are dropped).")
+        raise ApiError(400, "malformed_request", "The message is empty; write something (control characters are left out).")
     redis = Arena.of().redis
     name = _name(game_id, caller)
     return chat.post(redis, game_id, data["channel"], {"player": caller.player, "seat": caller.seat, "name": name,
@@ -272,7 +272,7 @@ def _name(game_id: str, caller: auth.Caller) -> str:
 def report(data: dict, game_id: str, channel: str, message_id: str):
     """Report a message to the moderators (a copy of it is kept with the report)."""
     if channel not in chat.CHANNELS:
-        raise ApiError(404, "channel_not_found", "The channels are 'players' and 'spectators'.")
+        raise ApiError(404, "channel_not_found", "There is no such chat; the chats are 'players' and 'spectators'.")
     caller = _caller(game_id, channel, writing=True)
     try:
         stream_id(message_id)
@@ -281,7 +281,7 @@ def report(data: dict, game_id: str, channel: str, message_id: str):
     else:
         found = chat.message(Arena.of().redis, game_id, channel, message_id)
     if found is None:
-        raise ApiError(404, "message_not_found", f"No message {message_id!r} in this channel.")
+        raise ApiError(404, "message_not_found", f"There is no message {message_id!r} in this chat; it may have been removed.")
     rid = chat.report(Arena.of().redis, game_id, found, caller.player or f"seat {caller.seat}", data["reason"])
     return {"report": rid}
 
@@ -304,7 +304,7 @@ def mute(data: dict):
     redis = Arena.of().redis
     pid = auth.require_player(redis)
     if not redis.exists(keys.player(data["player"])):
-        raise ApiError(404, "player_not_found", f"No player {data['player']!r}.")
+        raise ApiError(404, "player_not_found", f"There is no player {data['player']!r}; check the name.")
     chat.mute(redis, pid, data["player"])
     return _mutes(pid)
 

@@ -83,7 +83,8 @@ def _kind(query: dict) -> str:
     """The kind of e-mail the link's token names (404 for a link this server did not make)."""
     found = email.read_unsubscribe_token(Arena.of().redis, query["token"])
     if found is None:
-        raise ApiError(404, "link_not_valid", "This unsubscribe link is not one this server made.")
+        raise ApiError(404, "link_not_valid", "This unsubscribe link is not one this server made; use the link from "
+                       "your latest e-mail, or change your preferences.")
     return found[1].replace("_", " ")
 
 

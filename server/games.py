@@ -1,12 +1,14 @@
 """Games: create one, see it as your seat, list your legal commands, send a command, resign."""
 from __future__ import annotations
 
+import json
 import math
 import secrets
 from typing import Any
 
-from flask import request
-from flask_smorest import Blueprint
+from flask import Flask, request
+from flask_smorest import Api, Blueprint
+from werkzeug.routing import BaseConverter
 
 import engine
 from events import GameNotFound, keys, roster, tokens, unmoved
@@ -22,6 +24,18 @@ from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, L
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
+class GameIdConverter(BaseConverter):
+    """A game id in /games/<game:game_id>: any one path segment except the fixed paths beside it
+    ("import"), so that `GET /games/import` is 405 (Allow: POST) rather than a game named import."""
+    regex = r"(?!import$)[^/]+"
+
+
+def add_converters(app: Flask, api: Api) -> None:
+    """Before the blueprints are registered: the `game` converter, documented as a string."""
+    app.url_map.converters["game"] = GameIdConverter
+    api.register_converter(GameIdConverter, lambda converter: {"type": "string"})
 
 
 def problems(*codes: int):
@@ -46,13 +60,13 @@ def _options(data: dict) -> dict:
 def _check_players(redis, players: list[dict]) -> None:
     named = [p["player"] for p in players if p.get("player")]
     if len(named) != len(set(named)):
-        raise ApiError(400, "malformed_request", "A registered player may take one seat of a game, not several.")
+        raise ApiError(400, "malformed_request", "A registered player may take one seat of a game, not several; name each player once.")
     for p in players:
         if p.get("player") and not redis.exists(keys.player(p["player"])):
-            raise ApiError(404, "player_not_found", f"No registered player {p['player']!r}.")
+            raise ApiError(404, "player_not_found", f"There is no registered player {p['player']!r}; check the name.")
         if p.get("player") and p.get("bot"):
             raise ApiError(400, "malformed_request", "A seat is played by a registered player or by the computer, "
-                                                     "not both.")
+                                                     "not both; choose one.")
 
 
 def _owners(creator: str | None) -> list[str]:
@@ -143,11 +157,26 @@ def _create_now(redis, spec: dict) -> tuple[str, int, list[str]]:
         raise
 
 
+def listed_commands(state: dict, seat: int | None) -> list[dict]:
+    """The commands `seat` may send, as /legal lists them: with the squares each uses and affects."""
+    commands = [] if seat is None else engine.annotated_commands(state, seat)
+    return [{k: v for k, v in c.items() if k != "seat"} for c in commands]
+
+
+def _with_squares(options: list[dict], listed: list[dict]) -> list[dict]:
+    """Each pending option as its entry of `listed` (the same command, with its `squares`)."""
+    by_command = {json.dumps({k: v for k, v in c.items() if k != "squares"}, sort_keys=True): c for c in listed}
+    return [by_command.get(json.dumps(o, sort_keys=True), o) for o in options]
+
+
 def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
     """The game as `seat` sees it, with the roster and the version it is at."""
     arena = Arena.of()
     view = arena.service.view(game_id, seat, at)
     info = roster.info(arena.redis, game_id)
+    if (view.view["pending"] or {}).get("options"):     # the seat deciding: its options as /legal lists them
+        view.view["pending"]["options"] = _with_squares(view.view["pending"]["options"],
+                                                        listed_commands(arena.service.load(game_id, at).state, seat))
     if view.view["result"] and at is None:         # finished: the result explained (results.py)
         view.view["result"] = stats_and_result(game_id, seat, arena.service.load(game_id).state)[1]
     return {"id": game_id, "version": view.version, "latest": view.latest, "seat": seat, **view.view,
@@ -158,7 +187,7 @@ def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
             "provenance": arena.service.provenance(game_id).view()}
 
 
-@blp.route("/<game_id>")
+@blp.route("/<game:game_id>")
 @blp.response(200, GameOut)
 @problems(401, 404)
 def get_game(game_id: str):
@@ -183,18 +212,17 @@ def legal(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     loaded = arena.service.load(game_id)
-    commands = [] if caller.seat is None else engine.annotated_commands(loaded.state, caller.seat)
-    return {"version": loaded.version, "seat": caller.seat,
-            "commands": [{k: v for k, v in c.items() if k != "seat"} for c in commands]}
+    return {"version": loaded.version, "seat": caller.seat, "commands": listed_commands(loaded.state, caller.seat)}
 
 
 def execute(game_id: str, command: dict) -> dict:
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id, required=True)
     if caller.seat is None:
-        raise ApiError(403, "not_your_seat", "Your player has no seat in this game.")
+        raise ApiError(403, "not_your_seat", "You are not a player of this game; you can watch it, or open your join link to play.")
     if command.get("seat", caller.seat) != caller.seat:
-        raise ApiError(403, "not_your_seat", f"Your token acts for seat {caller.seat}, not {command['seat']}.")
+        raise ApiError(403, "not_your_seat", f"You play seat {caller.seat} of this game, so you cannot act for seat {command['seat']}; "
+                       "send the command for your own seat (seats are numbered from 0).")
     expected = command.pop("expected_version", None)
     key = request.headers.get(IDEMPOTENCY_HEADER)
     result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)

@@ -47,7 +47,7 @@ def undone_starts(events: list[dict]) -> set[int]:
 def version_after_move(game_id: str, seat: int | None, n: int) -> int:
     versions = move_versions(_events(game_id, seat))
     if n >= len(versions):
-        raise ApiError(404, "move_not_found", f"The game has {len(versions) - 1} moves.")
+        raise ApiError(404, "move_not_found", f"That move is not in this game: it has {len(versions) - 1} moves so far; choose one of those.")
     return versions[n][0]
 
 
@@ -190,7 +190,8 @@ def open_stream(query: dict, game_id: str) -> sse.Source | Merged:
         if not 0 <= after <= MAX_VERSION:
             raise ValueError
     except (TypeError, ValueError):
-        raise ApiError(400, "malformed_request", "Last-Event-ID must be an event version.") from None
+        raise ApiError(400, "malformed_request", "The stream cannot resume from there; reconnect "
+                       "without Last-Event-ID to start again.") from None
     return _log_source(game_id, caller, after, render_events)
 
 

@@ -98,11 +98,13 @@ def _check_body() -> None:
         return
     if not is_json(request.mimetype):
         raise ApiError(415, "unsupported_media_type",
-                       f"Send the body as application/json, not {request.mimetype or 'without a Content-Type'}.")
+                       f"The server reads only JSON: send the body as application/json, not "
+                       f"{request.mimetype or 'without a Content-Type'}.")
     try:
         loads(request.get_data(cache=True))
     except Malformed as err:
-        raise ApiError(400, "malformed_json", f"The body is not acceptable JSON: {err}.") from None
+        raise ApiError(400, "malformed_json", f"The request could not be read ({str(err).replace('_', ' ')}); "
+                       "send it again as plain JSON.") from None
 
 
 def _has_body() -> bool:

@@ -94,8 +94,8 @@ def not_started(game_id: str) -> ApiError | None:
         return None
     pending = pending.seen_at(now())
     if pending.status == CANCELLED:
-        return ApiError(409, "game_cancelled", f"Game {game_id} was {pending.status_text}.")
-    return ApiError(409, "game_not_started", f"Game {game_id} has not started: {pending.status_text}.")
+        return ApiError(409, "game_cancelled", f"Game {game_id} was {pending.status_text}; start a new game to play.")
+    return ApiError(409, "game_not_started", f"Game {game_id} has not started: {pending.status_text}; look again once everyone has accepted.")
 
 
 def register(app: Flask) -> None:
@@ -108,7 +108,7 @@ def register(app: Flask) -> None:
 def _game_not_found(err: GameNotFound):
     refusal = not_started(err.game_id) if keys.valid_game_id(err.game_id) else None
     if refusal is None:
-        return problem(404, "game_not_found", f"No game {err.game_id!r}.")
+        return problem(404, "game_not_found", f"There is no game {err.game_id!r}; check the link.")
     return problem(refusal.status, refusal.code, refusal.detail)
 
 

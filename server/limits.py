@@ -150,7 +150,7 @@ def _cap_body() -> None:
 
 
 def body_too_large() -> ApiError:
-    return ApiError(413, "body_too_large", f"The request body may hold at most {request.max_content_length} bytes.",
+    return ApiError(413, "body_too_large", f"The request is too large: it may hold at most {request.max_content_length} bytes; send less at once.",
                     limit=request.max_content_length)
 
 
@@ -158,7 +158,7 @@ def _rate_limited(err: RateLimitExceeded):
     limit = err.limit.limit
     current = current_app.extensions["arena_limiter"].current_limit
     wait = max(1, math.ceil(current.reset_at - time.time())) if current is not None else 1
-    response = problem(429, "rate_limited", f"Too many requests: at most {limit} from you here; retry in {wait} s.",
+    response = problem(429, "rate_limited", f"You are sending requests too quickly (at most {limit} here); wait {wait} s and try again.",
                        retry_after=wait)
     response.headers["Retry-After"] = str(wait)
     return response

@@ -140,7 +140,7 @@ def _out(table: dict) -> dict:
 def _table_or_404(table_id: str) -> dict:
     found = lobby.table(Arena.of().redis, table_id)
     if found is None:
-        raise ApiError(404, "table_not_found", f"No table {table_id!r}.")
+        raise ApiError(404, "table_not_found", f"There is no table {table_id!r}; it may have started or closed. Look at the lobby again.")
     return found
 
 
@@ -184,7 +184,7 @@ def open_stream(query: dict) -> sse.Source:
     try:
         stream_id(after)
     except ValidationError:
-        raise ApiError(400, "malformed_request", "Last-Event-ID must be a lobby feed id.") from None
+        raise ApiError(400, "malformed_request", "The lobby cannot resume from there; reconnect without Last-Event-ID to start again.") from None
     return sse.Source(keys.lobby_feed(), sse.parse_id(after), render_feed)
 
 
@@ -247,15 +247,15 @@ def join(data: dict, table_id: str):
         if any(p["player"] == me.id for p in table["players"]):
             return table
         if len(table["players"]) >= table["seats"]:
-            raise ApiError(409, "table_full", "Every place at this table is taken.")
+            raise ApiError(409, "table_full", "Every place at this table is taken; choose another table or open your own.")
         low, high = table["rating_min"], table["rating_max"]
         if (low is not None and ordinal < low) or (high is not None and ordinal > high):
-            raise ApiError(403, "rating_out_of_range", f"This table is for ratings {low} to {high}; yours is {ordinal}.")
+            raise ApiError(403, "rating_out_of_range", f"This table is for ratings {low} to {high} and yours is {ordinal}; choose another table.")
         if table["schools"] == "fixed":
             if "school" not in data:
-                raise ApiError(400, "malformed_request", "school: this table's players choose their school")
+                raise ApiError(400, "malformed_request", "At this table each player chooses a school; choose one to join.")
             if any(p["school"] == data["school"] for p in table["players"]):
-                raise ApiError(409, "school_taken", f"Another player at this table plays {data['school']}.")
+                raise ApiError(409, "school_taken", f"Another player at this table plays {data['school']}; choose another school.")
         table = {**table, "players": table["players"] + [_place(me, data)]}
         return _starting(table) if len(table["players"]) == table["seats"] else table
 
@@ -264,7 +264,7 @@ def join(data: dict, table_id: str):
 
 def _check_open(table: dict) -> None:
     if table["status"] != "open":
-        raise ApiError(409, "table_not_open", f"This table is {table['status']}.")
+        raise ApiError(409, "table_not_open", f"This table is {table['status']} and no longer open; choose another table.")
 
 
 def _starting(table: dict) -> dict:
@@ -276,7 +276,7 @@ def _starting(table: dict) -> dict:
 
 def _finish_start(table: dict | None) -> dict:
     if table is None:
-        raise ApiError(404, "table_not_found", "No such table.")
+        raise ApiError(404, "table_not_found", "There is no such table; it may have closed. Look at the lobby again.")
     if table["status"] == "started":
         start_game(table["game_id"], table["form"], table["players"], table["time_control"], table["rated"],
                    table["schools"])
@@ -315,7 +315,7 @@ def leave(table_id: str):
 
     found = lobby.change_table(Arena.of().redis, table_id, drop)
     if found is None:
-        raise ApiError(404, "table_not_found", f"No table {table_id!r}.")
+        raise ApiError(404, "table_not_found", f"There is no table {table_id!r}; it may have started or closed. Look at the lobby again.")
     return _out(found)
 
 
@@ -329,9 +329,9 @@ def start(table_id: str):
     def go(table: dict) -> dict:
         _check_open(table)
         if table["creator"] != me.id:
-            raise ApiError(403, "not_the_creator", "Only the table's creator may start it early.")
+            raise ApiError(403, "not_the_creator", "Only the table's creator may start it early; wait for them, or for the table to fill.")
         if not _out(table)["can_start"]:
-            raise ApiError(409, "not_enough_players", "This table cannot start with the players it has.")
+            raise ApiError(409, "not_enough_players", "This table cannot start with the players it has; wait for more players to join.")
         return _starting({**table, "seats": len(table["players"])})
 
     return _out(_finish_start(lobby.change_table(Arena.of().redis, table_id, go)))

@@ -66,7 +66,7 @@ class RatingOut(Schema):
 def _after(query: dict) -> str:
     last = request.headers.get("Last-Event-ID", query["after"])
     if not valid_stream_id(last):
-        raise ApiError(400, "malformed_request", f"Last-Event-ID: {STREAM_ID_ERROR}")
+        raise ApiError(400, "malformed_request", f"The notifications cannot resume from that Last-Event-ID. {STREAM_ID_ERROR}")
     return last
 
 

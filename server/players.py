@@ -47,9 +47,9 @@ def checked_webhook_url(url: str) -> str:
     try:
         urlguard.vet(urlguard.check_url(url))
     except urlguard.Malformed as exc:
-        raise ApiError(400, "malformed_request", f"webhook_url: {exc}.") from None
+        raise ApiError(400, "malformed_request", f"The webhook address cannot be used: {exc}; give another address.") from None
     except urlguard.Refused as exc:
-        raise ApiError(422, "webhook_url_not_allowed", f"webhook_url: {exc}.") from None
+        raise ApiError(422, "webhook_url_not_allowed", f"The webhook address cannot be used: {exc}; give another address.") from None
     return url
 
 

@@ -47,7 +47,7 @@ def _find(who: str) -> accounts.Account:
     redis = Arena.of().redis
     found = accounts.find(redis, who) or accounts.load(redis, who)
     if found is None:
-        raise ApiError(404, "player_not_found", f"No player {who!r}.")
+        raise ApiError(404, "player_not_found", f"There is no player {who!r}; check the name.")
     return found
 
 

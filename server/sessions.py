@@ -30,8 +30,8 @@ def current(redis) -> accounts.Session | None:
     if found is not None and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(sent.encode(), found.csrf.encode()):
-            raise ApiError(403, "csrf_failed", f"A write made with the session cookie needs the {CSRF_HEADER} header "
-                                               "(the value of the arena_csrf cookie).")
+            raise ApiError(403, "csrf_failed", "This page's sign-in check is missing or out of date; "
+                                               f"reload the page and try again (send the {CSRF_HEADER} header).")
     return found
 
 

@@ -41,7 +41,7 @@ def rematch(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id, required=True)
     if caller.seat is None:
-        raise ApiError(403, "not_your_seat", "Only a player of this game can ask for a rematch.")
+        raise ApiError(403, "not_your_seat", "Only a player of this game can ask for a rematch; start a new game instead.")
     state = arena.service.load(game_id).state
     if state.get("phase") != "over":
         raise ApiError(409, "game_not_over", "The game is still being played; a rematch can start once it is over.")

@@ -122,10 +122,11 @@ def start(data: dict):
     now = time.time()
     current = status(redis, pid, now)
     if current["active"]:
-        raise ApiError(409, "already_on_vacation", f"You are on vacation until {current['until']}.")
+        raise ApiError(409, "already_on_vacation", f"You are on vacation already, until {current['until']}; end it first to take another.")
     if data["days"] > current["left_days"]:
         raise ApiError(409, "vacation_allowance_exceeded",
-                       f"You have {current['left_days']:g} of {current['allowance_days']:g} vacation days left this year.")
+                       f"You have only {current['left_days']:g} of your {current['allowance_days']:g} vacation days left this year; "
+                       "ask for fewer days.")
     vacations.save(redis, pid, vacations.intervals(redis, pid) + [[now, now + data["days"] * DAY]])
     reindex(pid)
     return status(redis, pid, now)
@@ -142,7 +143,7 @@ def end():
     rows = vacations.intervals(redis, pid)
     active = _active(rows, now)
     if active is None:
-        raise ApiError(409, "not_on_vacation", "You are not on vacation.")
+        raise ApiError(409, "not_on_vacation", "You are not on vacation, so there is none to end.")
     vacations.save(redis, pid, [[a, now] if [a, b] == active else [a, b] for a, b in rows])
     reindex(pid)
     return status(redis, pid, now)

@@ -46,7 +46,7 @@ class BufferedBody:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             return await self.too_large(send) if declared.isdigit() else await send_problem(
-                send, 400, "malformed_request", "Content-Length must be a number of bytes.")
+                send, 400, "malformed_request", "The request gave its length in a way the server cannot read; send it again with a Content-Length in bytes.")
         body = bytearray()
         try:
             async with asyncio.timeout(self.timeout):
@@ -61,7 +61,7 @@ class BufferedBody:
                         break
         except TimeoutError:
             return await send_problem(send, 408, "request_timeout",
-                                      f"The request body must arrive within {self.timeout:g} s.")
+                                      f"The request took too long to arrive (more than {self.timeout:g} s); check your connection and try again.")
         ready = [{"type": "http.request", "body": bytes(body), "more_body": False}]
 
         async def replay() -> dict:
@@ -70,4 +70,4 @@ class BufferedBody:
         await self.app(with_length(scope, len(body)), replay, send)
 
     async def too_large(self, send: Send) -> None:
-        await send_problem(send, 413, "body_too_large", f"A request body may hold at most {self.max_bytes} bytes.")
+        await send_problem(send, 413, "body_too_large", f"The request is too large: it may hold at most {self.max_bytes} bytes; send less at once.")

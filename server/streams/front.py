@@ -67,7 +67,7 @@ def _health_only(app: Any) -> Any:
         if scope["type"] == "http" and scope["path"] == "/health":
             await app(scope, receive, send)
         elif scope["type"] == "http":
-            await send_problem(send, 404, "not_found", "This server answers only the stream endpoints and /health.")
+            await send_problem(send, 404, "not_found", "There is nothing at this address on the stream server; check the link (it serves live streams and /health only).")
     return only
 
 

@@ -35,7 +35,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.limits.max_connections:
-            self.refuse(503, "too_many_connections", "The server holds as many connections as it may; retry shortly.",
+            self.refuse(503, "too_many_connections", "The server is as busy as it can be just now; wait a few seconds and try again.",
                         retry_after=self.limits.retry_after)
             return
         self.arm_head_timer()
@@ -71,8 +71,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def send_400_response(self, msg: str) -> None:
         if self.head_too_large:
-            self.refuse(431, "headers_too_large", f"The request line and headers may hold at most "
-                        f"{self.limits.max_header_bytes} bytes.")
+            self.refuse(431, "headers_too_large", f"The request's headers are too large (at most "
+                        f"{self.limits.max_header_bytes} bytes); clear this site's cookies and try again.")
         else:
             super().send_400_response(msg)
 
@@ -91,8 +91,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             return
         if self.cycle is not None and not self.cycle.response_complete:
             return                                     # a request is being answered: not ours to cut
-        self.refuse(408, "request_timeout", f"The request line and headers must arrive within "
-                    f"{self.limits.header_timeout:g} s.")
+        self.refuse(408, "request_timeout", f"The request took too long to arrive (more than "
+                    f"{self.limits.header_timeout:g} s); check your connection and try again.")
 
     # --- answering without the application ---------------------------------------------------------
 

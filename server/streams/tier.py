@@ -76,8 +76,8 @@ class StreamTier:
             return problem_response(503, "store_unavailable", f"The game store is unavailable ({type(exc).__name__}); "
                                     "try again shortly.", retry_after=self.limits.retry_after)
         if claim is None:
-            return problem_response(429, "too_many_streams", "This address or token has as many streams open as it "
-                                    "may; close one or retry later.", retry_after=self.limits.retry_after)
+            return problem_response(429, "too_many_streams", "You have as many live streams open as allowed; close "
+                                    "another tab of this site, or try again later.", retry_after=self.limits.retry_after)
         try:
             opened = await asyncio.get_running_loop().run_in_executor(self.openers, self._open, stream, request.scope)
         except BaseException:

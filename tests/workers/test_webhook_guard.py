@@ -128,7 +128,7 @@ def test_registration_refuses_an_address_inside_and_says_why(client, redis_db, h
 def test_registration_refuses_what_is_not_an_http_url(client, redis_db, url):
     r = client.post("/players", json={"name": "Eve", "webhook_url": url})
     assert r.status_code == 400 and r.mimetype == "application/problem+json", r.json
-    assert "webhook_url" in r.json["detail"]
+    assert "webhook address" in r.json["detail"]
     assert not list(redis_db.scan_iter("arena:player:*"))
 
 
