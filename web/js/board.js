@@ -91,14 +91,13 @@ export class Board {
         g.append(s("circle", { cx: px + CELL / 2, cy: py + CELL / 2, r: CELL / 2 - 7, class: "sq-ring" }));
       }
       g.append(s("text", { x: px + 4, y: py + 12, class: "sq-name" }, square));
+      const side = s("g", { class: "sq-side" });              // printed on the board: beneath the pieces
       const content = s("g", { class: "sq-content" });
-      g.append(content);
+      g.append(side, content);
       g.addEventListener("click", () => this.activate(square));
       g.addEventListener("focus", () => { this.focused = square; this.hover(square); });
       g.addEventListener("mouseenter", () => this.hover(square));
       g.addEventListener("mouseleave", () => this.hover(null));
-      const side = s("g", { class: "sq-side" });
-      g.append(side);
       this.layer.append(g);
       this.cells.set(square, { g, content, side, px, py, kind });
     }

@@ -1,0 +1,72 @@
+"""The Deathmatch side's printed marks lie beneath the pieces, and the clock turns to its warning
+colour under a fifth of its time (issue 13, points 4 and 7), in a real Chromium with screenshots.
+
+Which element is painted on top is asked of the browser itself (elementFromPoint, with the mark
+made hit-testable for the question). The clock is moved on by an injected page clock: Date.now
+runs ahead by an offset the test sets, so nothing waits in real time.
+"""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .test_play import open_seat, square
+
+ANN_BOB = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
+# A piece on one duel start mark (c5) and the other (g5) left empty; a melee symbol square (f2) taken.
+ON_THE_MARKS = {"board": [{"square": "c5", "seat": 0, "rank": "common"}, {"square": "f2", "seat": 1, "rank": "heroic"}],
+                "turn": {"seat": 0, "actions_left": 2}}
+CLOCK_OFFSET = "window.__clockOffset = 0; { const real = Date.now; Date.now = () => real() + window.__clockOffset; }"
+# What is painted at the centre of a square's printed mark (`selector`), the mark made hit-testable.
+TOP_AT_MARK = """([square, selector]) => {
+  const mark = document.querySelector(`.sq[data-square="${square}"] ${selector}`);
+  mark.style.pointerEvents = "all";              // its outline and inside alike
+  const box = mark.getBoundingClientRect();
+  const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return top === mark ? "mark" : top.closest(".sq-content") ? "piece" : top.getAttribute("class");
+}"""
+
+# Whether a square's printed mark comes before its piece in the SVG, which paints in document order.
+PAINTED_FIRST = """([square, selector]) => {
+  const cell = document.querySelector(`.sq[data-square="${square}"]`);
+  const mark = cell.querySelector(selector), piece = cell.querySelector(".piece-body");
+  return Boolean(mark.compareDocumentPosition(piece) & Node.DOCUMENT_POSITION_FOLLOWING);
+}"""
+
+
+def test_duel_start_marks_and_melee_symbols_lie_beneath_the_pieces(page, live_server, shot):
+    created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": ON_THE_MARKS})
+    open_seat(page, live_server, created["id"], created["seats"][0]["token"])
+    expect(square(page, "c5")).to_have_attribute("data-piece", "0-common")
+    expect(square(page, "c5").locator(".duel-start")).to_have_count(1)
+    assert page.evaluate(TOP_AT_MARK, ["g5", ".duel-start"]) == "mark"        # the question sees the marks...
+    assert page.evaluate(TOP_AT_MARK, ["c5", ".duel-start"]) == "piece"       # ...and the piece covers its own
+    # the melee symbol sits in a corner the piece does not reach: it is painted first all the same
+    assert page.evaluate(PAINTED_FIRST, ["f2", ".melee-start"]) and page.evaluate(PAINTED_FIRST, ["c5", ".duel-start"])
+    shot("piece-over-duel-mark")
+
+
+def test_the_clock_turns_to_the_warning_colour_under_a_fifth_of_its_time(context, live_server):
+    from tests.web.conftest import Shots
+    context.add_init_script(CLOCK_OFFSET)
+    page = context.new_page()
+    shot = Shots(page, "clock-warning")
+    created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": ON_THE_MARKS,
+                                  "time_control": {"kind": "move", "seconds": 100}})
+    open_seat(page, live_server, created["id"], created["seats"][0]["token"])
+    clock = page.locator('.seat .clock[data-clock="0"]')
+    expect(clock).to_have_class("clock big running")
+    page.evaluate("window.__clockOffset = 60_000")                            # under 40 s of 100 left
+    expect(clock).to_have_text(re.compile(r"^0:[23]\d$"))
+    expect(clock).to_have_class("clock big running")                         # no warning yet
+    page.evaluate("window.__clockOffset = 85_000")                            # about 14 s left: under 20 s
+    expect(clock).to_have_class("clock big running low")
+    expect(clock).to_have_text(re.compile(r"^0:1\d$"))
+    warning = "() => getComputedStyle(document.querySelector('.seat .clock.low')).backgroundColor"   # one JS task:
+    assert page.evaluate(warning) == "rgb(200, 67, 43)"                       # the clock is redrawn each second
+    shot("desktop")
+    page.set_viewport_size({"width": 390, "height": 844})                     # the phone's strip warns too
+    expect(page.locator(".strip .clock.low")).to_have_count(1)
+    shot("phone", full_page=False)
+    page.close()
