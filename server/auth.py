@@ -26,7 +26,8 @@ def bearer() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "The token is not sent the way the server reads it; send it as 'Authorization: Bearer <token>'.")
+        raise ApiError(401, "bad_token", "The token is not sent the way the server reads it; send it as "
+                                         "'Authorization: Bearer <token>'.")
     return token.strip()
 
 

@@ -70,6 +70,8 @@ def test_rewinding_to_every_move_equals_replaying_the_events_up_to_it(client, ap
         seen = client.get(f"/games/{game_id}/moves/{move['move']}", headers=bearer(tokens[0])).json
         expected = engine.player_view(engine.replay(stored[: move["version"]]), 0)
         assert seen["version"] == move["version"]
+        for option in (seen["pending"] or {}).get("options", []):
+            option.pop("squares", None)             # added for display (test_pending_squares.py)
         assert {k: seen[k] for k in expected} == json.loads(json.dumps(expected))
     assert envelopes[-1]["type"] == "GameEnded"
 
