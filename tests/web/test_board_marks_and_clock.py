@@ -70,3 +70,25 @@ def test_the_clock_turns_to_the_warning_colour_under_a_fifth_of_its_time(context
     expect(page.locator(".strip .clock.low")).to_have_count(1)
     shot("phone", full_page=False)
     page.close()
+
+
+# A melee where each seat's colours differ: Ann has 5 in red and 7 in yellow.
+MELEE_SCORES = {"board": "5/7/9/9/9/9/9/7/5", "scores": {"0": {"1": 5, "2": 7}, "1": {"0": 3, "2": 6}, "2": {"0": 4, "1": 9}},
+                "turn": {"seat": 0, "actions_left": 2}}
+
+
+def test_a_melee_seat_shows_its_weakest_colour_as_the_score_and_its_best_against_the_target(context, live_server):
+    from tests.web.conftest import Shots
+    page = context.new_page()
+    shot = Shots(page, "melee-scores")
+    players = [{"name": n, "school": s} for n, s in (("Ann", "northern"), ("Bob", "sylvan"), ("cleo", "southern"))]
+    created = live_server.create({"form": "melee", "players": players, "setup": MELEE_SCORES})
+    open_seat(page, live_server, created["id"], created["seats"][0]["token"])
+    expect(page.locator('.seat[data-seat="0"] .score')).to_have_text("5 · best 7 / 12")
+    expect(page.locator('.seat[data-seat="2"] .score')).to_have_text("4 · best 9 / 12")
+    expect(page.locator('.seat[data-seat="0"] .by-color .weakest')).to_have_text("Red 5 (weakest)")
+    shot("desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(page.locator('[data-strip-seat="1"] .strip-score')).to_have_text("3 · best 6/12")
+    shot("phone", full_page=False)
+    page.close()

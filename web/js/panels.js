@@ -58,6 +58,11 @@ export function remaining(clocks, seat, skew) {
   return entry.remaining - Math.max(0, elapsed);
 }
 
+function stripScore(score, target) {
+  const melee = meleeScore(score);
+  return melee ? `${score.score ?? 0} · best ${melee.best}/${target}` : `${score.score ?? 0}/${target}`;
+}
+
 export function timeControlText(tc) {
   if (!tc || tc.kind === "none") return "No time limit";
   if (tc.kind === "move") return `${limitText(tc.seconds)} per move`;
@@ -113,14 +118,16 @@ export function seatsPanel(view, data, mySeat, skew) {
     const tags = [];
     if (seat.seat === mySeat) tags.push(h("span", { class: "tag tag-you" }, "you"));
     if (player.bot) tags.push(h("span", { class: "tag tag-bot" }, "computer"));
-    const byColor = score.by_color ? Object.entries(score.by_color).map(([col, pts]) => `${colour(Number(col)).name} ${pts}`).join(" · ") : "";
+    const melee = meleeScore(score);
     return h("li", { class: `seat${active ? " active" : ""}`, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
         h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),
         h("span", { class: "seat-name" }, player.name || `Seat ${seat.seat + 1}`), tags,
         active ? h("span", { class: "to-play" }, "to play") : null,
-        h("span", { class: "score", title: `Score, against the target of ${targetOf(view)}` },
-          String(score.score ?? 0), h("span", { class: "target" }, ` / ${targetOf(view)}`)),
+        melee ? h("span", { class: "score", title: `Score: the weakest colour; the best colour against the target of ${targetOf(view)}` },
+          String(score.score ?? 0), h("span", { class: "target" }, ` · best ${melee.best} / ${targetOf(view)}`))
+          : h("span", { class: "score", title: `Score, against the target of ${targetOf(view)}` },
+            String(score.score ?? 0), h("span", { class: "target" }, ` / ${targetOf(view)}`)),
         left !== null ? h("span", { class: `clock big${active ? " running" : ""}${low ? " low" : ""}`, "data-clock": seat.seat,
           title: low ? "time left: under a fifth of the limit" : "time left" }, clockIcon(), duration(left)) : null),
       h("div", { class: "seat-facts" },
@@ -130,7 +137,7 @@ export function seatsPanel(view, data, mySeat, skew) {
         h("span", {}, `discard ${(seat.discard || []).length}`),
         h("span", { title: "pieces left in supply" }, `supply ${seat.supply.non_legendary}+${seat.supply.legendary}★`)),
       seatExtras(seat, data),
-      byColor ? h("div", { class: "seat-facts by-color" }, `points by colour: ${byColor}`) : null,
+      melee ? h("div", { class: "seat-facts by-color" }, "points by colour: ", melee.parts) : null,
       score.tasks && score.tasks.length ? h("div", { class: "seat-facts" }, `tasks: ${score.tasks.map((t) => cardName(data, t)).join(", ")}`) : null);
   });
   const decks = [`legends deck ${view.legends?.deck_size ?? "?"}`, `flares deck ${view.flares?.deck_size ?? "?"}`];
@@ -182,6 +189,20 @@ export function logPanel(lines, onPick) {
     l.text, l.undone ? h("span", { class: "tag tag-undone" }, "undone") : null))));
 }
 
+// A melee seat's points in each colour: the weakest (its score) marked, and the best (which ends the
+// game when it reaches the target); null outside a melee.
+function meleeScore(score) {
+  if (!score.by_color) return null;
+  const entries = Object.entries(score.by_color).map(([col, pts]) => [Number(col), pts]);
+  if (!entries.length) return null;
+  const weakest = Math.min(...entries.map(([, pts]) => pts));
+  const best = Math.max(...entries.map(([, pts]) => pts));
+  const parts = entries.flatMap(([col, pts], i) => [i ? " · " : null,
+    h("span", pts === weakest ? { class: "weakest", title: "the weakest colour: this is the score" } : {},
+      `${colour(col).name} ${pts}${pts === weakest ? " (weakest)" : ""}`)]).filter(Boolean);
+  return { weakest, best, parts };
+}
+
 // The compact strip above the board (what a phone shows first): each player with score against the
 // target and clock, and whose turn it is with the actions left.
 export function stripPanel(view, data, mySeat, skew) {
@@ -195,7 +216,7 @@ export function stripPanel(view, data, mySeat, skew) {
     return h("span", { class: `strip-seat${active ? " active" : ""}`, "data-strip-seat": seat.seat },
       h("span", { class: "swatch", style: `background:${colour(seat.color).fill}`, "aria-hidden": "true" }),
       h("span", { class: "strip-name" }, seat.seat === mySeat ? `${player.name || "You"} (you)` : player.name || `Seat ${seat.seat + 1}`),
-      h("span", { class: "strip-score" }, `${(scores.get(seat.seat) || {}).score ?? 0}/${targetOf(view)}`),
+      h("span", { class: "strip-score" }, stripScore(scores.get(seat.seat) || {}, targetOf(view))),
       left !== null ? h("span", { class: `clock${active ? " running" : ""}${low ? " low" : ""}` }, duration(left)) : null);
   });
   return [h("div", { class: "strip-seats" }, chips), h("p", { class: "strip-status" }, statusText(view, data, mySeat))];
