@@ -92,3 +92,44 @@ def test_a_melee_seat_shows_its_weakest_colour_as_the_score_and_its_best_against
     expect(page.locator('[data-strip-seat="1"] .strip-score')).to_have_text("3 · best 6/12")
     shot("phone", full_page=False)
     page.close()
+
+
+# Ann's Assassin fits on e5 two ways: one orientation destroys Bob's common on d4, the other his heroic on f4.
+ASSASSIN = {"board": [{"square": s, "seat": 0, "rank": "common"} for s in ("d2", "c3", "b4", "h4", "g3", "f2")]
+            + [{"square": "d4", "seat": 1, "rank": "common"}, {"square": "f4", "seat": 1, "rank": "heroic"}],
+            "hands": {"0": ["northern-assassin", "northern-herald"]}, "turn": {"seat": 0, "actions_left": 2}}
+
+
+def test_on_a_touch_screen_a_first_tap_previews_what_a_summon_and_a_choice_affect_and_a_second_acts(browser, live_server):
+    from tests.web.conftest import NOTIFICATION_STUB, Shots
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    ctx.add_init_script(NOTIFICATION_STUB)
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    shot = Shots(page, "touch-preview")
+    try:
+        created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": ASSASSIN})
+        open_seat(page, live_server, created["id"], created["seats"][0]["token"])
+        page.locator('#hand .card[data-card="northern-assassin"] .card-pick').tap()
+        square(page, "e5").tap()                                            # first tap: shown, not sent
+        expect(square(page, "e5")).to_have_class(re.compile("armed"))
+        expect(square(page, "d2")).to_have_class(re.compile("pv-pattern"))
+        expect(page.locator("#prompt")).to_contain_text("Tap e5 again to confirm")
+        expect(square(page, "e5")).to_have_attribute("data-piece", "")
+        shot("summon-armed", full_page=False)
+        square(page, "e5").tap()                                            # second tap: summoned
+        expect(page.locator("#status")).to_contain_text("orientation")
+        square(page, "f4").tap()                                            # the choice: f4 shown as affected
+        expect(square(page, "f4")).to_have_class(re.compile("pv-affects"))
+        expect(square(page, "d4")).not_to_have_class(re.compile("pv-affects"))
+        expect(square(page, "f4")).to_have_attribute("data-piece", "1-heroic")
+        shot("choice-armed", full_page=False)
+        square(page, "d4").tap()                                            # another square: armed there instead
+        expect(square(page, "d4")).to_have_class(re.compile("pv-affects"))
+        expect(square(page, "f4")).not_to_have_class(re.compile("armed"))
+        square(page, "d4").tap()
+        expect(square(page, "d4")).to_have_attribute("data-piece", "")
+        expect(square(page, "f4")).to_have_attribute("data-piece", "1-heroic")
+        expect(page.locator("#prompt")).not_to_contain_text("again to confirm")
+    finally:
+        ctx.close()

@@ -95,6 +95,7 @@ export class Board {
       const content = s("g", { class: "sq-content" });
       g.append(side, content);
       g.addEventListener("click", () => this.activate(square));
+      g.addEventListener("pointerdown", (e) => { this.pointer = e.pointerType; });   // a tap or a mouse click
       g.addEventListener("focus", () => { this.focused = square; this.hover(square); });
       g.addEventListener("mouseenter", () => this.hover(square));
       g.addEventListener("mouseleave", () => this.hover(null));
@@ -140,7 +141,7 @@ export class Board {
   }
 
   // view: the position shown; marks: Map square -> {kind, label} of legal targets; recent: changed squares.
-  render(view, { marks = new Map(), selected = null, recent = new Set(), readOnly = false } = {}) {
+  render(view, { marks = new Map(), selected = null, recent = new Set(), readOnly = false, armed = null } = {}) {
     this.drawSide(view.form);
     const pieces = new Map((view.board || []).map((p) => [p.square, p]));
     const effect = view.effect || null;
@@ -165,6 +166,7 @@ export class Board {
       content.replaceChildren(...parts);
       g.classList.toggle("legal", Boolean(mark));
       g.classList.toggle("selected", selected === square);
+      g.classList.toggle("armed", armed === square);
       g.classList.toggle("recent", recent.has(square));
       let label = `${square}, ${kind === "plain" ? "" : kind + " square, "}`;
       if (g.classList.contains("sq-central")) label += "central square, ";

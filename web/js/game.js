@@ -222,19 +222,32 @@ export class GamePage {
     clear(this.errorEl);
   }
 
-  // Hovering (or focusing) a square previews what acting there would use and affect.
+  // Hovering (or focusing) a square previews what acting there would use and affect; a square a
+  // tap has armed keeps its preview until the next tap.
   hoverSquare(square) {
     if (this.rewound || !this.plan) return;
-    const entry = square ? this.plan.squares.get(square) : null;
+    const entry = (square && this.plan.squares.get(square)) || (this.armed && this.plan.squares.get(this.armed));
     const squares = entry && entry.commands.length ? previewOf(entry.commands[0]) : null;
     this.board.preview(squares);
+  }
+
+  // On a touch screen there is no hover: the first tap on a square whose command uses and affects
+  // squares only shows them (the square is armed); a second tap on it acts.
+  armsFirst(square, entry) {
+    const cmd = entry.commands.length === 1 ? entry.commands[0] : null;
+    if (!cmd || !previewOf(cmd) || this.board.pointer !== "touch" || this.armed === square) return false;
+    this.armed = square;
+    this.render();
+    return true;
   }
 
   onSquare(square) {
     if (this.rewound || this.busy || !this.plan) return;
     const entry = this.plan.squares.get(square);
     if (!entry) {
-      if (this.sel.card || this.sel.from || this.chooser) {
+      const armed = this.armed;
+      this.armed = null;
+      if (this.sel.card || this.sel.from || this.chooser || armed) {
         this.sel.card = null;
         this.sel.from = null;
         this.chooser = null;
@@ -244,6 +257,8 @@ export class GamePage {
     }
     if (entry.unselect) { this.sel.from = null; this.render(); return; }
     if (entry.selectFrom) { this.sel.from = entry.selectFrom; this.render(); return; }
+    if (this.armsFirst(square, entry)) return;
+    this.armed = null;
     this.pick(`Choose what to do on ${square}`, entry.commands);
   }
 
@@ -320,8 +335,10 @@ export class GamePage {
     this.statusEl.classList.toggle("your-turn", !this.rewound && live.status !== "finished" && live.active_seat === mySeat && mySeat !== null);
     this.root.classList.toggle("rewinding", Boolean(this.rewound));
     const marks = new Map([...this.plan.squares].map(([sq, e]) => [sq, { kind: e.kind, label: e.label }]));
+    if (this.armed && !this.plan.squares.has(this.armed)) this.armed = null;
     this.board.render(shown, { marks, selected: this.plan.from && this.sel.from ? this.plan.from : null,
-      recent: this.rewound ? new Set() : this.recent, readOnly: Boolean(this.rewound) });
+      recent: this.rewound ? new Set() : this.recent, readOnly: Boolean(this.rewound), armed: this.armed });
+    if (this.armed) this.hoverSquare(null);
     this.renderPrompt(live, mySeat);
     this.renderHand(shown, mySeat);
     clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(shown, this.data, mySeat, this.skew));
@@ -367,6 +384,9 @@ export class GamePage {
       return;
     }
     const mine = mySeat !== null && view.status !== "finished" && (view.active_seat === mySeat);
+    if (this.armed) {
+      parts.push(h("p", { class: "prompt-title armed-note" }, `Tap ${this.armed} again to confirm, or tap another square.`));
+    }
     if (view.status === "finished") {
       parts.push(h("p", { class: "prompt-title" }, statusText(view, this.data, mySeat)));
     } else if (mySeat === null) {
