@@ -57,15 +57,16 @@ def load(redis, player_id: str) -> Account | None:
 
 
 def find(redis, name: str) -> Account | None:
-    pid = _text(redis.hget(keys.account_names(), name.lower()))
+    pid = _text(redis.get(keys.account_name(name)))
     return load(redis, pid) if pid else None
 
 
 def claim_name(redis, name: str, player_id: str) -> bool:
-    """Reserve a name for a player; False when another account has it."""
-    if redis.hsetnx(keys.account_names(), name.lower(), player_id):
+    """Reserve a name for a player (one key per name, SET NX: of players racing for it, one wins);
+    False when another account has it."""
+    if redis.set(keys.account_name(name), player_id, nx=True):
         return True
-    return _text(redis.hget(keys.account_names(), name.lower())) == player_id
+    return _text(redis.get(keys.account_name(name))) == player_id
 
 
 def create(redis, player_id: str, name: str, password_hash: str, now: float | None = None) -> None:
@@ -85,11 +86,11 @@ def set_password(redis, player_id: str, password_hash: str) -> None:
 # --- sign-in failures: a brake on guessing one account's password -------------------------------
 
 def failures(redis, name: str) -> int:
-    return int(_text(redis.get(keys.signin_failures(name.lower()))) or 0)
+    return int(_text(redis.get(keys.signin_failures(name))) or 0)
 
 
 def count_failure(redis, name: str) -> int:
-    key = keys.signin_failures(name.lower())
+    key = keys.signin_failures(name)
     count = int(redis.incr(key))
     if count == 1:
         redis.expire(key, FAILURE_WINDOW)         # the window starts at the first failure
@@ -97,7 +98,7 @@ def count_failure(redis, name: str) -> int:
 
 
 def clear_failures(redis, name: str) -> None:
-    redis.delete(keys.signin_failures(name.lower()))
+    redis.delete(keys.signin_failures(name))
 
 
 # --- sessions ----------------------------------------------------------------------------------

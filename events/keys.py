@@ -12,6 +12,11 @@ they hash to one slot, so every key carries the hash tag of what it belongs to:
     arena:player:{p1}[:<what>] a player's profile, games, inbox, notified ids, rating, webhook failures
     arena:{deadlines.<n>}:due  shard n of the deadline index (games spread over 16 shards)
     arena:ptoken:<hash>        a player token's owner: read and written alone, never with another key
+    arena:name:{<digest>}      an account name's owner (and its sign-in failures), one slot per name
+    arena:{live.<n>}:games     shard n of the live games list (16 shards)
+    arena:{lobby.<n>}:...      bucket n of the lobby: its tables, open and expiry indexes, changes (8)
+    arena:{seeks.<pool>}:...   the quick-match seeks of one form and time control
+    arena:{lobby}:feed         the lobby's feed, relayed from the buckets' changes
 
 Ids are restricted to letters, digits, `_` and `-` (as RQ job ids are), so an id can never contain
 a brace or a colon and change which part of the key is hashed, nor a '.' and share a shard's tag.
@@ -19,6 +24,7 @@ tests/cluster/test_slots.py walks every builder here and every script and proves
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import zlib
 
@@ -271,17 +277,25 @@ def legacy_ratings() -> str:
 
 
 # --- keys of people: accounts, sessions, API tokens, lobby, chat, presence, e-mail, vacation -------
-# A player's own data sits in the player's slot ({<player id>}); the lobby's in {lobby}; a game's
-# chat and presence in the game's slot, beside its log.
+# A player's own data sits in the player's slot ({<player id>}); a game's chat and presence in the
+# game's slot, beside its log. What everybody shares is split so that no slot carries every write:
+# one key per account name, the live games and the lobby's tables in buckets of their own tags,
+# quick-match seeks in one key per pairing pool (form and time control).
 
-def account_names() -> str:
-    """hash: lower-cased account name -> player id (names of accounts are unique)."""
-    return f"{PREFIX}:{{accounts}}:names"
+def name_digest(name: str) -> str:
+    """The hash tag of an account name: its lower-cased form's SHA-256 (any text, fixed length)."""
+    return hashlib.sha256(name.lower().encode()).hexdigest()
+
+
+def account_name(name: str) -> str:
+    """string: the id of the player whose account has this name (regardless of case); SET NX makes
+    names unique, one key (and slot) per name."""
+    return f"{PREFIX}:name:{{{name_digest(name)}}}"
 
 
 def signin_failures(name: str) -> str:
-    """string, expiring: failed sign-ins for a lower-cased name in the current window."""
-    return f"{PREFIX}:{{accounts}}:failures:{_hex(name)}"
+    """string, expiring: failed sign-ins for a name (regardless of case) in the current window."""
+    return f"{account_name(name)}:failures"
 
 
 def sessions(player_id: str) -> str:
@@ -336,21 +350,72 @@ def form_ratings(player_id: str) -> str:
     return f"{_player(player_id)}:form_ratings"
 
 
-def table(table_id: str) -> str:
-    """string: JSON of one lobby table (seats taken, options, status, game id once started)."""
+LOBBY_BUCKETS = 8
+
+
+def lobby_bucket(table_id: str) -> int:
+    """The bucket of the lobby a table lives in, the same in every process."""
     if not valid_game_id(table_id):
         raise InvalidKeyPart(f"table id must be 1-64 letters, digits, '_' or '-': {table_id!r}")
-    return f"{PREFIX}:{{lobby}}:table:{table_id}"
+    return zlib.crc32(table_id.encode()) % LOBBY_BUCKETS
 
 
-def open_tables() -> str:
-    """sorted set: id of each open table -> when it was opened."""
-    return f"{PREFIX}:{{lobby}}:open"
+def _lobby_bucket(bucket: int) -> str:
+    if not isinstance(bucket, int) or not 0 <= bucket < LOBBY_BUCKETS:
+        raise InvalidKeyPart(f"lobby bucket must be 0-{LOBBY_BUCKETS - 1}: {bucket!r}")
+    return f"{PREFIX}:{{lobby.{bucket}}}"
 
 
-def seeks() -> str:
-    """hash: seek id -> JSON of a quick-match seek (player, form, time control, ordinal, since)."""
-    return f"{PREFIX}:{{lobby}}:seeks"
+def table(table_id: str) -> str:
+    """string: JSON of one lobby table (seats taken, options, status, game id once started), in its
+    bucket (lobby_bucket), beside the bucket's indexes: a join changes all three in one MULTI."""
+    return f"{_lobby_bucket(lobby_bucket(table_id))}:table:{table_id}"
+
+
+def open_tables(bucket: int) -> str:
+    """sorted set: id of each open table of the bucket -> when it was opened."""
+    return f"{_lobby_bucket(bucket)}:open"
+
+
+def table_expiry(bucket: int) -> str:
+    """sorted set: id of each open table of the bucket -> when it expires if nobody joins."""
+    return f"{_lobby_bucket(bucket)}:expiry"
+
+
+def lobby_changes(bucket: int) -> str:
+    """stream, capped: each change to a table of the bucket, written with the change; relayed in
+    order into lobby_feed() (events/lobby.py), so a crash between the two loses no entry."""
+    return f"{_lobby_bucket(bucket)}:changes"
+
+
+def lobby_relayed(bucket: int) -> str:
+    """string: the last entry of lobby_changes(bucket) relayed into the feed (in the feed's slot)."""
+    if not isinstance(bucket, int) or not 0 <= bucket < LOBBY_BUCKETS:
+        raise InvalidKeyPart(f"lobby bucket must be 0-{LOBBY_BUCKETS - 1}: {bucket!r}")
+    return f"{PREFIX}:{{lobby}}:relayed:{bucket}"
+
+
+def lobby_feed() -> str:
+    """stream: every change to the lobby (a table opened, changed, started, closed, expired; seeks
+    paired), capped: what the live lobby list follows."""
+    return f"{PREFIX}:{{lobby}}:feed"
+
+
+_POOL = re.compile(r"[a-z0-9_-]{1,64}")
+
+
+def seek_pool(pool: str) -> str:
+    """hash: player id -> JSON of a quick-match seek (player, form, time control, ordinal, since)
+    of one pairing pool (a form and a time control, events/lobby.pool_of): seeks paired together
+    are taken off one key in one MULTI."""
+    if not isinstance(pool, str) or _POOL.fullmatch(pool) is None:
+        raise InvalidKeyPart(f"seek pool must be 1-64 lower-case letters, digits, '_' or '-': {pool!r}")
+    return f"{PREFIX}:{{seeks.{pool}}}:waiting"
+
+
+def player_seek(player_id: str) -> str:
+    """string: the pool of the player's waiting seek (one seek per player)."""
+    return f"{_player(player_id)}:seek"
 
 
 def seek_match(player_id: str) -> str:
@@ -358,14 +423,20 @@ def seek_match(player_id: str) -> str:
     return f"{_player(player_id)}:seek_match"
 
 
-def lobby_feed() -> str:
-    """stream: every change to the lobby (a table opened, changed, started, closed), capped."""
-    return f"{PREFIX}:{{lobby}}:feed"
+LIVE_SHARDS = 16
 
 
-def live_games() -> str:
-    """sorted set: id of each running game -> when it last changed (the list of games to watch)."""
-    return f"{PREFIX}:live"
+def live_shard(game_id: str) -> int:
+    """The shard of the live-games list a game is in."""
+    return zlib.crc32(game_id.encode()) % LIVE_SHARDS
+
+
+def live_games(shard: int) -> str:
+    """sorted set, one shard of the list of running games: id -> when it last changed (each move
+    writes it, so the list is spread over LIVE_SHARDS tags; events/presence.py merges them)."""
+    if not isinstance(shard, int) or not 0 <= shard < LIVE_SHARDS:
+        raise InvalidKeyPart(f"live shard must be 0-{LIVE_SHARDS - 1}: {shard!r}")
+    return f"{PREFIX}:{{live.{shard}}}:games"
 
 
 def chat(game_id: str, channel: str) -> str:
@@ -385,8 +456,6 @@ def presence(game_id: str) -> str:
     return f"{_game(game_id)}:presence"
 
 
-def _hex(text: str) -> str:
-    return text.encode().hex()[:128]
 # --- keys of the HTTP layer's limits ----------------------------------------------------------------
 
 _OWNER = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
@@ -414,3 +483,54 @@ def stream_slots(owner: str) -> str:
 def rate_limits() -> str:
     """the prefix of flask-limiter's counters (server/limits.py)."""
     return f"{PREFIX}:limits"
+
+
+# --- the layout: which version of the key layout the data is in (events/layout.py) ----------------
+
+def layout() -> str:
+    """string: the number of the last layout migration applied to this Redis (or Cluster)."""
+    return f"{PREFIX}:layout"
+
+
+# Keys of older versions, read only to move their data to the keys above (events/layout.py).
+
+def legacy_deadlines() -> str:
+    """sorted set: the unsharded deadline index (member -> when due)."""
+    return f"{PREFIX}:{{deadlines}}:due"
+
+
+def legacy_deadline_leases() -> str:
+    """sorted set: the unsharded deadline index's claims (member -> when the claim lapses)."""
+    return f"{PREFIX}:{{deadlines}}:leases"
+
+
+def legacy_table(table_id: str) -> str:
+    """string: a lobby table when every table shared the {lobby} slot."""
+    if not valid_game_id(table_id):
+        raise InvalidKeyPart(f"table id must be 1-64 letters, digits, '_' or '-': {table_id!r}")
+    return f"{PREFIX}:{{lobby}}:table:{table_id}"
+
+
+def legacy_open_tables() -> str:
+    """sorted set: every open table -> when it was opened, in the one {lobby} slot."""
+    return f"{PREFIX}:{{lobby}}:open"
+
+
+def legacy_seeks() -> str:
+    """hash: player id -> seek JSON, every pool in the one {lobby} slot."""
+    return f"{PREFIX}:{{lobby}}:seeks"
+
+
+def legacy_live_games() -> str:
+    """sorted set: every running game -> when it last changed, in one key."""
+    return f"{PREFIX}:live"
+
+
+def legacy_account_names() -> str:
+    """hash: lower-cased account name -> player id, every name in one {accounts} slot."""
+    return f"{PREFIX}:{{accounts}}:names"
+
+
+def legacy_signin_failures(name_hex: str) -> str:
+    """string, expiring: sign-in failures for a name (its UTF-8 bytes in hex, cut at 128) in {accounts}."""
+    return f"{PREFIX}:{{accounts}}:failures:{name_hex}"

@@ -1,15 +1,21 @@
 """The lobby in Redis: open tables, quick-match seeks, and the feed of changes the live list follows.
 
-Every lobby key shares the `{lobby}` hash tag, so a change to a table, the index of open tables
-and the feed entry announcing it are written in one MULTI, watched over the table: two players
-racing for the last seat cannot both get it. Pairing is as safe: it watches the list of seeks
-and takes the seeks it pairs off it in one MULTI, so no seek is ever paired twice.
+Tables live in keys.LOBBY_BUCKETS buckets (by their id), so a Redis Cluster spreads them over its
+masters. A table, its bucket's indexes (open tables, expiry times) and the bucket's entry of
+changes share the bucket's tag, so they are written in one MULTI watched over the table: two
+players racing for the last seat cannot both get it. The bucket's changes are then relayed, in
+order and once, into the one feed the live lobby list follows (`relay`: by the process that made
+the change at once, and by every worker's deadline loop for what a crashed process left).
+
+Seeks wait in one hash per pairing pool (a form and a time control, `pool_of`): pairing watches
+that hash and takes the seeks it pairs off it in one MULTI, so no seek is ever paired twice.
 
     table = change_table(redis, table_id, lambda t: {...t, "players": t["players"] + [me]})
 """
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from typing import Any, Callable
 
@@ -18,6 +24,13 @@ from redis.exceptions import WatchError
 from . import keys
 
 FEED_SIZE = 1000
+RELAY_BATCH = 100
+TABLE_TTL_ENV, TABLE_TTL = "ARENA_LOBBY_TABLE_TTL", 24 * 3600
+
+
+def table_ttl() -> float:
+    """Seconds an open table waits for its next player before it expires (the environment's, or a day)."""
+    return float(os.environ.get(TABLE_TTL_ENV) or TABLE_TTL)
 
 
 def _text(value: Any) -> str:
@@ -28,25 +41,44 @@ def new_id() -> str:
     return "L" + secrets.token_hex(7)
 
 
-def _announce(pipe: Any, kind: str, table: dict) -> None:
-    pipe.xadd(keys.lobby_feed(), {"data": json.dumps({"kind": kind, "table": table})}, maxlen=FEED_SIZE,
+def _record(pipe: Any, table_id: str, kind: str, table: dict) -> None:
+    bucket = keys.lobby_bucket(table_id)
+    pipe.xadd(keys.lobby_changes(bucket), {"data": json.dumps({"kind": kind, "table": table})}, maxlen=FEED_SIZE,
               approximate=True)
 
 
-def _index(pipe: Any, table: dict) -> None:
+def _index(pipe: Any, table_id: str, table: dict) -> None:
+    """The table's bucket's indexes after a change. An expired table stays in the expiry index
+    until its creator is told (expire_due)."""
+    bucket = keys.lobby_bucket(table_id)
     if table["status"] == "open":
-        pipe.zadd(keys.open_tables(), {table["id"]: table["created"]})
+        pipe.zadd(keys.open_tables(bucket), {table["id"]: table["created"]})
+        if table.get("expires") is not None:
+            pipe.zadd(keys.table_expiry(bucket), {table["id"]: table["expires"]})
     else:
-        pipe.zrem(keys.open_tables(), table["id"])
+        pipe.zrem(keys.open_tables(bucket), table["id"])
+        if table["status"] != "expired":
+            pipe.zrem(keys.table_expiry(bucket), table["id"])
 
 
 def open_table(redis, table: dict) -> dict:
+    table_id = table["id"]
     pipe = redis.pipeline(transaction=True)
-    pipe.set(keys.table(table["id"]), json.dumps(table))
-    _index(pipe, table)
-    _announce(pipe, "opened", table)
+    pipe.set(keys.table(table_id), json.dumps(table))
+    _index(pipe, table_id, table)
+    _record(pipe, table_id, "opened", table)
     pipe.execute()
+    relay(redis, keys.lobby_bucket(table_id))
     return table
+
+
+def reindex(redis, table_id: str) -> None:
+    """Put a stored table in its bucket's indexes as its status says (a table moved from an older layout)."""
+    found = table(redis, table_id)
+    if found is not None:
+        pipe = redis.pipeline(transaction=True)
+        _index(pipe, table_id, found)
+        pipe.execute()
 
 
 def table(redis, table_id: str) -> dict | None:
@@ -73,27 +105,104 @@ def change_table(redis, table_id: str, change: Callable[[dict], dict]) -> dict |
                     return before
                 pipe.multi()
                 pipe.set(key, json.dumps(after))
-                _index(pipe, after)
-                _announce(pipe, "changed" if after["status"] == "open" else after["status"], after)
+                _index(pipe, table_id, after)
+                _record(pipe, table_id, "changed" if after["status"] == "open" else after["status"], after)
                 pipe.execute()
-                return after
+                break
+            except WatchError:
+                continue
+    relay(redis, keys.lobby_bucket(table_id))
+    return after
+
+
+def open_tables(redis, limit: int = 200, now: float | None = None) -> list[dict]:
+    """The open tables, oldest first (the oldest of every bucket, merged); with `now`, not those
+    expired by then (a sweep may not have closed them yet)."""
+    pipe = redis.pipeline(transaction=False)
+    for bucket in range(keys.LOBBY_BUCKETS):
+        pipe.zrange(keys.open_tables(bucket), 0, limit - 1, withscores=True)
+    ids = sorted(((score, _text(i)) for rows in pipe.execute() for i, score in rows))[:limit]
+    if not ids:
+        return []
+    pipe = redis.pipeline(transaction=False)
+    for _, table_id in ids:
+        pipe.get(keys.table(table_id))
+    found = [json.loads(r) for r in pipe.execute() if r]
+    return [t for t in found if t["status"] == "open" and (now is None or not expired(t, now))]
+
+
+def expired(table: dict, now: float) -> bool:
+    return table["status"] == "open" and table.get("expires") is not None and table["expires"] <= now
+
+
+def expire_due(redis, now: float, tell: Callable[[dict], None], limit: int = 100) -> list[dict]:
+    """Expire the open tables of every bucket whose time ran out by `now` (status 'expired', off
+    the open list, announced in the feed), then `tell(table)` (its creator; idempotent) and take
+    it off the expiry index: a crash in between tells again at the next sweep. The tables told."""
+    told = []
+    pipe = redis.pipeline(transaction=False)
+    for bucket in range(keys.LOBBY_BUCKETS):
+        pipe.zrangebyscore(keys.table_expiry(bucket), "-inf", now, start=0, num=limit)
+    for bucket, due in enumerate(pipe.execute()):
+        for table_id in map(_text, due):
+            after = change_table(redis, table_id, lambda t: {**t, "status": "expired"} if expired(t, now) else t)
+            if after is not None and after["status"] == "expired":
+                tell(after)
+                told.append(after)
+            if after is None or after["status"] != "open":
+                redis.zrem(keys.table_expiry(bucket), table_id)
+    return told
+
+
+def relay(redis, bucket: int) -> int:
+    """Copy the bucket's changes not yet relayed into the feed, in order, each once (the copy and
+    the bucket's cursor change in one MULTI watched over the cursor); how many were copied."""
+    cursor_key = keys.lobby_relayed(bucket)
+    copied = 0
+    with redis.pipeline(transaction=True) as pipe:
+        while True:
+            try:
+                pipe.watch(cursor_key)
+                after = _text(pipe.get(cursor_key)) or "0-0"
+                rows = redis.xrange(keys.lobby_changes(bucket), f"({after}", "+", count=RELAY_BATCH)
+                if not rows:
+                    return copied
+                pipe.multi()
+                for _, fields in rows:
+                    pipe.xadd(keys.lobby_feed(), {"data": _field(fields)}, maxlen=FEED_SIZE, approximate=True)
+                pipe.set(cursor_key, _text(rows[-1][0]))
+                pipe.execute()
+                copied += len(rows)
             except WatchError:
                 continue
 
 
-def open_tables(redis, limit: int = 200) -> list[dict]:
-    ids = [_text(i) for i in redis.zrange(keys.open_tables(), 0, limit - 1)]
-    if not ids:
-        return []
-    rows = redis.mget([keys.table(i) for i in ids])
-    return [t for t in (json.loads(r) for r in rows if r) if t["status"] == "open"]
+def relay_all(redis) -> int:
+    """Relay every bucket whose changes are ahead of its cursor (one pipeline finds which)."""
+    pipe = redis.pipeline(transaction=False)
+    for bucket in range(keys.LOBBY_BUCKETS):
+        pipe.get(keys.lobby_relayed(bucket))
+        pipe.xrevrange(keys.lobby_changes(bucket), "+", "-", count=1)
+    found = pipe.execute()
+    behind = [bucket for bucket, (cursor, last) in enumerate(zip(found[::2], found[1::2]))
+              if last and _id(_text(last[0][0])) > _id(_text(cursor) or "0-0")]
+    return sum(relay(redis, bucket) for bucket in behind)
+
+
+def _id(text: str) -> tuple[int, int]:
+    ms, _, seq = text.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _field(fields: Any) -> Any:
+    return fields[b"data"] if b"data" in fields else fields["data"]
 
 
 def feed_after(redis, after: str = "0", count: int = 200) -> list[tuple[str, dict]]:
     """Feed entries after stream id `after`, oldest first."""
     start = "-" if after in ("", "0", "0-0") else f"({after}"
-    return [(_text(sid), json.loads(fields[b"data"] if b"data" in fields else fields["data"]))
-            for sid, fields in redis.xrange(keys.lobby_feed(), start, "+", count=count)]
+    return [(_text(sid), json.loads(_field(fields))) for sid, fields in redis.xrange(keys.lobby_feed(), start, "+",
+                                                                                    count=count)]
 
 
 def feed_head(redis) -> str:
@@ -101,42 +210,78 @@ def feed_head(redis) -> str:
     return _text(last[0][0]) if last else "0"
 
 
-# --- quick-match seeks (one per player: its id is the player's) -----------------------------------
+# --- quick-match seeks (one per player) -------------------------------------------------------------
 
-def put_seek(redis, seek: dict) -> None:
-    redis.hset(keys.seeks(), seek["player"], json.dumps(seek))
+def pool_of(form: str, time_control: dict | None) -> str:
+    """The pairing pool of a seek: seeks of one form and time control are paired together."""
+    if not time_control or time_control.get("kind", "none") == "none":
+        return f"{form}-none"
+    return f"{form}-{time_control['kind']}-{int(time_control.get('seconds') or 0)}-{int(time_control.get('increment') or 0)}"
+
+
+def put_seek(redis, seek: dict) -> str:
+    """Make the player's seek (replacing one in another pool); its pool."""
+    pool = pool_of(seek["form"], seek["time_control"])
+    before = _text(redis.get(keys.player_seek(seek["player"])))
+    if before and before != pool:
+        redis.hdel(keys.seek_pool(before), seek["player"])
+    redis.hset(keys.seek_pool(pool), seek["player"], json.dumps(seek))
+    redis.set(keys.player_seek(seek["player"]), pool)
+    return pool
+
+
+def seek_pool(redis, player_id: str) -> str | None:
+    """The pool the player's seek waits in (None: no seek)."""
+    return _text(redis.get(keys.player_seek(player_id)))
 
 
 def seek(redis, player_id: str) -> dict | None:
-    raw = redis.hget(keys.seeks(), player_id)
+    pool = seek_pool(redis, player_id)
+    raw = redis.hget(keys.seek_pool(pool), player_id) if pool else None
     return json.loads(raw) if raw else None
 
 
 def drop_seek(redis, player_id: str) -> bool:
-    return bool(redis.hdel(keys.seeks(), player_id))
+    pool = seek_pool(redis, player_id)
+    if pool is None:
+        return False
+    redis.delete(keys.player_seek(player_id))
+    return bool(redis.hdel(keys.seek_pool(pool), player_id))
 
 
-def all_seeks(redis) -> list[dict]:
-    return [json.loads(v) for v in redis.hvals(keys.seeks())]
-
-
-def pair_seeks(redis, choose: Callable[[list[dict]], list[list[dict]]]) -> list[list[dict]]:
-    """Take the groups of seeks `choose` picks out of all waiting seeks off the list, atomically
-    (watched over the list: a seek is never put in two groups); the groups taken."""
+def pair_seeks(redis, pool: str, choose: Callable[[list[dict]], list[list[dict]]]) -> list[list[dict]]:
+    """Take the groups of seeks `choose` picks out of the pool's waiting seeks off it, atomically
+    (watched over the pool: a seek is never put in two groups); the groups taken."""
+    key = keys.seek_pool(pool)
     with redis.pipeline(transaction=True) as pipe:          # WATCH needs it said on a Cluster
         while True:
             try:
-                pipe.watch(keys.seeks())
-                waiting = [json.loads(v) for v in pipe.hvals(keys.seeks())]
+                pipe.watch(key)
+                waiting = [json.loads(v) for v in pipe.hvals(key)]
                 groups = choose(waiting)
                 if not groups:
                     return []
                 pipe.multi()
-                pipe.hdel(keys.seeks(), *[s["player"] for group in groups for s in group])
+                pipe.hdel(key, *[s["player"] for group in groups for s in group])
                 pipe.execute()
-                return groups
+                break
             except WatchError:
                 continue
+    for group in groups:
+        for s in group:
+            _forget_pool(redis, s["player"], pool)
+    return groups
+
+
+FORGET_POOL_LUA = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _forget_pool(redis, player_id: str, pool: str) -> None:
+    """The player's seek in `pool` was paired: forget its pool, unless the player seeks anew elsewhere."""
+    redis.register_script(FORGET_POOL_LUA)(keys=[keys.player_seek(player_id)], args=[pool])
 
 
 MATCH_SECONDS = 3600

@@ -45,9 +45,22 @@ def watching(redis: Any, game_id: str, player_id: str, now: float | None = None)
 
 
 def mark_live(redis: Any, game_id: str, now: float | None = None) -> None:
-    """Put the game at the top of the list of games to watch (workers/results.py takes it off)."""
-    redis.zadd(keys.live_games(), {game_id: time.time() if now is None else now})
+    """Put the game at the top of the list of games to watch (workers/results.py takes it off).
+    Every move does it, so the list is sharded (keys.live_games): each move writes one shard."""
+    redis.zadd(keys.live_games(keys.live_shard(game_id)), {game_id: time.time() if now is None else now})
+
+
+def not_live(redis: Any, game_id: str) -> None:
+    """Take the game off the list of games to watch (it ended, or is gone)."""
+    redis.zrem(keys.live_games(keys.live_shard(game_id)), game_id)
 
 
 def live(redis: Any, limit: int = 50) -> list[str]:
-    return [g.decode() if isinstance(g, bytes) else g for g in redis.zrevrange(keys.live_games(), 0, limit - 1)]
+    """The `limit` games that changed last: the latest of every shard, merged (one pipeline, one
+    round trip per Cluster node)."""
+    pipe = redis.pipeline(transaction=False)
+    for shard in range(keys.LIVE_SHARDS):
+        pipe.zrevrange(keys.live_games(shard), 0, limit - 1, withscores=True)
+    rows = [row for shard in pipe.execute() for row in shard]
+    rows.sort(key=lambda row: row[1], reverse=True)
+    return [g.decode() if isinstance(g, bytes) else g for g, _ in rows[:limit]]

@@ -6,12 +6,14 @@
 """
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
 
 from events.connection import queue_for
+from workers import layout
 
 from . import (accounts, chat, docs, email_prefs, errors, games, health, history, lobby, notifications, players,
                profiles, vacations, web)
@@ -52,4 +54,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     limits.init(app, queue_for(app.extensions["arena"].redis))     # counters on one Redis, beside RQ
     inputs.register(app)
     headers.register(app)
+    layout.ensure_quietly(app.extensions["arena"].redis, time.time(), app.config["ARENA_LOBBY_TABLE_TTL"])
     return app

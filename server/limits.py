@@ -28,7 +28,7 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from events import keys, tokens
+from events import keys, lobby, tokens
 
 from .errors import ApiError, problem
 from .sessions import COOKIE
@@ -42,6 +42,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
                                               "(plus its move or bank time when timed)"),
     "ARENA_INVITATION_TIMEOUT": (3 * 24 * 3600, "seconds invited players have to accept before the game "
                                                 "is cancelled"),
+    "ARENA_LOBBY_TABLE_TTL": (lobby.TABLE_TTL, "seconds an open lobby table waits for its next player before it expires "
+                                         "(its creator is told)"),
     "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For is trusted"),
     "ARENA_RATE_LIMITS": (True, "0 turns every rate limit off (body sizes and the unmoved-game cap stay)"),
 }

@@ -99,9 +99,11 @@ class TableOut(Schema):
     rating_max = fields.Float(allow_none=True)
     creator = fields.String()
     players = fields.List(fields.Dict())
-    status = fields.String(metadata={"description": "open, started or closed"})
+    status = fields.String(metadata={"description": "open, started, closed or expired (nobody joined in time)"})
     game_id = fields.String(allow_none=True)
     created = fields.Float()
+    expires = fields.Float(allow_none=True, metadata={"description": "when an open table expires unless a player "
+                                                                      "joins (epoch seconds; each join renews it)"})
     can_start = fields.Boolean(metadata={"description": "a melee of 4 with 3 seated: its creator may start it"})
 
 
@@ -150,7 +152,7 @@ def list_tables():
     """The open tables, oldest first; `feed` is where to follow changes from (GET /lobby/feed)."""
     redis = Arena.of().redis
     feed = lobby.feed_head(redis)
-    return {"tables": [_out(t) for t in lobby.open_tables(redis)], "feed": feed}
+    return {"tables": [_out(t) for t in lobby.open_tables(redis, now=_now())], "feed": feed}
 
 
 @blp.route("/feed")
@@ -213,7 +215,8 @@ def open_table(data: dict):
     table = {"id": lobby.new_id(), "form": data["form"], "seats": data.get("seats", SEATS[data["form"]][0]),
              "schools": data["schools"], "time_control": data.get("time_control"), "rated": data["rated"],
              "rating_min": data.get("rating_min"), "rating_max": data.get("rating_max"), "creator": me.id,
-             "players": [_place(me, data)], "status": "open", "game_id": None, "created": _now()}
+             "players": [_place(me, data)], "status": "open", "game_id": None, "created": _now(),
+             "expires": _now() + limits.setting(lobby.TABLE_TTL_ENV)}
     return _out(lobby.open_table(Arena.of().redis, table))
 
 
@@ -256,15 +259,17 @@ def join(data: dict, table_id: str):
                 raise ApiError(400, "malformed_request", "At this table each player chooses a school; choose one to join.")
             if any(p["school"] == data["school"] for p in table["players"]):
                 raise ApiError(409, "school_taken", f"Another player at this table plays {data['school']}; choose another school.")
-        table = {**table, "players": table["players"] + [_place(me, data)]}
+        table = {**table, "players": table["players"] + [_place(me, data)],
+                 "expires": _now() + limits.setting(lobby.TABLE_TTL_ENV)}
         return _starting(table) if len(table["players"]) == table["seats"] else table
 
     return _out(_finish_start(lobby.change_table(Arena.of().redis, table_id, take)))
 
 
 def _check_open(table: dict) -> None:
-    if table["status"] != "open":
-        raise ApiError(409, "table_not_open", f"This table is {table['status']} and no longer open; choose another table.")
+    status = "expired" if lobby.expired(table, _now()) else table["status"]
+    if status != "open":
+        raise ApiError(409, "table_not_open", f"This table is {status} and no longer open; choose another table.")
 
 
 def _starting(table: dict) -> dict:
@@ -373,11 +378,13 @@ def _tc_key(tc: dict | None) -> tuple:
     return (tc["kind"], tc.get("seconds"), tc.get("increment", 0))
 
 
-def pair_now() -> None:
-    """Pair the seeks that can be paired now, and start their games."""
+def pair_now(pool: str | None) -> None:
+    """Pair the seeks of the pool that can be paired now, and start their games."""
+    if pool is None:
+        return
     redis = Arena.of().redis
     now = _now()
-    for group in lobby.pair_seeks(redis, lambda waiting: _groups(waiting, now)):
+    for group in lobby.pair_seeks(redis, pool, lambda waiting: _groups(waiting, now)):
         game_id = lobby.new_id()
         seek = group[0]
         start_game(game_id, seek["form"], [{"player": s["player"], "name": s["name"], "school": None} for s in group],
@@ -405,11 +412,11 @@ def make_seek(data: dict):
     me = _me()
     redis = Arena.of().redis
     tc = data.get("time_control")
-    lobby.put_seek(redis, {"player": me.id, "name": me.name, "form": data["form"],
-                           "time_control": tc if tc and tc.get("kind") != "none" else None,
-                           "ordinal": results.ordinal(redis, me.id, data["form"]), "since": _now()})
+    pool = lobby.put_seek(redis, {"player": me.id, "name": me.name, "form": data["form"],
+                                  "time_control": tc if tc and tc.get("kind") != "none" else None,
+                                  "ordinal": results.ordinal(redis, me.id, data["form"]), "since": _now()})
     lobby.forget_match(redis, me.id)
-    pair_now()
+    pair_now(pool)
     return _seek_out(redis, me.id)
 
 
@@ -419,7 +426,7 @@ def make_seek(data: dict):
 def my_seek():
     """Your seek: waiting (with the rating gap accepted now), matched (with the game), or none."""
     me = _me()
-    pair_now()
+    pair_now(lobby.seek_pool(Arena.of().redis, me.id))
     return _seek_out(Arena.of().redis, me.id)
 
 

@@ -117,10 +117,10 @@ def live(query: dict):
         try:
             state = arena.service.load(game_id).state
         except GameNotFound:
-            arena.redis.zrem(keys.live_games(), game_id)
+            presence.not_live(arena.redis, game_id)
             continue
         if state.get("phase") == "over":
-            arena.redis.zrem(keys.live_games(), game_id)
+            presence.not_live(arena.redis, game_id)
             continue
         seats = roster.seats(arena.redis, game_id)
         seated = {s.get("player") for s in seats if s.get("player")}

@@ -5,7 +5,7 @@ index is due sooner) it claims the due members of the deadline index (workers/du
 with each (workers/deadlines.py): a timeout is applied through the GameService at once, a reminder
 sent, a bot's or an end-of-game job enqueued when missing. Once a second it also renews its
 process's pulse, hands the jobs of dead workers back to RQ and moves due scheduled jobs into their
-queues (workers/recovery.py). Nothing here waits on RQ's scheduler or on a job being worked.
+queues (workers/recovery.py), and sweeps the lobby (expired tables, workers/lobby_sweep.py). Nothing here waits on RQ's scheduler or on a job being worked.
 
 Several loops (one per worker process, on any number of machines) share the index: a member is
 claimed by one loop for ARENA_DEADLINE_LEASE seconds, and offered again if that loop died. A loop
@@ -26,10 +26,10 @@ from typing import Any, Callable
 import redis as redis_py
 from rq import Queue
 
-from events import GameNotFound
+from events import GameNotFound, lobby
 from events.connection import queue_for
 
-from . import deadlines, due, recovery, runtime
+from . import deadlines, due, layout, lobby_sweep, recovery, runtime
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,7 @@ class DeadlineLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_chores = 0.0
+        self._layout_checked = False
         self._handlers = ThreadPoolExecutor(HANDLERS, thread_name_prefix="deadline")
 
     def start(self) -> threading.Thread:
@@ -114,11 +115,15 @@ class DeadlineLoop:
         return handled, min(wait, max(0.0, self._next_chores - self.now()))
 
     def _chores(self, now: float) -> None:
+        if not self._layout_checked:                # data an older version left in old keys: moved once
+            layout.ensure(self.redis, now, lobby.table_ttl())
+            self._layout_checked = True
         jobs = queue_for(self.redis)                # RQ's Redis (the same one unless data is on a Cluster)
         recovery.pulse(jobs, self.name())
         recovery.rescue_abandoned(jobs, self.queues)
         for queue in self.queues:
             recovery.promote_scheduled(jobs, queue, now)
+        lobby_sweep.sweep(self.redis, now, self.settings)
 
     def _deal(self, item: due.Due) -> None:
         try:

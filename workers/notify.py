@@ -24,7 +24,7 @@ from . import email, queues, runtime
 from .settings import Settings
 
 KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered",
-         "invitation_expired")
+         "invitation_expired", "table_expired")
 REMEMBER_SECONDS = 30 * 24 * 3600
 
 def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> dict:

@@ -11,7 +11,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from events import keys, provenance, results, roster
+from events import keys, presence, provenance, results, roster
 
 MODEL = PlackettLuce()             # the overall rating's model (workers/endgame.py), per form
 
@@ -41,7 +41,7 @@ def record(redis: Any, game_id: str, summary: dict, state: dict) -> None:
             entry["rating"] = {"before": results.public(change[pid]["before"]),
                                "after": results.public(change[pid]["after"])}
         results.keep(redis, pid, game_id, entry, change[pid]["after"] if pid in change else None)
-    redis.zrem(keys.live_games(), game_id)
+    presence.not_live(redis, game_id)
 
 
 def _form_change(redis: Any, game_id: str, form: str, rows: list[dict]) -> dict:

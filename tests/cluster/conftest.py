@@ -19,6 +19,7 @@ class Flow:
     queue: Any
     games: list[str] = field(default_factory=list)
     players: list[str] = field(default_factory=list)
+    tables: dict = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,7 @@ def product_flow(cluster_env) -> Flow:
         assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]
     assert client.get("/health").json["replication"]["mode"] == "degraded"      # no replicas here
     asyncio.run(_stream_slots_once())
+    flow.tables = lobby_flow(app, cluster_env)
     return flow
 
 
@@ -93,3 +95,48 @@ async def _stream_slots_once() -> None:
     await claim.release()
     await slots.stop()
     await redis.aclose()
+
+
+def lobby_flow(app, queue) -> dict:
+    """The lobby on the Cluster: tables in several buckets listed and followed in the feed, racers
+    for a last seat (one wins), a seek pairing, a table nobody joined expiring with its creator told."""
+    import threading
+    from datetime import datetime, timedelta, timezone
+
+    from freezegun import freeze_time
+
+    from events import keys
+    from tests.server.people import person
+    from tests.workers.helpers import run_worker
+
+    ann, racers = person(app, "ann"), [person(app, "racer") for _ in range(4)]
+    feed = ann.get("/lobby/tables").json["feed"]
+    tables = [ann.post("/lobby/tables", {"form": "duel", "rated": False}).json for _ in range(6)]
+    assert len({keys.lobby_bucket(t["id"]) for t in tables}) > 1
+    listed = {t["id"] for t in ann.get("/lobby/tables").json["tables"]}
+    assert {t["id"] for t in tables} <= listed
+    seen = [e["table"]["id"] for e in ann.get(f"/lobby/feed?after={feed}").json["entries"]]
+    assert seen == [t["id"] for t in tables]                     # every bucket's change, in order
+    answers: list[int] = []
+    barrier = threading.Barrier(len(racers))
+
+    def race(racer) -> None:
+        barrier.wait()
+        answers.append(racer.post(f"/lobby/tables/{tables[0]['id']}/join").status_code)
+
+    threads = [threading.Thread(target=race, args=(r,)) for r in racers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409, 409, 409]
+    tc = {"kind": "move", "seconds": 3600}
+    racers[0].post("/lobby/seeks", {"form": "duel", "time_control": tc})
+    assert racers[1].post("/lobby/seeks", {"form": "duel", "time_control": tc}).json["status"] == "matched"
+    with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=app.config["ARENA_LOBBY_TABLE_TTL"] + 5)):
+        run_worker(queue)                                        # the deadline loop's lobby sweep
+        assert not {t["id"] for t in tables} & {t["id"] for t in ann.get("/lobby/tables").json["tables"]}
+    told = {n["game_id"] for n in ann.get("/players/me/notifications").json["notifications"]
+            if n["type"] == "table_expired"}
+    assert told == {t["id"] for t in tables[1:]}
+    return {"tables": [t["id"] for t in tables]}

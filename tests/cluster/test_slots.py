@@ -29,19 +29,27 @@ from events import keys
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("events", "server", "workers")
 SAMPLE_ARGS = {"game_id": "g1", "player_id": "p1", "key": "k1", "name": "info", "token_hash": "ab" * 32,
-               "shard": 3, "channel": "players", "table_id": "t1", "worker_name": "w1", "queue_name": "arena", "owner": "p:p1"}
-OWNER = {"game_id": "g1", "player_id": "p1", "owner": "p:p1"}
+               "shard": 3, "bucket": 3, "pool": "duel-move-600-0", "channel": "players", "table_id": "t1",
+               "worker_name": "w1", "queue_name": "arena", "owner": "p:p1", "name_hex": "616e6e"}
+OWNER = {"game_id": "g1", "player_id": "p1", "owner": "p:p1", "name": keys.name_digest("info")}
 # Keys of one purpose kept in one slot on purpose (each group changes together in one MULTI).
-GROUPS = {"lobby": "a table, the open tables, the seeks and the lobby feed change together",
-          "accounts": "account names and sign-in failures", "ratings": "the ratings of older versions, read alone",
-          "deadlines.3": "a shard of the deadline index and its leases, claimed together"}
+GROUPS = {"lobby": "the lobby's feed and the cursors of the buckets relayed into it, changed together",
+          "accounts": "account names and sign-in failures of older versions, moved by workers/layout.py",
+          "ratings": "the ratings of older versions, read alone",
+          "deadlines": "the unsharded deadline index of older versions, moved by workers/layout.py"}
+# Shared data split over tags `<group>.<n>`: each shard's keys change together, shards spread over the masters.
+SHARDED = {"deadlines": "a shard of the deadline index and its leases, claimed together",
+           "live": "a shard of the live games list, changed alone",
+           "lobby": "a bucket of tables: a table, the bucket's open and expiry indexes and changes, in one MULTI",
+           "seeks": "the seeks of one pairing pool, paired in one MULTI"}
 # Keys read and written alone (never with another key in one command), so their slot is their own.
 UNTAGGED = {"player_token": "looked up by the token alone", "worker_pulse": "on the queue Redis, alone",
-            "promotion": "a lock on the queue Redis, alone", "live_games": "a sorted set changed alone",
+            "promotion": "a lock on the queue Redis, alone", "legacy_live_games": "an older version's list, moved alone",
             "chat_reports": "a stream appended to alone",
             "rate_limits": "the prefix of flask-limiter's counters, each used alone, on the queue Redis",
-            "mail_secret": "a string read alone"}
-NOT_BUILDERS = {"valid_game_id", "valid_idempotency_key", "deadline_shard", "head_pattern", "game_of_head"}
+            "mail_secret": "a string read alone", "layout": "a string read alone"}
+NOT_BUILDERS = {"valid_game_id", "valid_idempotency_key", "deadline_shard", "head_pattern", "game_of_head",
+                "name_digest", "lobby_bucket", "live_shard"}
 MULTI_KEY = {"mget", "mset", "msetnx", "delete", "unlink", "exists", "touch", "sunion", "sunionstore", "sinter",
              "sinterstore", "sdiff", "sdiffstore", "smove", "rename", "renamenx", "zunionstore", "zinterstore",
              "zunion", "zinter", "zdiff", "zdiffstore", "blpop", "brpop", "brpoplpush", "lmove", "blmove",
@@ -51,7 +59,9 @@ UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job ha
                ("workers/queues.py", "pipelines"): "a transaction of RQ commands on the queue Redis",
                ("workers/recovery.py", "promote_scheduled"): "RQ's scheduled jobs, on the queue Redis",
                ("events/scripts.py", "run_script"): "runs the keys its callers pass (checked here)",
-               ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only"}
+               ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only",
+               ("workers/layout.py", "_tables"): "deletes one older-layout key SCAN found at a time",
+               ("workers/layout.py", "_signin_failures"): "deletes one older-layout key SCAN found at a time"}
 
 
 def hash_tag(key: str) -> str | None:
@@ -77,16 +87,34 @@ def test_every_key_builder_tags_its_key_with_its_owner(name, builder):
         if owner is not None:
             assert tag == owner, f"keys.{name} -> {key!r} is not tagged with its owner {owner!r}"
         elif tag is not None:
-            assert tag in GROUPS, f"keys.{name} -> {key!r}: a tag {tag!r} no one owns"
+            assert tag in GROUPS or tag.partition(".")[0] in SHARDED and tag.partition(".")[2], \
+                f"keys.{name} -> {key!r}: a tag {tag!r} no one owns"
         else:
             assert name in UNTAGGED, f"keys.{name} -> {key!r} has no hash tag and is not known to be used alone"
         if tag is not None:
             assert key_slot(key.encode()) == key_slot(tag.encode())
 
 
-def test_the_shards_of_the_deadline_index_spread_over_three_masters():
-    thirds = {key_slot(keys.deadlines(n).encode()) * 3 // 16384 for n in range(keys.DEADLINE_SHARDS)}
+@pytest.mark.parametrize("shard_key, shards", [(keys.deadlines, keys.DEADLINE_SHARDS), (keys.live_games, keys.LIVE_SHARDS),
+                                               (keys.open_tables, keys.LOBBY_BUCKETS)])
+def test_the_shards_of_every_sharded_index_spread_over_three_masters(shard_key, shards):
+    thirds = {key_slot(shard_key(n).encode()) * 3 // 16384 for n in range(shards)}
     assert thirds == {0, 1, 2}
+
+
+def test_a_table_and_its_buckets_indexes_share_a_slot_and_ids_spread_over_the_buckets():
+    for table_id in ("t1", "L0123456789abcd", "x"):
+        bucket = keys.lobby_bucket(table_id)
+        slots = {key_slot(k.encode()) for k in (keys.table(table_id), keys.open_tables(bucket),
+                                                keys.table_expiry(bucket), keys.lobby_changes(bucket))}
+        assert len(slots) == 1
+    assert {keys.lobby_bucket(f"L{n:014x}") for n in range(64)} == set(range(keys.LOBBY_BUCKETS))
+    assert key_slot(keys.lobby_relayed(3).encode()) == key_slot(keys.lobby_feed().encode())
+    assert keys.account_name("Ann") == keys.account_name("ANN") != keys.account_name("Bob")
+    assert key_slot(keys.signin_failures("ann").encode()) == key_slot(keys.account_name("Ann").encode())
+
+
+def test_the_shards_of_the_deadline_index_spread_games():
     assert keys.deadline_shard("g1") == keys.deadline_shard("g1") and keys.deadline_shard("g2") != keys.deadline_shard("g1")
 
 
@@ -125,9 +153,15 @@ def resolve(node: ast.AST, scope: ast.AST) -> list[ast.AST]:
     return [node]
 
 
-def key_owner(node: ast.AST) -> str | None:
+# Builders whose slot is a bucket computed from an id: keys.table(x) is in bucket keys.lobby_bucket(x).
+BUCKETED = {"table": "lobby_bucket"}
+
+
+def key_owner(node: ast.AST, enclosing: dict | None = None) -> str | None:
     """Which slot a `keys.builder(...)` call (or `*keys.game_keys(arg)`) names: '<id parameter>:<its
-    argument>' when the key is tagged with an id, 'tag:<tag>' when its tag is fixed, else None."""
+    argument>' when the key is tagged with an id, 'tag:<tag>' when its tag is fixed, 'bucket:<call>'
+    when it is a shard or bucket computed by a keys function (a local name bound to that call is
+    followed within the function, `enclosing`), else None."""
     if isinstance(node, ast.Starred):
         node = node.value
     if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
@@ -135,6 +169,8 @@ def key_owner(node: ast.AST) -> str | None:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "keys"):
         return None
+    if node.func.attr in BUCKETED and node.args:
+        return f"bucket:keys.{BUCKETED[node.func.attr]}({ast.unparse(node.args[0])})"
     builder = getattr(keys, node.func.attr)
     params = list(inspect.signature(builder).parameters)
     built = builder(**{p: SAMPLE_ARGS[p] for p in params})
@@ -142,8 +178,23 @@ def key_owner(node: ast.AST) -> str | None:
     for index, param in enumerate(params):
         sample = str(SAMPLE_ARGS[param])
         if tag is not None and (tag == sample or tag.endswith("." + sample)) and index < len(node.args):
+            computed = _bucket_call(node.args[index], enclosing)
+            if computed is not None:
+                return f"bucket:{computed}"
             return f"{param}:{ast.unparse(node.args[index])}"         # the key's slot follows this argument
     return f"tag:{tag}" if tag is not None and tag not in OWNER.values() else None
+
+
+def _bucket_call(arg: ast.AST, enclosing: dict | None) -> str | None:
+    """`keys.<bucket function>(x)` as text, when `arg` is that call or a local name bound to it once."""
+    if isinstance(arg, ast.Name) and enclosing and id(arg) in enclosing:
+        bound = [a.value for a in ast.walk(enclosing[id(arg)]) if isinstance(a, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == arg.id for t in a.targets)]
+        arg = bound[0] if len(bound) == 1 else arg
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and getattr(arg.func.value, "id", "") == "keys" \
+            and arg.func.attr in BUCKETED.values():
+        return ast.unparse(arg)
+    return None
 
 
 def key_arguments(call: ast.Call) -> list[ast.AST] | None:
@@ -198,7 +249,8 @@ def transaction_keys(scope: ast.AST, module: ast.Module, opened: ast.Call) -> li
         elif isinstance(c.func, ast.Name) and c.func.id in helpers and any(getattr(a, "id", None) == name
                                                                            for a in c.args):
             found += [k for k in ast.walk(helpers[c.func.id]) if isinstance(k, ast.Call)
-                      and isinstance(k.func, ast.Attribute) and getattr(k.func.value, "id", None) == "keys"]
+                      and isinstance(k.func, ast.Attribute) and getattr(k.func.value, "id", None) == "keys"
+                      and k.func.attr not in NOT_BUILDERS]
     return found
 
 
@@ -216,6 +268,8 @@ def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
     found = []
     for path in sources():
         module = ast.parse(path.read_text())
+        enclosing = {id(n): f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     for n in ast.walk(f)}                              # innermost last: it wins
         for scope, call in calls(module):
             named = key_arguments(call)
             receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
@@ -230,7 +284,7 @@ def multi_key_calls() -> list[tuple[str, str, ast.Call, set]]:
             resolved = [n for arg in named for n in resolve(arg, scope)]
             if len(resolved) == 1 and single_key(resolved[0]):
                 continue                                                # e.g. exists(key), key = keys.x(...)
-            owners = {key_owner(n) for n in resolved} or {None}
+            owners = {key_owner(n, enclosing) for n in resolved} or {None}
             found.append((str(path.relative_to(ROOT)), getattr(scope, "name", "<module>"), call, owners))
     return found
 
