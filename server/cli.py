@@ -16,6 +16,8 @@
     arena check-rules           before a deploy: list the stored games whose moves would now decide
                                 differently (exit 1 if any)
     arena cluster-check         the Redis Cluster (nodes, slots, replicas) and the queue Redis in use
+    arena migrate               move what older versions kept in single-slot keys to the sharded ones
+                                (web and worker processes do it at start; safe to run again)
 
 Configuration comes only from environment variables (README.md lists them all).
 """
@@ -383,6 +385,16 @@ def cluster_check(as_json: bool) -> None:
     report = check()
     click.echo(json.dumps(report.as_dict(), indent=1) if as_json else "\n".join(describe(report)))
     sys.exit(0 if report.ok else 1)
+
+
+@main.command()
+def migrate() -> None:
+    """Move data older versions kept in single-slot keys (deadline index, lobby, live games, account
+    names) to today's sharded keys; a full pass, safe to repeat (run it once the last old process stopped)."""
+    from events import connect, lobby
+    from workers import layout
+    moved = layout.migrate(connect(), time.time(), lobby.table_ttl())
+    click.echo(", ".join(f"{what}: {count}" for what, count in sorted(moved.items())) or "nothing to move")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ or drafted), a time control, rated or casual, and optionally the range of form r
 ordinals) that may join. Its creator holds the first place; others join free places and may
 leave before the start. When the last place is taken the game starts: the table's id is the
 game's id, and seat order is drawn at random. The creator of a 4-player melee may start it with 3.
+A table nobody joins for ARENA_LOBBY_TABLE_TTL seconds (each join renews it) expires: it leaves the
+list at once, and a worker's lobby sweep closes it and tells its creator (workers/lobby_sweep.py).
 
 Quick match: a seek names a form and a time control. Seeks of the same kind are paired when their
 ordinals are close enough: the allowed gap widens the longer a seek waits (LOBBY_SEEK_WINDOW,
@@ -160,7 +162,7 @@ def list_tables():
 @blp.response(200, FeedOut)
 @problems(400)
 def feed(query: dict):
-    """Changes to the lobby after `after` (tables opened, changed, started, closed; seeks paired)."""
+    """Changes to the lobby after `after` (tables opened, changed, started, closed, expired; seeks paired)."""
     rows = lobby.feed_after(Arena.of().redis, query["after"])
     return {"entries": [{"id": sid, **entry} for sid, entry in rows], "last_id": rows[-1][0] if rows else query["after"]}
 
@@ -177,7 +179,7 @@ class LobbyStreamQuery(Schema):
 @blp.response(200, content_type="text/event-stream")
 @problems(400)
 def stream(query: dict):
-    """Server-Sent Events of the lobby's changes: opened, changed, started, closed (a table), matched."""
+    """Server-Sent Events of the lobby's changes: opened, changed, started, closed, expired (a table), matched."""
     return sse.flask_response(open_stream(query), query["follow"])
 
 

@@ -205,6 +205,6 @@ export async function showPeople(el, data) {
     else if (entry.kind === "matched" && entry.players.includes(me.id)) play(entry.game_id);
     else drawTables();
   };
-  for (const kind of ["opened", "changed", "started", "closed", "matched"]) live.addEventListener(kind, changed);
+  for (const kind of ["opened", "changed", "started", "closed", "expired", "matched"]) live.addEventListener(kind, changed);
   window.addEventListener("pagehide", () => live.close());
 }
