@@ -1,6 +1,7 @@
 """Moves on a Redis Cluster next to a single Redis, and what waiting for a replica costs.
 
     python bench/cluster.py [--moves 300] [--writers 1,8] [--rounds 3] [--fsync always]
+    python bench/cluster.py --shared [--moves 300] [--writers 8]
 
 Throwaway redis-servers on loopback, with an AOF synced as --fsync says:
   single              one Redis, no replica: today's deployment (nothing to WAIT for)
@@ -12,6 +13,12 @@ the p50/p99 of one move, and, separately, the cost of WAIT: a bare 5-event Event
 WAIT off and on (the Python of a move is the noisy part of its time). PING to the same Redis is the
 floor. Every setup runs --rounds times, interleaved, and the medians of the rounds are printed: the
 client processes share the machine's cores with Redis and with whatever else runs there.
+
+--shared measures what every player shares instead, on a Cluster of 3 masters (no replicas, no
+fsync: the spread is the point): each round a writer opens a lobby table and fills it, claims an
+account name and marks a game live, and every tenth round lists the open tables and the live
+games. Printed: rounds/s, the p50/p99 of each step, and the busiest master's share of all commands
+(1/3 is an even spread; 1.0 would mean one master did everything).
 """
 from __future__ import annotations
 
@@ -87,6 +94,66 @@ def run(target: tuple[str, int], wait: int, writers: int, moves: int) -> dict[st
             "ping": percentiles([s for ping, *_ in outs for s in ping])[0]}
 
 
+STEPS = ("table", "name", "live", "list tables", "list live")
+
+
+def shared_writer(port: int, index: int, rounds: int, barrier, results) -> None:
+    from events import accounts, lobby, presence
+    client = RedisCluster(host="127.0.0.1", port=port)
+    tag = f"{os.getpid()}x{index}"
+    samples: dict[str, list[int]] = {step: [] for step in STEPS}
+
+    def step(name: str, action) -> None:
+        began = time.perf_counter_ns()
+        action()
+        samples[name].append(time.perf_counter_ns() - began)
+
+    def table(table_id: str) -> None:
+        lobby.open_table(client, {"id": table_id, "form": "duel", "seats": 2, "status": "open", "created": time.time(),
+                                  "players": [{"player": f"p{tag}", "name": "A", "school": None}], "game_id": None})
+        lobby.change_table(client, table_id, lambda t: {**t, "status": "started", "game_id": table_id,
+                                                        "players": t["players"] + [{"player": "q", "name": "B"}]})
+
+    barrier.wait()
+    began = time.perf_counter()
+    for i in range(rounds):
+        step("table", lambda: table(f"B{tag}n{i}"))
+        step("name", lambda: accounts.claim_name(client, f"n{tag}n{i}", f"p{tag}n{i}"))
+        step("live", lambda: presence.mark_live(client, f"g{tag}n{i % 50}"))
+        if i % 10 == 0:
+            step("list tables", lambda: lobby.open_tables(client))
+            step("list live", lambda: presence.live(client, 50))
+    wall = time.perf_counter() - began
+    results.put((samples, wall))
+    client.close()
+
+
+def shared(writers: int, rounds: int) -> None:
+    work = Path(tempfile.mkdtemp(prefix="arena-bench-shared-"))
+    cluster = start_cluster(work / "cluster", masters=3, replicas=0, extra={"appendonly": "no"})
+    try:
+        masters = [n.client() for n in cluster.nodes]
+        before = [int(m.info("stats")["total_commands_processed"]) for m in masters]
+        ctx = mp.get_context("fork")
+        barrier, results = ctx.Barrier(writers), ctx.Queue()
+        procs = [ctx.Process(target=shared_writer, args=(cluster.nodes[0].port, i, rounds, barrier, results))
+                 for i in range(writers)]
+        for p in procs:
+            p.start()
+        outs = [results.get() for _ in procs]
+        for p in procs:
+            p.join()
+        done = [int(m.info("stats")["total_commands_processed"]) - b for m, b in zip(masters, before)]
+        print(f"{writers} writers x {rounds} rounds on a 3-master Cluster; {os.cpu_count()} cores shared")
+        print(f"rounds/s {writers * rounds / max(wall for _, wall in outs):.0f}; busiest master's share of commands "
+              f"{max(done) / sum(done):.2f} ({', '.join(str(d) for d in done)})")
+        for name in STEPS:
+            p50, p99 = percentiles([s for samples, _ in outs for s in samples[name]])
+            print(f"  {name:<12} p50 {p50:>7.0f} µs   p99 {p99:>7.0f} µs")
+    finally:
+        cluster.stop()
+
+
 def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
     return {name: statistics.median(r[name] for r in rounds) for name in rounds[0]}
 
@@ -97,7 +164,11 @@ def main() -> int:
     parser.add_argument("--writers", default="1,8", help="writer process counts, comma-separated")
     parser.add_argument("--fsync", choices=("always", "everysec", "no"), default="always")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved repetitions of every setup")
+    parser.add_argument("--shared", action="store_true", help="the lobby, account names and live games instead")
     args = parser.parse_args()
+    if args.shared:
+        shared(int(args.writers.split(",")[-1]), args.moves)
+        return 0
     aof = {"appendonly": "yes" if args.fsync != "no" else "no", "appendfsync": args.fsync if args.fsync != "no" else "everysec"}
     work = Path(tempfile.mkdtemp(prefix="arena-bench-cluster-"))
     single = start_redis(work / "single", aof)

@@ -487,8 +487,11 @@ def rate_limits() -> str:
 
 # --- the layout: which version of the key layout the data is in (events/layout.py) ----------------
 
+LAYOUT = 1                          # the number of today's layout
+
+
 def layout() -> str:
-    """string: the number of the last layout migration applied to this Redis (or Cluster)."""
+    """string: the number (LAYOUT) of the last layout migration applied to this Redis (or Cluster)."""
     return f"{PREFIX}:layout"
 
 

@@ -3,7 +3,11 @@
 `check()` looks at the Cluster REDIS_CLUSTER_URL names (every node as the Cluster sees it, the
 slots each master serves, its replicas) and at the queue Redis REDIS_URL names (RQ needs a single
 Redis: a cluster-enabled one is refused), and sorts what it finds into errors (Arena cannot run
-safely), warnings (it runs, with less than it could) and facts.
+safely), warnings (it runs, with less than it could) and facts. Beyond reachability it reads each
+server's settings that decide whether data survives: an eviction policy would drop game logs or
+queued jobs (an error), no append-only file loses what a restart of every copy finds missing, a
+Cluster requiring full coverage stops every game while one master is down (warnings). It also
+says whether data of an older key layout is still waiting to be moved (`arena migrate`).
 """
 from __future__ import annotations
 
@@ -15,14 +19,19 @@ from urllib.parse import urlsplit, urlunsplit
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS as CLUSTER_SLOTS
 from redis.exceptions import RedisError
 
-from . import connection
+from . import connection, keys
 from .replication import default as default_replication
+
+# Keys of older layouts: any left means `arena migrate` has work (tables are found by SCAN, not here).
+LEGACY_KEYS = (keys.legacy_deadlines(), keys.legacy_deadline_leases(), keys.legacy_open_tables(),
+               keys.legacy_seeks(), keys.legacy_live_games(), keys.legacy_account_names())
 
 
 @dataclass
 class Report:
     cluster: dict | None = None
     queue: dict = field(default_factory=dict)
+    layout: dict | None = None
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -31,8 +40,8 @@ class Report:
         return not self.errors
 
     def as_dict(self) -> dict:
-        return {"ok": self.ok, "cluster": self.cluster, "queue": self.queue, "errors": self.errors,
-                "warnings": self.warnings}
+        return {"ok": self.ok, "cluster": self.cluster, "queue": self.queue, "layout": self.layout,
+                "errors": self.errors, "warnings": self.warnings}
 
 
 def redact(url: str) -> str:
@@ -52,7 +61,29 @@ def check() -> Report:
     else:
         report.warnings.append(f"{connection.CLUSTER_ENV} is not set: game data stays on the single Redis below")
     _check_queue(report, connection.queue_url())
+    if report.ok:
+        _check_layout(report)
     return report
+
+
+def _check_layout(report: Report) -> None:
+    """Which key layout the game data is in, and whether an older one left keys behind."""
+    try:
+        client = connection.connect(decode_responses=True)
+        pipe = client.pipeline(transaction=False)
+        pipe.get(keys.layout())
+        for key in LEGACY_KEYS:
+            pipe.type(key)                              # one key a command ('none' when absent)
+        found = pipe.execute()
+    except RedisError as exc:
+        report.errors.append(f"cannot read the key layout: {exc}")
+        return
+    left = [key for key, kind in zip(LEGACY_KEYS, found[1:]) if kind != "none"]
+    report.layout = {"version": int(found[0] or 0), "current": keys.LAYOUT, "older_keys": left}
+    if left:
+        report.warnings.append(f"data of an older key layout is still in {', '.join(left)}: run `arena migrate` "
+                               "(web and worker processes do it when they start)")
+    client.close()
 
 
 def _check_cluster(report: Report, url: str) -> None:
@@ -80,7 +111,12 @@ def _check_cluster(report: Report, url: str) -> None:
     if covered != CLUSTER_SLOTS:
         report.errors.append(f"only {covered} of {CLUSTER_SLOTS} slots are served")
     for m in serving:
-        m["notify_keyspace_events"] = _notifications(client, m["address"])
+        settings = _settings(client, m["address"])
+        m["notify_keyspace_events"] = settings.get("notify-keyspace-events")
+        _check_keeping(report, f"master {m['address']}", settings, "game logs")
+        if settings.get("cluster-require-full-coverage") == "yes":
+            report.warnings.append(f"master {m['address']} has cluster-require-full-coverage yes: while any master "
+                                   "is down every game stops; set it to no so the other masters' games go on")
         if m["notify_keyspace_events"] is not None and _lacks_xadd_events(m["notify_keyspace_events"]):
             report.warnings.append(f"master {m['address']} does not publish XADD events (notify-keyspace-events "
                                    f"{m['notify_keyspace_events']!r}): the stream tier turns them on itself, or, "
@@ -92,16 +128,33 @@ def _check_cluster(report: Report, url: str) -> None:
     client.close()
 
 
-def _notifications(client: Any, address: str) -> str | None:
-    """The master's notify-keyspace-events (None when CONFIG is refused there)."""
+def _settings(client: Any, address: str) -> dict[str, str]:
+    """The master's configuration (empty when CONFIG is refused there)."""
     host, _, port = address.rpartition(":")
     try:
-        found = client.get_redis_connection(client.get_node(host=host, port=int(port))).config_get(
-            "notify-keyspace-events")
+        return _config(client.get_redis_connection(client.get_node(host=host, port=int(port))))
     except RedisError:
-        return None
-    value = next(iter(found.values()), "")
-    return value.decode() if isinstance(value, bytes) else value
+        return {}
+
+
+def _config(client: Any) -> dict[str, str]:
+    found = client.config_get("*")
+    return {_str(k): _str(v) for k, v in found.items()}
+
+
+def _str(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _check_keeping(report: Report, who: str, settings: dict[str, str], what: str) -> None:
+    """Errors and warnings about whether a server keeps what it is given (nothing when CONFIG is refused)."""
+    policy = settings.get("maxmemory-policy", "noeviction")
+    if settings.get("maxmemory", "0") != "0" and policy != "noeviction":
+        report.errors.append(f"{who} evicts keys when full (maxmemory-policy {policy}): it would drop {what}; "
+                             "set maxmemory-policy noeviction")
+    if settings.get("appendonly") == "no":
+        report.warnings.append(f"{who} keeps no append-only file (appendonly no): {what} written since its last "
+                               "snapshot are lost if it restarts with no copy elsewhere")
 
 
 def _lacks_xadd_events(flags: str) -> bool:
@@ -124,6 +177,11 @@ def _check_queue(report: Report, url: str) -> None:
         report.queue["reachable"] = False
         return
     report.queue.update(reachable=True, version=server.get("redis_version"), cluster_enabled=bool(enabled))
+    try:
+        _check_keeping(report, f"the queue Redis {redact(url)}", _config(client),
+                       "queued jobs (end-of-game work, bots, webhooks)")
+    except RedisError:
+        pass                                            # CONFIG refused: nothing to say
     if enabled:
         report.errors.append(f"the queue Redis {redact(url)} is cluster-enabled: RQ needs a single Redis "
                              f"(set {connection.QUEUE_ENV} to a plain redis-server)")
@@ -147,6 +205,10 @@ def describe(report: Report) -> list[str]:
     q = report.queue
     state = f"Redis {q.get('version')}" if q.get("reachable") else "unreachable"
     lines.append(f"Queue Redis (RQ) {q['url']} [{q['env']}]: {state}")
+    if report.layout is not None:
+        left = report.layout["older_keys"]
+        lines.append(f"Key layout: {report.layout['version']} (this version writes {report.layout['current']})"
+                     + (f"; older keys left: {', '.join(left)}" if left else ""))
     lines += [f"WARNING: {w}" for w in report.warnings] + [f"ERROR: {e}" for e in report.errors]
     lines.append("OK" if report.ok else "NOT OK")
     return lines

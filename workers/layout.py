@@ -28,7 +28,6 @@ from events import keys, lobby
 from . import due
 
 log = logging.getLogger("arena.layout")
-LAYOUT = 1                          # the number of today's layout (keys.layout() holds the last applied)
 BATCH = 500
 
 
@@ -38,7 +37,7 @@ def _text(value: Any) -> str:
 
 def ensure(redis: Any, now: float, table_ttl: float) -> Counter | None:
     """Migrate unless this Redis is known to be in today's layout; what was moved (None: nothing to do)."""
-    if int(_text(redis.get(keys.layout())) or 0) >= LAYOUT:
+    if int(_text(redis.get(keys.layout())) or 0) >= keys.LAYOUT:
         return None
     return migrate(redis, now, table_ttl)
 
@@ -64,7 +63,7 @@ def migrate(redis: Any, now: float, table_ttl: float) -> Counter:
     moved["live_games"] = _live_games(redis)
     moved["account_names"], moved["name_conflicts"] = _account_names(redis)
     moved["signin_failures"] = _signin_failures(redis)
-    redis.set(keys.layout(), LAYOUT)
+    redis.set(keys.layout(), keys.LAYOUT)
     return +moved
 
 

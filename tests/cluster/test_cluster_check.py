@@ -52,3 +52,45 @@ def test_an_unreachable_queue_redis_is_an_error(monkeypatch, redis_cluster):
     result = check(monkeypatch, redis_cluster.url, f"redis://:secret@127.0.0.1:{free_port()}/0")
     assert result.exit_code == 1 and "cannot reach the queue Redis" in result.output
     assert "secret" not in result.output and ":***@" in result.output
+
+
+def test_servers_that_would_drop_data_are_refused_and_risky_settings_warned(monkeypatch, redis_cluster, redis_server):
+    master = redis_cluster.nodes[0].client()
+    queue = redis_server.client()
+    before = {**master.config_get("maxmemory*"), **master.config_get("cluster-require-full-coverage")}
+    try:
+        master.config_set("maxmemory", "1gb")
+        master.config_set("maxmemory-policy", "allkeys-lru")
+        master.config_set("cluster-require-full-coverage", "yes")
+        queue.config_set("maxmemory", "1gb")
+        queue.config_set("maxmemory-policy", "volatile-lru")
+        result = check(monkeypatch, redis_cluster.url, redis_server.url, "--json")
+    finally:
+        master.config_set("maxmemory-policy", before["maxmemory-policy"])
+        master.config_set("maxmemory", before["maxmemory"])
+        master.config_set("cluster-require-full-coverage", before["cluster-require-full-coverage"])
+        queue.config_set("maxmemory-policy", "noeviction")
+        queue.config_set("maxmemory", "0")
+        master.close()
+        queue.close()
+    report = json.loads(result.output)
+    assert result.exit_code == 1
+    assert [e for e in report["errors"] if "allkeys-lru" in e and "game logs" in e]
+    assert [e for e in report["errors"] if "queue Redis" in e and "volatile-lru" in e]
+    assert [w for w in report["warnings"] if "cluster-require-full-coverage yes" in w]
+    assert [w for w in report["warnings"] if "appendonly no" in w]          # the test nodes keep no AOF
+
+
+def test_it_says_when_data_of_an_older_key_layout_waits_to_be_moved(monkeypatch, redis_cluster, redis_server):
+    from events import keys, presence
+    cluster = redis_cluster.client()
+    cluster.zadd(keys.legacy_live_games(), {"cc-old-game": 1.0})
+    report = json.loads(check(monkeypatch, redis_cluster.url, redis_server.url, "--json").output)
+    assert report["layout"]["older_keys"] == [keys.legacy_live_games()]
+    assert any("arena migrate" in w for w in report["warnings"])
+    assert "live_games: 1" in CliRunner().invoke(main, ["migrate"]).output
+    assert "cc-old-game" in presence.live(cluster, 1000)
+    assert json.loads(check(monkeypatch, redis_cluster.url, redis_server.url, "--json").output)["layout"] == \
+        {"version": keys.LAYOUT, "current": keys.LAYOUT, "older_keys": []}
+    presence.not_live(cluster, "cc-old-game")
+    cluster.close()
