@@ -11,8 +11,11 @@ import time
 from typing import Any
 
 from . import keys
+from .memo import Memo
 
 TTL = 45.0
+LIVE_REFRESH_SECONDS = 2.0          # a game moved in again within this is not written again
+_marked: Memo[bool] = Memo(size=65536, ttl=LIVE_REFRESH_SECONDS)
 
 
 def touch(redis: Any, game_id: str, viewer: str, now: float | None = None, ttl: float = TTL) -> None:
@@ -46,8 +49,12 @@ def watching(redis: Any, game_id: str, player_id: str, now: float | None = None)
 
 def mark_live(redis: Any, game_id: str, now: float | None = None) -> None:
     """Put the game at the top of the list of games to watch (workers/results.py takes it off).
-    Every move does it, so the list is sharded (keys.live_games): each move writes one shard."""
+    Every move does it, so the list is sharded (keys.live_games): each move writes one shard, and a
+    process writes a game at most once per LIVE_REFRESH_SECONDS (a move then costs no write)."""
+    if now is None and _marked.get(game_id):
+        return
     redis.zadd(keys.live_games(keys.live_shard(game_id)), {game_id: time.time() if now is None else now})
+    _marked.put(game_id, True)
 
 
 def not_live(redis: Any, game_id: str) -> None:
