@@ -139,7 +139,8 @@ class StreamTier:
                 return
             while True:
                 try:
-                    frames = await asyncio.wait_for(sub.queue.get(), self.limits.heartbeat_seconds)
+                    async with asyncio.timeout(self.limits.heartbeat_seconds):     # no task per wait, as wait_for makes
+                        frames = await sub.queue.get()
                 except TimeoutError:
                     frames = []
                 if frames is None:
