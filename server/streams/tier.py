@@ -42,7 +42,7 @@ OPENER_THREADS = 8                  # opening is a few Redis round trips and a r
 class Opened:
     source: sse.Source | Merged                           # Merged: several keys in one stream (merged.py)
     follow: bool
-    backlog: sse.Backlog | list[sse.Backlog]
+    backlog: sse.Backlog | list[sse.Backlog] | None      # a single one is let go once sent (no copy kept)
     still_standing: Callable[[], bool] | None = None      # the credentials still valid (auth.still_standing)
 
 
@@ -121,26 +121,28 @@ class StreamTier:
                 self.presence.leave(entry)
 
     async def _frames(self, opened: Opened) -> AsyncIterator[str]:
-        backlog = opened.backlog
-        yield sse.CONNECTED + "".join(item.text for item in backlog.frames)
-        if backlog.over or not opened.follow:
+        assert isinstance(opened.backlog, sse.Backlog)
+        upto, over = opened.backlog.upto, opened.backlog.over
+        yield _first_chunk(opened)
+        if over or not opened.follow:
             return
-        sub = self.hub.subscribe(opened.source, backlog.upto)
+        sub = self.hub.subscribe(opened.source, upto)
         try:
             try:
-                backlog = await self.hub.read_after(opened.source, backlog.upto)   # what came meanwhile
+                backlog = await self.hub.read_after(opened.source, upto)   # what came meanwhile
             except RedisError as exc:
                 log.warning("stream of %s closed: %r", opened.source.key, exc)
                 return                          # Redis went away just now: the client resumes from its last id
-            last = backlog.upto
+            last, over = backlog.upto, backlog.over
             if backlog.frames:
                 yield "".join(item.text for item in backlog.frames)
-            if backlog.over:
+            del backlog                         # nothing sent is kept while the stream waits
+            if over:
                 return
             while True:
                 try:
                     async with asyncio.timeout(self.limits.heartbeat_seconds):     # no task per wait, as wait_for makes
-                        frames = await sub.queue.get()
+                        frames = await sub.next()
                 except TimeoutError:
                     frames = []
                 if frames is None:
@@ -167,6 +169,14 @@ class StreamTier:
             return check is None or await asyncio.get_running_loop().run_in_executor(self.openers, check)
         except RedisError:
             return False                        # closed: the client resumes from its last id
+
+
+def _first_chunk(opened: Opened) -> str:
+    """The stream's first chunk: the backlog, which the stream then lets go of (each open stream
+    would else hold its game's whole history, several KB, for as long as it is open)."""
+    backlog, opened.backlog = opened.backlog, None
+    assert isinstance(backlog, sse.Backlog)
+    return sse.CONNECTED + "".join(item.text for item in backlog.frames)
 
 
 class SSEResponse(StreamingResponse):

@@ -76,6 +76,6 @@ async def arrived(sub, version: int) -> None:
     """The frames up to `version`, in order and each once, within DELIVERY_SECONDS."""
     got: list[int] = []
     while not got or got[-1] < version:
-        frames = await asyncio.wait_for(sub.queue.get(), DELIVERY_SECONDS)
+        frames = await asyncio.wait_for(sub.next(), DELIVERY_SECONDS)
         got += [f.id[0] for f in frames]
     assert got == sorted(set(got)) and got[-1] == version
