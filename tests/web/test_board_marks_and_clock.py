@@ -12,6 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from .test_play import open_seat, square
+from .test_table import ASSASSIN
 
 ANN_BOB = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
 # A piece on one duel start mark (c5) and the other (g5) left empty; a melee symbol square (f2) taken.
@@ -94,12 +95,6 @@ def test_a_melee_seat_shows_its_weakest_colour_as_the_score_and_its_best_against
     page.close()
 
 
-# Ann's Assassin fits on e5 two ways: one orientation destroys Bob's common on d4, the other his heroic on f4.
-ASSASSIN = {"board": [{"square": s, "seat": 0, "rank": "common"} for s in ("d2", "c3", "b4", "h4", "g3", "f2")]
-            + [{"square": "d4", "seat": 1, "rank": "common"}, {"square": "f4", "seat": 1, "rank": "heroic"}],
-            "hands": {"0": ["northern-assassin", "northern-herald"]}, "turn": {"seat": 0, "actions_left": 2}}
-
-
 def test_on_a_touch_screen_a_first_tap_previews_what_a_summon_and_a_choice_affect_and_a_second_acts(browser, live_server):
     from tests.web.conftest import NOTIFICATION_STUB, Shots
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -111,6 +106,7 @@ def test_on_a_touch_screen_a_first_tap_previews_what_a_summon_and_a_choice_affec
         created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": ASSASSIN})
         open_seat(page, live_server, created["id"], created["seats"][0]["token"])
         page.locator('#hand .card[data-card="northern-assassin"] .card-pick').tap()
+        expect(page.locator("#prompt").get_by_role("button", name="Cancel", exact=True)).to_be_visible()  # no Esc key
         square(page, "e5").tap()                                            # first tap: shown, not sent
         expect(square(page, "e5")).to_have_class(re.compile("armed"))
         expect(square(page, "d2")).to_have_class(re.compile("pv-pattern"))

@@ -354,7 +354,8 @@ export class GamePage {
     this.originEl.textContent = origin || "";
     this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);
     this.renderShare(live);
-    this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null;
+    this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null
+      || live.status === "finished";
   }
 
   renderPrompt(view, mySeat) {
@@ -399,10 +400,10 @@ export class GamePage {
       const p = view.pending;
       if (this.sel.card) {
         parts.push(h("p", { class: "prompt-title" }, `Summon ${cardName(this.data, this.sel.card)}: choose a highlighted square.`),
-          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => this.selectCard(this.sel.card) }, "Cancel (Esc)")));
+          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => this.selectCard(this.sel.card) }, CANCEL_LABEL)));
       } else if (this.sel.from) {
         parts.push(h("p", { class: "prompt-title" }, `Move the piece on ${this.sel.from}: choose where.`),
-          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => { this.sel.from = null; this.render(); } }, "Cancel (Esc)")));
+          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => { this.sel.from = null; this.render(); } }, CANCEL_LABEL)));
       } else if (p && p.seat === mySeat) {
         parts.push(h("p", { class: "prompt-title" }, p.prompt || "Choose"));
         if (this.plan.squares.size) parts.push(h("p", { class: "hint" }, hintFor(this.plan)));
@@ -585,6 +586,9 @@ export class GamePage {
     else clear(this.stripEl);
   }
 }
+
+// Esc is named only where there is a keyboard to press it (not on a phone).
+const CANCEL_LABEL = window.matchMedia("(hover: none)").matches ? "Cancel" : "Cancel (Esc)";
 
 function hintFor(p) {
   const kinds = new Set([...p.squares.values()].map((e) => e.kind));
