@@ -129,3 +129,34 @@ def test_on_a_touch_screen_a_first_tap_previews_what_a_summon_and_a_choice_affec
         expect(page.locator("#prompt")).not_to_contain_text("again to confirm")
     finally:
         ctx.close()
+
+
+# Answers to GET .../legal arrive 1.5 s late while window.__slowLegal is set (the page's refresh after a move).
+SLOW_LEGAL = """window.__slowLegal = false; { const real = window.fetch;
+  window.fetch = async (url, init) => {
+    if (window.__slowLegal && String(url).includes("/legal")) await new Promise((r) => setTimeout(r, 1500));
+    return real(url, init);
+  }; }"""
+
+
+def test_a_second_click_while_the_page_catches_up_after_a_move_is_not_sent_as_a_stale_command(context, live_server):
+    from tests.web.conftest import Shots
+    context.add_init_script(SLOW_LEGAL)
+    page = context.new_page()
+    shot = Shots(page, "no-stale-double-click")
+    created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": ON_THE_MARKS})
+    game_id, ann = created["id"], created["seats"][0]["token"]
+    open_seat(page, live_server, game_id, ann)
+    page.evaluate("window.__slowLegal = true")
+    square(page, "d5").click()
+    square(page, "e5").click()                                   # before the page has the new position
+    expect(square(page, "d5")).to_have_attribute("data-piece", "0-common")
+    page.evaluate("window.__slowLegal = false")
+    expect(page.locator("#status")).to_have_text("Your turn · 1 action left")
+    expect(page.locator("#error")).to_be_hidden()
+    expect(square(page, "e5")).to_have_attribute("data-piece", "")
+    square(page, "e5").click()                                    # once caught up, the click counts
+    expect(square(page, "e5")).to_have_attribute("data-piece", "0-common")
+    expect(page.locator("#error")).to_be_hidden()
+    shot("second-place")
+    page.close()

@@ -197,11 +197,15 @@ export class GamePage {
       this.sel = { card: null, from: null, discard: null, returns: new Set() };
     } catch (err) {
       this.showError(err);
-    } finally {
+    }
+    try {
+      await this.refresh();
+    } catch (err) {
+      this.showError(err);
+    } finally {                 // not before: a tap on the old position would be sent as a stale command
       this.busy = false;
       this.root.classList.remove("busy");
     }
-    await this.refresh().catch((err) => this.showError(err));
   }
 
   // Every refusal in plain words with what to do (words.js); the code stays for those who look.
