@@ -11,6 +11,7 @@ they hash to one slot, so every key carries the hash tag of what it belongs to:
     arena:{g1}:pending         a game waiting for invited players to accept (events/invitations.py)
     arena:player:{p1}[:<what>] a player's profile, games, inbox, notified ids, rating, webhook failures
     arena:{deadlines.<n>}:due  shard n of the deadline index (games spread over 16 shards)
+    arena:{followups.<n>}:due  shard n of the follow-up index: games whose follow-up may be owed
     arena:ptoken:<hash>        a player token's owner: read and written alone, never with another key
     arena:name:{<digest>}      an account name's owner (and its sign-in failures), one slot per name
     arena:{live.<n>}:games     shard n of the live games list (16 shards)
@@ -233,6 +234,24 @@ def deadline_leases(shard: int) -> str:
     """sorted set: members of deadlines(shard) a loop has claimed -> when its claim lapses (epoch
     seconds); a lapsed claim (its loop died) is offered again."""
     return f"{_deadline_shard(shard)}:leases"
+
+
+def _follow_up_shard(shard: int) -> str:
+    if not isinstance(shard, int) or not 0 <= shard < DEADLINE_SHARDS:
+        raise InvalidKeyPart(f"follow-up shard must be 0-{DEADLINE_SHARDS - 1}: {shard!r}")
+    return f"{PREFIX}:{{followups.{shard}}}"
+
+
+def follow_ups(shard: int) -> str:
+    """sorted set, one shard of the follow-up index (events/followup.py): game id -> when a deadline
+    loop should look whether the game's follow-up got done (epoch seconds). A game is in the shard
+    deadline_shard(game) picks; the shards' tags `{followups.<n>}` spread them over a Cluster."""
+    return f"{_follow_up_shard(shard)}:due"
+
+
+def follow_up_leases(shard: int) -> str:
+    """sorted set: games of follow_ups(shard) a loop has claimed -> when its claim lapses."""
+    return f"{_follow_up_shard(shard)}:leases"
 
 
 def worker_pulse(worker_name: str) -> str:

@@ -32,6 +32,13 @@ def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> N
         add_player_game(redis, pid, game_id)
 
 
+def forget(redis: Any, game_id: str, seats: list[dict]) -> None:
+    """Take back a roster saved for a game whose creation was then refused."""
+    redis.delete(keys.roster_seats(game_id), keys.roster_info(game_id), keys.seat_players(game_id))
+    for pid in {s["player"] for s in seats if s.get("player")}:
+        redis.srem(keys.player_games(pid), game_id)
+
+
 def add_player_game(redis: Any, player_id: str, game_id: str) -> None:
     """List the game among the player's games (their profile, vacation and digest read it)."""
     durable(redis, keys.player_games(player_id), lambda c: c.sadd(keys.player_games(player_id), game_id))

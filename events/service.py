@@ -12,9 +12,17 @@ and all, for trusted callers (workers) and must never be serialised to a client.
 
 `engine.RuleError` propagates unchanged and nothing is appended. A version conflict is retried
 (re-deciding against the new state) unless the caller named the version it expects.
+
+Post-commit work (clocks, bots, notifications, the end of the game) is one hook, given once by
+whoever makes the service (the web app's factory, the workers' runtime: workers/followup.py):
+`follow_up(service, game_id, result)` runs after every append that changed a game, with the
+command's CommandResult (None after a creation). Each such append also records that follow-up is
+owed (events/followup.py), so the hook is only the fast path: if this process dies before the hook
+is done, or the hook fails, a worker's deadline loop runs `catch_up` for the game a little later.
 """
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -24,7 +32,7 @@ from typing import Any, Callable
 
 import engine
 
-from . import keys, provenance, signing, snapshots
+from . import checkpoints, followup, keys, provenance, signing, snapshots
 from .envelope import SYSTEM, Actor, Envelope, format_time, utc_now
 from .errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordMalformed,
                      RecordRejected, RecordUnfinished)
@@ -37,8 +45,10 @@ from .schemas import REGISTRY, SchemaRegistry
 from .store import DuplicateCommand, EventStore
 from .verify import verify_record
 
+log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8
 CACHED_GAMES = 1024
+APPENDED = "service.appended"       # the crash point between an append and its follow-up (events/checkpoints.py)
 
 
 @dataclass(frozen=True)
@@ -89,8 +99,11 @@ class _Batch:
     snapshots: dict[int, dict]
 
 
+FollowUp = Callable[["GameService", str, "CommandResult | None"], None]
+
+
 class GameService:
-    def __init__(self, redis: Any, *, snapshot_every: int = snapshots.DEFAULT_EVERY,
+    def __init__(self, redis: Any, *, follow_up: FollowUp | None = None, snapshot_every: int = snapshots.DEFAULT_EVERY,
                  clock: Callable[[], datetime] = utc_now, registry: SchemaRegistry = REGISTRY,
                  validate_events: bool = False, idempotency_ttl: int = TTL_SECONDS,
                  max_attempts: int = MAX_ATTEMPTS, cached_games: int = CACHED_GAMES,
@@ -104,6 +117,7 @@ class GameService:
         self.validate_events = validate_events
         self.max_attempts = max_attempts
         self.fingerprint = snapshots.FINGERPRINT
+        self.follow_up = follow_up
         self._latest = LatestStates(cached_games)
 
     # --- creating ----------------------------------------------------------------------------------
@@ -127,10 +141,11 @@ class GameService:
         empty = Loaded(game_id, 0, {}, GENESIS, 0)
         batch = self._seal(empty, events, SYSTEM, state_before=None)
         try:
-            version = self.store.append(game_id, 0, batch.envelopes)
+            version = self.store.append(game_id, 0, batch.envelopes, follow_up=True)
         except ConflictError:
             raise GameExists(game_id) from None
         self._keep_snapshots(game_id, batch)
+        self._follow(game_id, None, version)
         return Created(game_id, version)
 
     # --- reading -----------------------------------------------------------------------------------
@@ -264,7 +279,7 @@ class GameService:
             record = IdempotencyRecord(request.key, request.body_print, request.seat, loaded.version + 1,
                                        loaded.version + len(events))
         try:
-            version = self.store.append(request.game_id, loaded.version, batch.envelopes, record)
+            version = self.store.append(request.game_id, loaded.version, batch.envelopes, record, follow_up=True)
         except DuplicateCommand as dup:
             return self._replay(request, dup.record)
         except ConflictError:
@@ -275,7 +290,9 @@ class GameService:
         self._keep_snapshots(request.game_id, batch)
         self._latest.put(Loaded(request.game_id, version, batch.state, batch.envelopes[-1].hash, version))
         redacted = [redact_envelope(e, request.seat, self.registry) for e in batch.envelopes]
-        return CommandResult(request.game_id, version, redacted, state=engine.replay([], batch.state))
+        result = CommandResult(request.game_id, version, redacted, state=engine.replay([], batch.state))
+        self._follow(request.game_id, result, version)
+        return result
 
     def _answer_stale(self, request: _Request, actual: int) -> CommandResult:
         """The game moved past the expected version: by this very command (a retry), or a conflict."""
@@ -289,6 +306,32 @@ class GameService:
         if self._latest.get(loaded.game_id) is not loaded or self.store.version(loaded.game_id) == loaded.version:
             return False
         self._latest.drop(loaded.game_id)
+        return True
+
+    # --- after a change: the follow-up hook ---------------------------------------------------------
+
+    def _follow(self, game_id: str, result: CommandResult | None, version: int) -> None:
+        """The fast path of the follow-up owed since the append; a failure is left to the loops."""
+        checkpoints.reached(APPENDED)
+        if self.follow_up is None:
+            return
+        try:
+            self.follow_up(self, game_id, result)
+        except Exception:               # noqa: BLE001 - the change is stored; a deadline loop runs it again
+            log.exception("the follow-up of game %s at version %s failed; a deadline loop will retry", game_id, version)
+            return
+        followup.settle(self.store.redis, game_id, version)
+
+    def catch_up(self, game_id: str) -> bool:
+        """The slow path: run the follow-up the game still owes (its hook died or failed), then mark
+        it done; False when nothing was owed. Raises what the hook raised (the debt stays)."""
+        owed = followup.owed(self.store.redis, game_id)
+        if owed is None:
+            return False
+        if self.follow_up is None:
+            raise RuntimeError("this GameService was made without a follow-up hook")
+        self.follow_up(self, game_id, None)
+        followup.settle(self.store.redis, game_id, owed)
         return True
 
     # --- inside ------------------------------------------------------------------------------------

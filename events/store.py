@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Sequence
 
-from . import keys
+from . import followup, keys, moves
 from .envelope import Envelope
 from .errors import ChainBroken, ConflictError, GameNotFound, VersionNotFound
 from .hashchain import GENESIS
@@ -63,8 +63,12 @@ class EventStore:
     # --- writing ---------------------------------------------------------------------------------
 
     def append(self, game_id: str, expected_version: int, envelopes: Sequence[Envelope],
-               idempotency: IdempotencyRecord | None = None) -> int:
+               idempotency: IdempotencyRecord | None = None, follow_up: bool = False) -> int:
         """Append the batch if the game is at `expected_version`; return the new version.
+
+        The envelopes that mark moves go to the moves index in the same script (events/moves.py).
+        With `follow_up`, the batch owes follow-up work (events/followup.py): the game is indexed for
+        the deadline loops first, and the append records the debt with the events.
 
         Raises ConflictError when it is not, DuplicateCommand when the idempotency key was used, and
         NotReplicated when no replica confirmed the append in time (events/replication.py); a
@@ -77,11 +81,14 @@ class EventStore:
             if env.game_id != game_id or env.version != expected_version + 1 + offset:
                 raise ValueError("envelopes must belong to the game and follow the expected version")
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else keys.no_idempotency(game_id)
-        script_keys = [keys.log(game_id), keys.head(game_id), idem_key]
+        script_keys = [keys.log(game_id), keys.head(game_id), idem_key, keys.follow_up(game_id), keys.moves(game_id)]
         args = [expected_version, prev_hash, envelopes[-1].hash, idempotency.to_json() if idempotency else "",
-                self.idempotency_ttl, *(env.to_json() for env in envelopes)]
+                self.idempotency_ttl, "1" if follow_up else "", moves.flags(envelopes), moves.HEADER,
+                *(env.to_json() for env in envelopes)]
+        if follow_up:
+            followup.owe(self.redis, game_id)
         reply, = self.replication.execute(
-            self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, 3, *script_keys, *args),
+            self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, 5, *script_keys, *args),
             scripts=[APPEND_LUA])
         status, detail = text(reply[0]), reply[1]
         if status == "ok":
@@ -151,8 +158,8 @@ class EventStore:
     # --- housekeeping ----------------------------------------------------------------------------
 
     def delete_game(self, game_id: str) -> None:
-        """Remove a game's log, head and snapshots (tests and administrators only)."""
-        self.redis.delete(*keys.game_keys(game_id))
+        """Remove a game's log, head, snapshots and moves index (tests and administrators only)."""
+        self.redis.delete(*keys.game_keys(game_id), keys.moves(game_id))
 
 
 def _entry_value(fields: Any) -> str | bytes:

@@ -236,10 +236,14 @@ def replay(game: str, move: int | None) -> None:
     from engine.narrate import describe_command
     from events import GameNotFound
 
+    from events import moves as moves_index
+    from events.redaction import redact_envelope
+
     from .history import move_versions
     redis, service = _service()
     try:
-        moves = move_versions(service.events(game, None))
+        index = moves_index.read(service.store, game)
+        moves = move_versions([redact_envelope(env, None) for env in index.envelopes], index.version)
     except GameNotFound:
         raise click.ClickException(f"no game {game!r}") from None
     n = len(moves) - 1 if move is None else move

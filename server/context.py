@@ -1,9 +1,14 @@
-"""The application's shared objects: one Redis client and one game service per app."""
+"""The application's shared objects: one Redis client and one game service per app.
+
+The service is given its follow-up hook here, once (workers/followup.py: clocks, bots,
+notifications, the end of the game after every change); a test may give another as FOLLOW_UP.
+"""
 from __future__ import annotations
 
 from flask import Flask, current_app
 
 from events import GameService, connect
+from workers import followup
 
 
 class Arena:
@@ -11,7 +16,8 @@ class Arena:
 
     def __init__(self, app: Flask) -> None:
         self.redis = app.config.get("REDIS_CLIENT") or connect(app.config.get("REDIS_URL"))
-        self.service = GameService(self.redis, **app.config.get("SERVICE_OPTIONS", {}))
+        self.service = GameService(self.redis, follow_up=app.config.get("FOLLOW_UP", followup.hook),
+                                   **app.config.get("SERVICE_OPTIONS", {}))
         app.extensions["arena"] = self
 
     @staticmethod

@@ -228,7 +228,6 @@ def execute(game_id: str, command: dict) -> dict:
     result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)
     if result.events and not result.replayed:
         unmoved.keep(arena.redis, game_id)              # moved in: kept for good, no longer counted
-    clocks.changed(game_id, result)
     return {"version": result.version, "events": result.events, "replayed": result.replayed}
 
 

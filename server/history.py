@@ -11,6 +11,7 @@ from engine.moves import starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys, roster
+from events import moves as moves_index
 from events.redaction import redact_envelope
 
 from . import auth, chat, merged, sse, svg
@@ -28,14 +29,22 @@ def _events(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
     return Arena.of().service.events(game_id, seat, after=after)
 
 
-def move_versions(events: list[dict]) -> list[tuple[int, dict]]:
-    """(version after the move, its CommandAccepted envelope) for each move, in order.
+def move_marks(game_id: str, seat: int | None) -> tuple[int, list[dict]]:
+    """The game's version and the envelopes that mark its moves, redacted for `seat`: read from
+    the moves index (events/moves.py), not by folding the log."""
+    index = moves_index.read(Arena.of().service.store, game_id)
+    return index.version, [redact_envelope(env, seat) for env in index.envelopes]
+
+
+def move_versions(events: list[dict], version: int) -> list[tuple[int, dict]]:
+    """(version after the move, its CommandAccepted envelope) for each move, in order, from the
+    game's envelopes (all, or those of the moves index) and its version.
 
     Move 0 is the game's creation; move n ends just before the (n+1)th command. Commands autoplay
     played for a timed-out seat belong to the move of the timeout (engine/moves.py says where a
     move starts, for history, clocks and verification alike)."""
     starts = [e for e in events if starts_move(e["type"], e["payload"])]
-    ends = [s["version"] - 1 for s in starts] + [events[-1]["version"] if events else 0]
+    ends = [s["version"] - 1 for s in starts] + [version]
     return [(ends[0], {})] + [(ends[i + 1], s) for i, s in enumerate(starts)]
 
 
@@ -45,7 +54,8 @@ def undone_starts(events: list[dict]) -> set[int]:
 
 
 def version_after_move(game_id: str, seat: int | None, n: int) -> int:
-    versions = move_versions(_events(game_id, seat))
+    latest, marks = move_marks(game_id, seat)
+    versions = move_versions(marks, latest)
     if n >= len(versions):
         raise ApiError(404, "move_not_found", f"That move is not in this game: it has {len(versions) - 1} moves so far; choose one of those.")
     return versions[n][0]
@@ -70,10 +80,10 @@ def moves(game_id: str):
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     names = roster.names(arena.redis, game_id)
-    events = _events(game_id, caller.seat)
-    undone = undone_starts(events)
+    latest, marks = move_marks(game_id, caller.seat)
+    undone = undone_starts(marks)
     out = []
-    for n, (version, start) in enumerate(move_versions(events)):
+    for n, (version, start) in enumerate(move_versions(marks, latest)):
         if n == 0:
             out.append({"move": 0, "version": version, "seat": None, "text": "Setup", "undone": False})
             continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 from events import GameExists, roster, unmoved
 from events.clocks import now
 
-from . import clocks
 from .context import Arena
 
 
@@ -28,6 +27,7 @@ def launch(game_id: str, spec: dict) -> tuple[str, int]:
     arena = Arena.of()
     options = spec["options"]
     unmoved.mark(arena.redis, game_id, spec["owners"], spec["ttl"])     # from here on a first move keeps it
+    roster.save(arena.redis, game_id, spec["seats"], spec["info"])      # before the log: its follow-up reads it
     try:
         if spec.get("setup") is not None:
             created = arena.service.create_from_position({**options, **spec["setup"]}, game_id=game_id)
@@ -36,8 +36,9 @@ def launch(game_id: str, spec: dict) -> tuple[str, int]:
         game_id, version = created.game_id, created.version
     except GameExists:
         version = arena.service.store.version(game_id)
-    roster.save(arena.redis, game_id, spec["seats"], spec["info"])
-    clocks.changed(game_id)
+    except Exception:
+        roster.forget(arena.redis, game_id, spec["seats"])             # refused (or failed): no roster of no game
+        raise
     if unmoved.arm(arena.redis, game_id, spec["ttl"]):         # after the clock's keys exist
         moment = now()
         unmoved.count(arena.redis, spec["owners"], game_id, until=moment + spec["ttl"], now=moment)

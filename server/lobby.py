@@ -28,7 +28,7 @@ from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
 from events import GameExists, accounts, keys, lobby, results, roster
 
-from . import auth, clocks, games, limits, sse
+from . import auth, games, limits, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -297,13 +297,12 @@ def start_game(game_id: str, form: str, players: list[dict], time_control: dict 
     seats = [{"name": p["name"], "player": p["player"],
               "school": p["school"] if schools == "fixed" else schools} for p in players]
     options = games._options({"form": form, "players": seats, "teams": False, "time_control": time_control or {}})
-    try:
-        arena.service.create_game(options, game_id=game_id)
-    except GameExists:
-        pass
     roster.save(arena.redis, game_id, [{"name": s["name"], "player": s["player"], "bot": False} for s in seats],
                 {"form": form, "time_control": time_control, "rated": rated, "lobby": True})
-    clocks.changed(game_id)
+    try:
+        arena.service.create_game(options, game_id=game_id)       # its follow-up reads the roster saved first
+    except GameExists:
+        pass
 
 
 @blp.route("/tables/<table_id>/leave", methods=["POST"])

@@ -75,12 +75,12 @@ def play_wait(redis: Any, service: Any, game_id: str, wait: int, settings: Setti
             continue
         command = choose(loaded.state, clock.seat, random.Random(f"{game_id}:{loaded.version}"))
         try:
-            result = service.execute(game_id, clock.seat, command, expected_version=loaded.version, actor=SYSTEM)
+            service.execute(game_id, clock.seat, command, expected_version=loaded.version, actor=SYSTEM)
         except ConflictError:
             clock = game_clock.current(redis, service, game_id, seating.tc)
             continue
-        played += 1
-        clock = turns.after_change(redis, service, game_id, result, settings=settings)
+        played += 1                     # the service's hook did the command's follow-up
+        clock = game_clock.current(redis, service, game_id, seating.tc)
     if played == 0:
         turns.after_change(redis, service, game_id, settings=settings)
     return played

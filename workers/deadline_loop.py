@@ -3,7 +3,9 @@
 Each round (every ARENA_DEADLINE_POLL seconds at most, sooner when the earliest member of the
 index is due sooner) it claims the due members of the deadline index (workers/due.py) and deals
 with each (workers/deadlines.py): a timeout is applied through the GameService at once, a reminder
-sent, a bot's or an end-of-game job enqueued when missing. Once a second it also renews its
+sent, a bot's or an end-of-game job enqueued when missing. It also claims the games of the follow-up
+index (events/followup.py) and runs the follow-up a change still owes because the process that made
+it died (or its hook failed) before it was done. Once a second it also renews its
 process's pulse, hands the jobs of dead workers back to RQ and moves due scheduled jobs into their
 queues (workers/recovery.py), and sweeps the lobby (expired tables, workers/lobby_sweep.py). Nothing here waits on RQ's scheduler or on a job being worked.
 
@@ -26,10 +28,11 @@ from typing import Any, Callable
 import redis as redis_py
 from rq import Queue
 
-from events import GameNotFound, lobby
+from events import GameNotFound, followup, lobby
 from events.connection import queue_for
 
 from . import deadlines, due, layout, lobby_sweep, recovery, runtime
+from .followup import service as service_of
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -45,7 +48,7 @@ class DeadlineLoop:
                  tend: bool = True, now: Callable[[], float] = runtime.now) -> None:
         self.redis, self.settings, self.queues, self.name = redis, settings, queues, name
         self.tend, self.now = tend, now
-        self.service = runtime.service(redis)
+        self.service = service_of(redis)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_chores = 0.0
@@ -106,12 +109,16 @@ class DeadlineLoop:
             due.release(self.redis, name)
         for _ in self._handlers.map(self._deal, claimed.items):
             pass                        # each member's outcome is its own; a lost connection raises here
-        handled = len(claimed.items) + len(claimed.unknown)
+        owed = followup.claim(self.redis, now, self.settings.deadline_lease, BATCH)
+        for _ in self._handlers.map(self._catch_up, owed.games):
+            pass
+        handled = len(claimed.items) + len(claimed.unknown) + len(owed.games)
         if handled >= BATCH:
             return handled, 0.0
         wait = self.settings.deadline_poll
-        if claimed.next_at is not None:
-            wait = min(wait, max(0.0, claimed.next_at - self.now()))
+        for next_at in (claimed.next_at, owed.next_at):
+            if next_at is not None:
+                wait = min(wait, max(0.0, next_at - self.now()))
         return handled, min(wait, max(0.0, self._next_chores - self.now()))
 
     def _chores(self, now: float) -> None:
@@ -124,6 +131,20 @@ class DeadlineLoop:
         for queue in self.queues:
             recovery.promote_scheduled(jobs, queue, now)
         lobby_sweep.sweep(self.redis, now, self.settings)
+
+    def _catch_up(self, game_id: str) -> None:
+        """Run the follow-up the game still owes, if any (events/followup.py)."""
+        again = None
+        try:
+            self.service.catch_up(game_id)
+        except GameNotFound:
+            pass
+        except (redis_py.ConnectionError, redis_py.TimeoutError):
+            raise                       # the lease lapses and the game is offered again
+        except Exception:               # noqa: BLE001 - one broken game must not stop the others
+            log.exception("deadline loop: the follow-up of %s failed; trying again in %s s", game_id, RETRY_SECONDS)
+            again = self.now() + RETRY_SECONDS
+        followup.release(self.redis, game_id, again)
 
     def _deal(self, item: due.Due) -> None:
         try:

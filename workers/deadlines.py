@@ -72,16 +72,14 @@ def apply_timeout(redis: Any, service: Any, game_id: str, wait: int, settings: S
         if left > 0:
             pause(left)
             continue
-        try:
-            result = service.execute(game_id, clock.seat, {"type": "timeout"}, expected_version=clock.version,
-                                     actor=SYSTEM)
+        try:                            # the service's hook does the timeout's follow-up
+            service.execute(game_id, clock.seat, {"type": "timeout"}, expected_version=clock.version, actor=SYSTEM)
         except ConflictError:
             continue                    # something was appended: judge again on the new version
         except engine.RuleError as err:
             if err.code in ("not_timed_out", "game_over"):
                 return "moved", None
             raise
-        turns.after_change(redis, service, game_id, result, settings=settings)
         return "timed_out", None
     return "busy", now() + BUSY_RETRY
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from rq import get_current_job
 
-from . import bots, due, endgame, runtime, webhooks
+from . import bots, due, endgame, followup, runtime, webhooks
 
 def bot_move(game_id: str, wait: int) -> int:
     redis = runtime.connection()
-    return bots.play_wait(redis, runtime.service(redis), game_id, wait, runtime.settings())
+    return bots.play_wait(redis, followup.service(redis), game_id, wait, runtime.settings())
 
 
 def finish_game(game_id: str) -> dict | None:
     redis = runtime.connection()
-    return endgame.finish(redis, runtime.service(redis), game_id, runtime.settings())
+    return endgame.finish(redis, followup.service(redis), game_id, runtime.settings())
 
 
 def deliver_webhook(player_id: str, delivery_id: str, body: str) -> int:

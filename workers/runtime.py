@@ -1,7 +1,7 @@
-"""What a job needs from its process: the Redis connection, a GameService on it, the time, settings.
+"""What a job needs from its process: the Redis connection, the time, settings.
 
-Jobs receive only JSON-able arguments; they find the connection through RQ (the worker's) and
-keep one GameService per connection, so the service's cache of recent states serves every job.
+Jobs receive only JSON-able arguments; they find the connection through RQ (the worker's); their
+GameService, one per connection with its follow-up hook, is workers/followup.py's `service`.
 `now()` (events/clocks.py) reads the wall clock through `datetime.now`, which tests freeze with
 freezegun; `lua` and `run_script` (events/scripts.py) run the scripts under events/lua/.
 """
@@ -12,14 +12,12 @@ from typing import Any
 
 from rq import get_current_job
 
-from events import GameService
 from events.clocks import now
 from events.scripts import lua, run_script
 
 from .settings import Settings
 
-__all__ = ["connection", "data_for", "lua", "now", "run_script", "service", "settings"]
-_services: dict[int, tuple[Any, GameService]] = {}
+__all__ = ["connection", "data_for", "lua", "now", "run_script", "settings"]
 _lock = threading.Lock()
 
 
@@ -51,13 +49,3 @@ def connection() -> Any:
         return data_for(job.connection)
     from events import connect
     return data_for(None) or connect()
-
-
-def service(redis: Any) -> GameService:
-    """One GameService per connection (its cache of latest states is per process)."""
-    with _lock:
-        known = _services.get(id(redis))
-        if known is None or known[0] is not redis:
-            known = (redis, GameService(redis))
-            _services[id(redis)] = known
-        return known[1]

@@ -1,14 +1,15 @@
-"""A game's clock kept up to date in Redis, and what happens once per wait: schedule and announce.
+"""What happens once per wait: schedule and announce. The follow-up work of every change to a game.
 
-`after_change` is called after every change to a game (by the HTTP layer after a command or a
-creation, and by the workers after theirs). It brings the game's clock up to date (a fold,
-events/clocks.py, cached beside the game by events/game_clock.py: usually extended by the caller's own batch, whose state
-it already has; else by the envelopes appended since, replayed) and, when a new wait has begun,
-claims that wait (once, atomically: a wait is named by its first version, which only grows), then
-in one transaction: drops the previous wait's members of the deadline index (workers/due.py) and
-its queued bot job, indexes the new wait's timeout at its recorded deadline and its reminder,
-enqueues (or indexes, after ARENA_BOT_DELAY) a bot's move when a bot is to act, and, once the game
-is over, enqueues the end-of-game job. Then it notifies players. The deadline loops of the workers
+`after_change` is the follow-up of a change (workers/followup.py runs it as the GameService's
+hook, after every command and creation, in the web app and the workers alike; the deadline loops
+run it too, for a change whose hook never finished). It brings the game's clock up to date
+(events/game_clock.py: usually extended by the caller's own batch, whose state it already has;
+else by the envelopes appended since, replayed) and, when a new wait has begun, claims that wait
+(once, atomically: a wait is named by its first version, which only grows), then in one
+transaction: drops the previous wait's members of the deadline index (workers/due.py) and its
+queued bot job, indexes the new wait's timeout at its recorded deadline and its reminder, enqueues
+(or indexes, after ARENA_BOT_DELAY) a bot's move when a bot is to act, and, once the game is over,
+enqueues the end-of-game job. Then it notifies players. The deadline loops of the workers
 (workers/deadline_loop.py) act on the index when each member is due.
 
 A wait's announcement is pledged before the wait is claimed: an `announce` member of the index,
@@ -17,14 +18,11 @@ in between (or is slower than that), a deadline loop makes the announcement (`an
 and each notification is delivered once by its id (workers/notify.py), so none is lost or doubled.
 
 Games with no time control, no bot and no registered player skip all this until they end.
-Nothing here raises into the caller's request: a failure is logged, and the deadline loop repairs
-it when the previous wait's member comes due (it brings the clock up to date first).
+A failure raises: the change's follow-up is then still owed (events/followup.py) and a deadline
+loop runs it again; running it twice changes nothing more.
 """
 from __future__ import annotations
 
-import json
-import logging
-from dataclasses import dataclass
 from typing import Any
 
 from events import checkpoints, clocks, game_clock, keys, pauses
@@ -35,24 +33,18 @@ from events.roster import Seating, seating_of
 from . import due, notify, queues, runtime
 from .settings import Settings
 
-log = logging.getLogger(__name__)
 BOT_GRACE = 30.0                    # seconds a bot's move may take before a deadline loop enqueues it again
 FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done
 ANNOUNCE_GRACE = 3.0                # seconds a wait's claimer has to announce it before a deadline loop does
 
-# --- once per wait --------------------------------------------------------------------------------------
 
 def after_change(redis: Any, service: Any, game_id: str, result: Any = None,
                  settings: Settings | None = None) -> Clock | None:
-    """Schedule and announce the game's new wait, if one began; never raises (logs instead).
+    """Schedule and announce the game's new wait, if one began; the clock (None for a quiet game).
 
-    `result`: the events.CommandResult of the caller's own command, when it has one (its state
-    spares reading the log and replaying)."""
-    try:
-        return _after_change(redis, service, game_id, Appended.of(result), settings or runtime.settings())
-    except Exception:                   # noqa: BLE001 - the command is stored; a deadline loop repairs the rest
-        log.exception("scheduling after a change to game %s failed", game_id)
-        return None
+    `result`: the events.CommandResult of the change, when the caller has it (its state spares
+    reading the log and replaying)."""
+    return _after_change(redis, service, game_id, Appended.of(result), settings or runtime.settings())
 
 
 def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | None,

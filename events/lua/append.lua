@@ -1,24 +1,32 @@
 --[[
-Append a batch of events to one game's log: all of it or none of it.
+Append a batch of events to one game's log: all of it or none of it, with what the append owes.
 
 KEYS[1]  the game's log (a stream; entry ids are "<version>-0", so XLEN is the version)
 KEYS[2]  the game's head (a hash: version, hash of the last event)
 KEYS[3]  the command's idempotency record (a placeholder key in the same slot when it has none)
+KEYS[4]  the game's follow-up marker (a string: the version whose follow-up is owed, events/followup.py)
+KEYS[5]  the game's moves index (a list of envelopes, events/moves.py)
 ARGV[1]  the version the writer expects the game to be at
 ARGV[2]  the hash the writer expects the last event to have (64 zeros for a new game)
 ARGV[3]  the hash of the batch's last event (the new head)
 ARGV[4]  the idempotency record to keep, or '' for none
 ARGV[5]  how long to keep it, in seconds
-ARGV[6..] the envelopes, canonical JSON, in version order
+ARGV[6]  '1' when the batch owes follow-up work (the outbox: recorded with the events), else ''
+ARGV[7]  one character per envelope: '1' when it goes to the moves index too, else '0'
+ARGV[8]  the moves index's header (its first element, written with a new game's first batch)
+ARGV[9..] the envelopes, canonical JSON, in version order
 
 Returns {'ok', new version} | {'duplicate', record} | {'conflict', current version}
       | {'broken', current head hash}
 
 Every check runs before the first write; a script that has started writing is not cut short by
 Redis (not even by maxmemory), and scripts run one at a time: no reader ever sees half a batch.
+The moves index is kept only for games it covers from their creation (older games have none and
+are indexed when first read, events/moves.py), so it never holds half a game.
 --]]
-local log, head, idem = KEYS[1], KEYS[2], KEYS[3]
+local log, head, idem, follow, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local has_record = ARGV[4] ~= ''
+local FIRST = 9
 
 if has_record then
   local prior = redis.call('GET', idem)
@@ -32,10 +40,16 @@ local last = redis.call('HGET', head, 'hash')
 if not last then last = string.rep('0', 64) end
 if last ~= ARGV[2] then return {'broken', last} end
 
-for i = 6, #ARGV do
+local indexed = version == 0 or redis.call('EXISTS', moves) == 1
+if version == 0 then redis.call('DEL', moves); redis.call('RPUSH', moves, ARGV[8]) end
+for i = FIRST, #ARGV do
   version = version + 1
   redis.call('XADD', log, version .. '-0', 'e', ARGV[i])
+  if indexed and string.sub(ARGV[7], i - FIRST + 1, i - FIRST + 1) == '1' then
+    redis.call('RPUSH', moves, ARGV[i])
+  end
 end
 redis.call('HSET', head, 'version', version, 'hash', ARGV[3])
 if has_record then redis.call('SET', idem, ARGV[4], 'EX', ARGV[5]) end
+if ARGV[6] ~= '' then redis.call('SET', follow, version) end
 return {'ok', version}

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from events import keys
 from server import create_app
 
 QUEUE_DB = 3
@@ -72,6 +73,8 @@ def product_flow(cluster_env) -> Flow:
         assert client.post(f"/games/{duel['id']}/resign",
                            headers=bearer(duel["seats"][seat]["token"])).status_code == 200
         run_worker(cluster_env)                              # the end of the game: rating, archive, news
+    cluster.delete(keys.moves(duel["id"]))                  # as for a game stored before the moves index ...
+    assert client.get(f"/games/{duel['id']}/moves").status_code == 200     # ... indexed from its log when read
     for who in (ann, bob):
         assert client.get("/players/me/rating", headers=bearer(who["token"])).json["games"] == 1
         assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]

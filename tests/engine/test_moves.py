@@ -18,7 +18,7 @@ def test_history_clocks_and_the_audit_count_the_same_moves_in_a_game_with_autopl
                  for v, e in enumerate(events, start=1)]
     starts = move_starts(events)
     assert [b for b, _ in move_spans(events)] == starts
-    history = [start["version"] - 1 for _, start in move_versions(envelopes)[1:]]
+    history = [start["version"] - 1 for _, start in move_versions(envelopes, len(envelopes))[1:]]
     assert history == starts
     clocks = [env["version"] - 1 for env in envelopes if batch_starts(env["type"], env["version"], env["payload"])]
     assert clocks == [0] + starts

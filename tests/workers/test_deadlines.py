@@ -12,7 +12,7 @@ from freezegun import freeze_time
 from rq import Queue
 
 from events import SYSTEM, keys
-from workers import deadlines, runtime
+from workers import deadlines, followup, runtime
 from workers import due as workers_due
 from workers.deadline_loop import DeadlineLoop
 from workers.settings import Settings
@@ -65,7 +65,7 @@ def test_a_timeout_claimed_early_is_indexed_again_at_the_deadline_and_changes_no
 def test_a_remainder_under_a_second_is_waited_out_and_the_turn_never_times_out_early(client, redis_db, app):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    service = runtime.service(redis_db)
+    service = followup.service(redis_db)
     with freeze_time(later(due, -0.2)) as frozen:
         done = deadlines.apply_timeout(redis_db, service, game["id"], 1, Settings.from_env(), runtime.now,
                                        pause=lambda s: frozen.tick(timedelta(seconds=s)))
@@ -96,7 +96,7 @@ def test_a_move_made_while_the_timeout_is_judged_wins_and_the_loop_returns_quiet
             moved.append(play_legal(client, game, seat=1))
         return later(due, 1).timestamp()
     moved: list = []
-    done = deadlines.apply_timeout(redis_db, runtime.service(redis_db), game["id"], 1, Settings.from_env(),
+    done = deadlines.apply_timeout(redis_db, followup.service(redis_db), game["id"], 1, Settings.from_env(),
                                    now_after_the_player_moved)
     assert done == ("moved", None) and moved
     assert "TurnTimedOut" not in event_types(client, game["id"])

@@ -1,0 +1,91 @@
+"""Durable follow-up: what must happen after a game changed (clocks, bots, notifications, the end
+of the game) is owed from the moment the change is stored, whoever then dies. A transactional outbox:
+
+1. Before an append, the game goes into the follow-up index (keys.follow_ups, sharded like the
+   deadline index; member: the game id, due GRACE seconds later) unless it is there already.
+2. The append itself (events/lua/append.lua) sets the game's marker (keys.follow_up) to the new
+   version: the events and the debt are stored together or not at all.
+3. The fast path: GameService runs its follow-up hook right after the append, then clears the
+   marker if no later append owes more (events/lua/follow_up_done.lua).
+4. The slow path: a worker's deadline loop claims the games of the index when due (a lease, as
+   for deadlines) and, for each whose marker is still set, runs the follow-up itself and clears it.
+
+The index entry is written before the append (a game in the index owing nothing costs one look),
+because no single script may write both the game's slot and an index shard on a Redis Cluster.
+Every follow-up job is idempotent (a wait is planned once, notifications go once by id, the
+end-of-game job leaves markers), so the hook and a loop both running it changes nothing more.
+
+    ARENA_FOLLOW_UP_GRACE   seconds before a loop looks at a change's follow-up (default 5)
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import keys
+from .scripts import lua, run_script
+
+GRACE_ENV = "ARENA_FOLLOW_UP_GRACE"
+DEFAULT_GRACE = 5.0
+_DONE = lua("follow_up_done.lua")
+_CLAIM = lua("claim_deadlines.lua")          # the index and its leases work as the deadline index's
+_RELEASE = lua("release_deadline.lua")
+_turns = itertools.count()
+
+
+def grace() -> float:
+    return float(os.environ.get(GRACE_ENV, DEFAULT_GRACE))
+
+
+def owe(redis: Any, game_id: str, now: float | None = None) -> None:
+    """Index the game for a loop to look at, unless it is indexed already (before an append)."""
+    moment = time.time() if now is None else now
+    redis.zadd(keys.follow_ups(keys.deadline_shard(game_id)), {game_id: moment + grace()}, nx=True)
+
+
+def owed(redis: Any, game_id: str) -> int | None:
+    """The version whose follow-up is not known to be done, None when nothing is owed."""
+    raw = redis.get(keys.follow_up(game_id))
+    return int(raw) if raw is not None else None
+
+
+def settle(redis: Any, game_id: str, version: int) -> None:
+    """The follow-up of everything up to `version` is done (a later append's debt stays)."""
+    run_script(redis, _DONE, [keys.follow_up(game_id)], [version])
+
+
+@dataclass(frozen=True)
+class Claimed:
+    games: list[str]
+    next_at: float | None               # when the earliest game left in the index is due
+
+
+def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
+    """Claim up to `count` games due at `now`, each for `lease` seconds, from every shard in turn."""
+    games: list[str] = []
+    heads: list[float] = []
+    first = next(_turns) % keys.DEADLINE_SHARDS
+    for shard in [(first + i) % keys.DEADLINE_SHARDS for i in range(keys.DEADLINE_SHARDS)]:
+        if len(games) >= count:
+            heads.append(now)
+            break
+        answer = run_script(redis, _CLAIM, [keys.follow_ups(shard), keys.follow_up_leases(shard)],
+                            [f"{now:.6f}", lease, count - len(games)])
+        if _text(answer[0]):
+            heads.append(float(_text(answer[0])))
+        games += [_text(raw) for raw in answer[1::2]]
+    return Claimed(games, min(heads) if heads else None)
+
+
+def release(redis: Any, game_id: str, again: float | None = None) -> None:
+    """A loop has dealt with the game; `again`: look at it anew then (e.g. after a failure)."""
+    shard = keys.deadline_shard(game_id)
+    run_script(redis, _RELEASE, [keys.follow_ups(shard), keys.follow_up_leases(shard)],
+               [game_id, "" if again is None else f"{again:.6f}"])
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))

@@ -1,0 +1,44 @@
+"""The follow-up hook of the GameService: given once by the web app (server/context.py) and once
+by the workers (workers/runtime.py), run after every change to a game (events/service.py).
+
+It lists a running game among the games to watch and does what happens once per wait
+(workers/turns.py: timeouts, reminders, bots, notifications, the end of the game). It raises on
+failure: the change's follow-up then stays owed and a deadline loop runs it again
+(events/followup.py). This module is what the HTTP layer imports of the workers: scheduling only.
+
+    service = GameService(redis, follow_up=followup.hook)     # the web app's (server/context.py)
+    service = followup.service(redis)                          # the workers': one per connection
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from events import GameService, presence
+
+from . import runtime, turns
+
+
+_services: dict[int, tuple[Any, GameService]] = {}
+_lock = threading.Lock()
+
+
+def service(redis: Any) -> GameService:
+    """The workers' GameService on `redis`, one per connection (its cache of latest states is per
+    process, so it serves every job), with the hook."""
+    with _lock:
+        known = _services.get(id(redis))
+        if known is None or known[0] is not redis:
+            known = (redis, GameService(redis, follow_up=hook))
+            _services[id(redis)] = known
+        return known[1]
+
+
+def hook(service: Any, game_id: str, result: Any) -> None:
+    """After a change to `game_id` (`result`: its events.CommandResult, None after a creation or
+    when a deadline loop catches up)."""
+    redis = service.store.redis
+    state = result.state if result is not None and result.state is not None else service.load(game_id).state
+    if state.get("phase") != "over":
+        presence.mark_live(redis, game_id)          # the end-of-game job takes a finished game off
+    turns.after_change(redis, service, game_id, result, settings=runtime.settings())
