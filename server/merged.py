@@ -7,7 +7,8 @@ a client saw last, sending its id back as Last-Event-ID resumes every part exact
 was sent, so nothing is repeated and nothing is missed. The frames are those `sse.frame` writes
 ("id: <part's id>" first); only that first line changes.
 
-The async tier follows each part with its usual follower (server/streams/tier.py) and merges
+The parts share one hash tag (a game's keys do), so they live in one slot of a Redis Cluster and
+one XREAD may follow them all. The async tier follows each part with its usual follower (server/streams/tier.py) and merges
 them (server/streams/interleave.py); the Flask fallback here reads every part in turn and blocks on
 one XREAD over all their keys.
 """
@@ -30,6 +31,11 @@ class Merged:
     parts: tuple[sse.Source, ...]
     cursor: Cursor                              # the SSE id naming each part's position
     presence: tuple[str, str] | None = None     # (game id, viewer id): counted as watching while open
+
+    def __post_init__(self) -> None:
+        tags = {_hash_tag(part.key) for part in self.parts}
+        if len(tags) != 1 or None in tags:
+            raise ValueError(f"merged streams must share one hash tag (one slot on a Cluster): {tags}")
 
     def backlogs(self, redis: Any) -> list[sse.Backlog]:
         return [sse.read_after(redis, part, part.after) for part in self.parts]
@@ -54,6 +60,12 @@ class Positions:
             if piece and piece != OPENED:
                 out.append(piece + "\n\n")
         return "".join(out)
+
+
+def _hash_tag(key: str) -> str | None:
+    start = key.find("{")
+    end = key.find("}", start + 1)
+    return key[start + 1:end] if start >= 0 and end > start + 1 else None
 
 
 def flask_response(merged: Merged, follow: bool) -> Response:

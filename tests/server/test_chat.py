@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from events import keys
-from server import create_app
+from server import create_app, sse
+from server.merged import Merged
 
 from .conftest import bearer
 from .people import fresh, person
@@ -128,3 +131,10 @@ def test_the_game_stream_carries_chat_on_request_with_cursors_on_the_flask_view_
     assert watcher and all(e != "chat" for _, e, _ in watcher) and watcher[-1][0] == f"{version};spectators=0-0"
     for bad in ("x", "1;players=zz", "1;nobody=1-0", "99999999999999999999999"):
         assert client.get(path + "&chat=1", headers={**seat[0], "Last-Event-ID": bad}).status_code == 400
+
+
+def test_a_merged_stream_keeps_to_one_slot():
+    part = sse.Source(keys.log("g1"), (0, 0), lambda entries, viewer: [])
+    assert Merged((part, sse.Source(keys.chat("g1", "players"), (0, 0), part.render)), str)
+    with pytest.raises(ValueError):
+        Merged((part, sse.Source(keys.chat("g2", "players"), (0, 0), part.render)), str)

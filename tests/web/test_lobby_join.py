@@ -1,6 +1,7 @@
 """Joining a fixed-schools table in a real Chromium, with the keyboard only: the in-row school
 chooser (no prompt()), the school already played shown taken, Escape to back out, and the game
-started with the school chosen; and an invitation in the lobby that says who invites you to what."""
+started with the school chosen; an invitation in the lobby that says who invites you to what; and
+an opponent's vacation shown on the game page, their clock standing still."""
 from __future__ import annotations
 
 import re
@@ -30,6 +31,7 @@ def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_se
             re.compile(f"{ann_name} invites you to .*duel.* as {bob_name} \\(seat 2 of 2\\); answer by"))
         ann.select_option("[name=table-schools]", "fixed")
         ann.select_option("[name=table-school]", "northern")
+        ann.select_option("[name=table-clock]", "move:300")
         ann.click("#open-table-button")
         bob.on("dialog", lambda d: (_ for _ in ()).throw(AssertionError(f"a dialog opened: {d.message}")))
         row = bob.locator(".table-item", has_text=ann_name)
@@ -59,6 +61,20 @@ def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_se
         view = bob.request.get(f"{live_server.url}/games/{game_id}").json()
         schools = {p["name"]: view["seats"][p["seat"]]["school"] for p in view["players"]}
         assert schools == {ann_name: "northern", bob_name: chosen}
+
+        # the player to move goes on vacation: the other sees it on the game page, their clock stands still
+        ann.wait_for_url(re.compile(f"/play/{game_id}$"))
+        mover = next(p["name"] for p in view["players"] if p["seat"] == view["active_seat"])
+        away, watcher = (ann, bob) if mover == ann_name else (bob, ann)
+        token = next(c["value"] for c in away.context.cookies() if c["name"] == "arena_csrf")
+        assert away.request.post(f"{live_server.url}/accounts/me/vacation", data={"days": 2},
+                                 headers={"X-CSRF-Token": token}).status == 201
+        watcher.reload()
+        seat = watcher.locator(f'.seat[data-seat="{view["active_seat"]}"]')
+        expect(seat.locator(".tag-vacation")).to_contain_text("on vacation until")
+        shown = seat.locator(".clock").inner_text()
+        watcher.wait_for_timeout(2200)
+        assert seat.locator(".clock").inner_text() == shown
         assert bob.errors == [] and ann.errors == []
     finally:
         ann_ctx.close()

@@ -128,7 +128,7 @@ async function vacationSection() {
   const out = h("p", { role: "status", hidden: true });
   const controls = h("div", {});
   async function draw(v) {
-    status.textContent = v.active ? `On vacation until ${v.until}: your clocks are paused.`
+    status.textContent = v.active ? `On vacation until ${new Date(v.until).toLocaleString()}: your clocks are paused.`
       : `Not on vacation. ${v.left_days} of ${v.allowance_days} days left this year.`;
     clear(controls, v.active
       ? h("button", { type: "button", id: "end-vacation", onclick: async () => draw(await api.endVacation()) }, "Come back now")

@@ -48,12 +48,18 @@ function triggerText(view) {
   return `Target ${target}: the final round starts when ${who}, or when a school deck runs out.`;
 }
 
+// Until when the seat's player is on vacation (their clocks stand still), or null.
+export function awayUntil(clocks, seat) {
+  const away = (clocks && clocks.vacation || []).find((x) => x.seat === seat);
+  return away && Date.parse(away.until) > Date.now() ? away.until : null;
+}
+
 // Seconds left for `seat` now, counting down locally from the server's clocks snapshot.
 export function remaining(clocks, seat, skew) {
   if (!clocks || !clocks.seats) return null;
   const entry = clocks.seats.find((x) => x.seat === seat);
   if (!entry || entry.remaining === null || entry.remaining === undefined) return null;
-  if (clocks.waiting_for !== seat || !clocks.now) return entry.remaining;
+  if (clocks.waiting_for !== seat || !clocks.now || awayUntil(clocks, seat)) return entry.remaining;
   const elapsed = (Date.now() - skew - Date.parse(clocks.now)) / 1000;
   return entry.remaining - Math.max(0, elapsed);
 }
@@ -119,6 +125,11 @@ export function seatsPanel(view, data, mySeat, skew) {
     if (seat.seat === mySeat) tags.push(h("span", { class: "tag tag-you" }, "you"));
     if (player.bot) tags.push(h("span", { class: "tag tag-bot" }, "computer"));
     const melee = meleeScore(score);
+    const away = awayUntil(view.clocks, seat.seat);
+    if (away) {
+      tags.push(h("span", { class: "tag tag-vacation", title: "their clocks stand still until then" },
+        `on vacation until ${new Date(away).toLocaleString()}`));
+    }
     return h("li", { class: `seat${active ? " active" : ""}`, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
         h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),

@@ -20,7 +20,7 @@ export async function showProfile(root, who, data) {
   const ratings = Object.entries(p.ratings);
   clear(root, h("div", { class: "profile", id: "profile" },
     h("section", { class: "panel" }, h("h1", {}, p.name),
-      p.vacation ? h("p", { class: "vacation" }, `On vacation until ${p.vacation.until}`) : null,
+      p.vacation ? h("p", { class: "vacation" }, `On vacation until ${new Date(p.vacation.until).toLocaleString()}`) : null,
       h("h2", {}, "Ratings"),
       ratings.length ? h("ul", { class: "ratings" }, ratings.map(([form, r]) => h("li", {},
         `${formName(data, form)}: ${r.ordinal.toFixed(1)} (${r.games} rated games)`,
