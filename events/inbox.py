@@ -32,6 +32,11 @@ def read(redis: Any, player_id: str, after: str = "0", count: int = 100) -> list
     return rows(redis.xrange(keys.inbox(player_id), start, "+", count=count))
 
 
+def latest(redis: Any, player_id: str, count: int) -> list[tuple[str, dict]]:
+    """The newest `count` notifications, oldest first (what a page shows when it opens)."""
+    return rows(redis.xrevrange(keys.inbox(player_id), "+", "-", count=count))[::-1]
+
+
 def rows(entries: Any) -> list[tuple[str, dict]]:
     """Inbox stream entries as (stream id, notification)."""
     return [(_text(sid), json.loads(_field(fields, "data"))) for sid, fields in entries]

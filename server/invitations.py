@@ -15,7 +15,7 @@ from flask import Flask
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from events import GameNotFound, invitations, keys, roster, tokens, unmoved
+from events import GameNotFound, accounts, invitations, keys, roster, tokens, unmoved
 from events.clocks import format_epoch, now
 from events.invitations import CANCELLED, STARTING, WAITING, InvitationRefused, Pending
 from workers import due, notify
@@ -41,6 +41,7 @@ class InvitationOut(Schema):
     name = fields.String(metadata={"description": "the name the seat will carry"})
     players = fields.List(fields.Dict())
     invited_by = fields.String(allow_none=True)
+    invited_by_name = fields.String(metadata={"description": "the inviter's name"})
     created = fields.String()
     expires = fields.String()
 
@@ -134,7 +135,7 @@ def invite(game_id: str, spec: dict, invited: dict[int, str], creator: str | Non
     deadline = moment + timeout
     invitations.create(arena.redis, game_id, spec, invited, deadline=deadline, ttl=spec["ttl"] + timeout, now=moment)
     due.add(arena.redis, {due.member("invitation", game_id): deadline})        # told when it runs out
-    who = spec["seats"][spec["creator_seat"]]["name"] if spec.get("creator_seat") is not None else "Someone"
+    who = inviter_name(spec)
     for seat, pid in invited.items():
         iid = invitations.invitation_id(game_id, seat)
         note = notify.notification("invitation", game_id, seat, 0, invitation=iid, by=creator,
@@ -143,6 +144,14 @@ def invite(game_id: str, spec: dict, invited: dict[int, str], creator: str | Non
                                         f"(seat {seat + 1}). Accept or decline it.")
         notify.send(arena.redis, pid, note)
     return deadline
+
+
+def inviter_name(spec: dict) -> str:
+    """Who invites: the creator's seat name, else their account's name (a creator who does not play)."""
+    if spec.get("creator_seat") is not None:
+        return spec["seats"][spec["creator_seat"]]["name"]
+    account = accounts.load(Arena.of().redis, spec["creator"]) if spec.get("creator") else None
+    return account.name if account is not None and account.name else "Someone"
 
 
 # --- the invitee's side ------------------------------------------------------------------------------
@@ -159,7 +168,7 @@ def _listed(seat: int, pending: Pending) -> dict:
             "name": spec["seats"][seat]["name"],
             "players": [{"seat": i, "name": s["name"], "status": seat_status(pending, i)}
                         for i, s in enumerate(spec["seats"])],
-            "invited_by": spec.get("creator"), "created": format_epoch(pending.created),
+            "invited_by": spec.get("creator"), "invited_by_name": inviter_name(spec), "created": format_epoch(pending.created),
             "expires": format_epoch(pending.deadline)}
 
 

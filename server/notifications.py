@@ -11,7 +11,7 @@ import re
 
 from flask import request
 from flask_smorest import Blueprint
-from marshmallow import EXCLUDE, Schema, ValidationError, fields
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from events import inbox, keys, ratings
 
@@ -44,6 +44,11 @@ class InboxQuery(Schema):
     after = fields.String(load_default="0", validate=_check_stream_id,
                           metadata={"description": "the id of the last notification seen (SSE: Last-Event-ID)"})
     follow = fields.Boolean(load_default=True, metadata={"description": "keep the stream open for new ones"})
+
+
+class NotificationsQuery(InboxQuery):
+    newest = fields.Integer(validate=validate.Range(min=1, max=100),
+                            metadata={"description": "instead of those after `after`: the newest n (oldest first)"})
 
 
 class NotificationsOut(Schema):
@@ -92,14 +97,15 @@ def render_notes(entries, viewer: None = None) -> list[sse.Frame]:
 
 
 @blp.route("/me/notifications")
-@blp.arguments(InboxQuery, location="query")
+@blp.arguments(NotificationsQuery, location="query")
 @blp.response(200, NotificationsOut)
 @problems(400, 401)
 def notifications(query: dict):
-    """Your notifications after `after` (at most 100), oldest first, as JSON."""
+    """Your notifications after `after` (at most 100), oldest first, as JSON; or the `newest` n."""
     pid = auth.require_player(Arena.of().redis)
     after = _after(query)
-    rows = inbox.read(Arena.of().redis, pid, after)
+    rows = inbox.latest(Arena.of().redis, pid, query["newest"]) if "newest" in query else \
+        inbox.read(Arena.of().redis, pid, after)
     return {"notifications": [{"stream_id": sid, **note} for sid, note in rows],
             "last_id": rows[-1][0] if rows else after}
 

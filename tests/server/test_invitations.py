@@ -154,3 +154,14 @@ def test_invitees_accepting_at_once_start_the_game_exactly_once(app, redis_serve
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
     assert sum(e["version"] == 1 for e in events) == 1
     assert {client.get(f"/games/{created['id']}", headers=bearer(a["token"])).json["seat"] for a in answers} == {1, 2, 3}
+
+
+def test_the_newest_notifications_come_oldest_first(client):
+    ann, bob = _register(client, "Ann"), _register(client, "Bob")
+    games = [_invite(client, bob, creator=ann)["id"] for _ in range(3)]
+    got = client.get("/players/me/notifications?newest=2", headers=bearer(bob["token"])).json
+    assert [n["game_id"] for n in got["notifications"]] == games[1:]
+    assert got["last_id"] == got["notifications"][-1]["stream_id"]
+    assert client.get("/players/me/notifications?newest=0", headers=bearer(bob["token"])).status_code == 400
+    listed = client.get("/players/me/invitations", headers=bearer(bob["token"])).json["invitations"]
+    assert {i["invited_by_name"] for i in listed} == {"Ann"} and got["notifications"][0]["text"].startswith("Ann invites")

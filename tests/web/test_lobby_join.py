@@ -26,7 +26,7 @@ def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_se
             "form": "duel", "players": [{"name": ann_name, "school": "northern"},
                                         {"name": bob_name, "school": "sylvan", "player": bob_id}]})
         assert invited.status == 201, invited.text()
-        bob.reload()
+        expect(bob.locator("#notifications")).to_contain_text("invites you")       # live, no reload
         expect(bob.locator("#invitations li")).to_contain_text(
             re.compile(f"{ann_name} invites you to .*duel.* as {bob_name} \\(seat 2 of 2\\); answer by"))
         ann.select_option("[name=table-schools]", "fixed")
@@ -71,7 +71,7 @@ def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_se
                                  headers={"X-CSRF-Token": token}).status == 201
         watcher.reload()
         seat = watcher.locator(f'.seat[data-seat="{view["active_seat"]}"]')
-        expect(seat.locator(".tag-vacation")).to_contain_text("on vacation until")
+        expect(seat.locator(".seat-vacation")).to_contain_text("On vacation until")
         shown = seat.locator(".clock").inner_text()
         watcher.wait_for_timeout(2200)
         assert seat.locator(".clock").inner_text() == shown

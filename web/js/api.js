@@ -96,6 +96,7 @@ export const api = {
   say: (id, token, channel, text) => request("POST", `/games/${encodeURIComponent(id)}/chat`, { token, body: { channel, text } }),
   mute: (player) => request("POST", "/accounts/me/mutes", { body: { player } }),
   mutes: () => request("GET", "/accounts/me/mutes"),
+  latestNotes: (n) => request("GET", `/players/me/notifications?newest=${n}`),
   unmute: (player) => request("DELETE", `/accounts/me/mutes/${encodeURIComponent(player)}`),
   report: (id, token, channel, messageId, reason) => request("POST",
     `/games/${encodeURIComponent(id)}/chat/${channel}/${encodeURIComponent(messageId)}/report`, { token, body: { reason } }),

@@ -126,10 +126,6 @@ export function seatsPanel(view, data, mySeat, skew) {
     if (player.bot) tags.push(h("span", { class: "tag tag-bot" }, "computer"));
     const melee = meleeScore(score);
     const away = awayUntil(view.clocks, seat.seat);
-    if (away) {
-      tags.push(h("span", { class: "tag tag-vacation", title: "their clocks stand still until then" },
-        `on vacation until ${new Date(away).toLocaleString()}`));
-    }
     return h("li", { class: `seat${active ? " active" : ""}`, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
         h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),
@@ -147,6 +143,8 @@ export function seatsPanel(view, data, mySeat, skew) {
         h("span", {}, `deck ${seat.deck_size}`),
         h("span", {}, `discard ${(seat.discard || []).length}`),
         h("span", { title: "pieces left in supply" }, `supply ${seat.supply.non_legendary}+${seat.supply.legendary}★`)),
+      away ? h("div", { class: "seat-facts seat-vacation" },
+        `On vacation until ${new Date(away).toLocaleString()}: the clock stands still.`) : null,
       seatExtras(seat, data),
       melee ? h("div", { class: "seat-facts by-color" }, "points by colour: ", melee.parts) : null,
       score.tasks && score.tasks.length ? h("div", { class: "seat-facts" }, `tasks: ${score.tasks.map((t) => cardName(data, t)).join(", ")}`) : null);

@@ -8,6 +8,9 @@ import { schoolName } from "./data.js";
 import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
+const NOTE_KINDS = ["your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered",
+  "invitation_expired"];
+const NOTES_SHOWN = 8;
 const CLOCKS = [["none", "No time limit"], ["move:86400", "1 day a move"], ["move:259200", "3 days a move"],
   ["bank:1800", "30 minutes for the game"], ["move:300", "5 minutes a move"]];
 
@@ -37,6 +40,7 @@ export async function showPeople(el, data) {
   const tablesEl = h("ul", { class: "table-list", id: "open-tables" });
   const invitesEl = h("div", { id: "invitations" });
   const liveEl = h("ul", { class: "game-list", id: "live-games" });
+  const notesEl = h("ul", { class: "notes", id: "notifications", "aria-live": "polite" });
   const seekEl = h("p", { id: "seek-status", role: "status" });
   const forms = data.geometry.forms.map((f) => [f.id, f.name]);
   const form = select("table-form", forms, { id: "table-form" });
@@ -140,12 +144,38 @@ export async function showPeople(el, data) {
   async function drawInvitations() {
     let list = [];
     try { list = (await api.invitations()).invitations.filter((i) => i.status === "invited"); } catch { list = []; }
-    const who = (i) => (i.players.find((p) => p.status === "claimed") || {}).name || "Someone";
+    const who = (i) => i.invited_by_name || "Someone";
     clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", { class: "invitation" },
       `${who(i)} invites you to ${formName(data, i.form)} as ${i.name} (seat ${i.seat + 1} of ${i.players.length}); `
       + `answer by ${new Date(i.expires).toLocaleString()} `,
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => play(i.game_id)).catch(fail) }, "Accept"), " ",
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
+  }
+
+  // What happened to you lately (your turn, invitations and their answers or expiry), newest first,
+  // live from your own stream; an invitation's news redraws the invitations.
+  function addNote(n, streamId) {
+    if (notesEl.querySelector(`[data-note="${CSS.escape(n.id)}"]`)) return;
+    notesEl.querySelector("li.muted")?.remove();
+    const ms = Number(String(streamId || "").split("-")[0]);        // a stream id starts with its time
+    const when = ms ? ` · ${new Date(ms).toLocaleString()}` : "";
+    const link = n.game_id && n.type !== "invitation_expired" ? h("a", { href: `/play/${encodeURIComponent(n.game_id)}` }, n.text) : n.text;
+    notesEl.prepend(h("li", { class: `note note-${n.type}`, dataset: { note: n.id } }, link, h("span", { class: "muted" }, when)));
+    while (notesEl.children.length > NOTES_SHOWN) notesEl.lastChild.remove();
+  }
+
+  async function drawNotes() {
+    const { notifications, last_id: lastId } = await api.latestNotes(NOTES_SHOWN);
+    if (!notifications.length) clear(notesEl, h("li", { class: "muted" }, "Nothing yet."));
+    notifications.forEach((n) => addNote(n, n.stream_id));
+    const mine = new EventSource(`/players/me/stream?after=${encodeURIComponent(lastId)}`);
+    for (const kind of NOTE_KINDS) {
+      mine.addEventListener(kind, (e) => {
+        addNote(JSON.parse(e.data), e.lastEventId);
+        if (kind.startsWith("invitation")) drawInvitations();
+      });
+    }
+    window.addEventListener("pagehide", () => mine.close());
   }
 
   async function drawLive() {
@@ -183,6 +213,7 @@ export async function showPeople(el, data) {
     h("p", { id: "signed-in" }, `Signed in as ${me.name} · `, h("a", { href: "/account" }, "account"), " · ",
       h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "profile")),
     invitesEl,
+    h("h2", {}, "News"), notesEl,
     h("h2", {}, "Open tables"), tablesEl, openForm,
     h("h2", {}, "Quick match"),
     h("form", { id: "quick-match", onsubmit: async (e) => {
@@ -195,7 +226,7 @@ export async function showPeople(el, data) {
     error,
     h("h2", {}, "Games to watch"), liveEl));
 
-  await Promise.all([drawTables(), drawInvitations(), drawLive(), watchSeek()]);
+  await Promise.all([drawTables(), drawInvitations(), drawLive(), watchSeek(), drawNotes()]);
   const { feed } = await api.tables();
   const live = new EventSource(`/lobby/stream?after=${encodeURIComponent(feed)}`);
   const changed = (e) => {
