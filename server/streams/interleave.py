@@ -24,14 +24,18 @@ FollowPart = Callable[["Opened"], AsyncIterator[str]]
 async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str]:
     merged: Merged = opened.source              # type: ignore[assignment]
     backlogs: list[sse.Backlog] = opened.backlog  # type: ignore[assignment]
+    opened.backlog = None                       # sent once, then let go (as tier._first_chunk does)
     positions = Positions(merged)
-    yield sse.CONNECTED + "".join(positions.relabel(i, "".join(item.text for item in backlog.frames))
-                                  for i, backlog in enumerate(backlogs))
+    first = sse.CONNECTED + "".join(positions.relabel(i, "".join(item.text for item in backlog.frames))
+                                    for i, backlog in enumerate(backlogs))
+    parts = [follow_part(replace(opened, source=part, backlog=replace(backlog, frames=[])))
+             for part, backlog in zip(merged.parts, backlogs)]
+    del backlogs
+    yield first
+    del first
     if not opened.follow:
         return
     queue: asyncio.Queue[tuple[int, str]] = asyncio.Queue(maxsize=1)
-    parts = [follow_part(replace(opened, source=part, backlog=replace(backlog, frames=[])))
-             for part, backlog in zip(merged.parts, backlogs)]
     pumps = [asyncio.create_task(_pump(i, part, queue)) for i, part in enumerate(parts)]
     getter: asyncio.Future | None = None
     try:
