@@ -22,6 +22,7 @@ from typing import Any, Callable
 from redis.exceptions import WatchError
 
 from . import keys
+from .scripts import lua, run_script
 
 FEED_SIZE = 1000
 RELAY_BATCH = 100
@@ -273,15 +274,12 @@ def pair_seeks(redis, pool: str, choose: Callable[[list[dict]], list[list[dict]]
     return groups
 
 
-FORGET_POOL_LUA = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
+FORGET_POOL_LUA = lua("forget_pool.lua")
 
 
 def _forget_pool(redis, player_id: str, pool: str) -> None:
     """The player's seek in `pool` was paired: forget its pool, unless the player seeks anew elsewhere."""
-    redis.register_script(FORGET_POOL_LUA)(keys=[keys.player_seek(player_id)], args=[pool])
+    run_script(redis, FORGET_POOL_LUA, [keys.player_seek(player_id)], [pool])
 
 
 MATCH_SECONDS = 3600
