@@ -86,6 +86,8 @@ def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Div
             expected = decide(state, {"seat": accepted["seat"], **accepted["command"]})
         except RuleError as exc:
             return Divergence(begin, f"the rules now refuse this move: {exc.code}: {exc.message}")
+        except (KeyError, TypeError, ValueError) as exc:       # a malformed command (an imported record)
+            return Divergence(begin, f"the rules cannot read this move: {exc!r}")
         found = _first_difference(expected, events[begin:end], begin, f"move at event {begin + 1}")
         if found:
             return found

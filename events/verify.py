@@ -20,8 +20,7 @@ from typing import Sequence
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import engine
-from engine.audit import without_stamp
-from engine.moves import move_spans
+from engine.audit import redecide
 
 from .envelope import Envelope, EnvelopeError
 from .hashchain import commitment_matches, first_bad_version
@@ -73,8 +72,7 @@ def _verify(record: dict, registry: SchemaRegistry) -> int:
         raise _Bad("event does not match its hash or its place in the chain", bad)
     events = _payloads(envelopes, registry)
     _revealed(envelopes, events, seed, record)
-    _creation(events, seed)
-    final = _replay_redeciding(events)
+    final = _redecided(events)
     if record.get("version") != len(envelopes) or record.get("head_hash") != envelopes[-1].hash:
         raise _Bad("record header does not name the last event's version and hash")
     if final != record.get("final_state"):
@@ -126,43 +124,19 @@ def _revealed(envelopes: Sequence[Envelope], events: list[dict], seed: str, reco
         raise _Bad("an unfinished game's record must carry its committed seed")
 
 
-def _creation(events: list[dict], seed: str) -> None:
-    """A game created from options: its opening events are exactly what the seed gives."""
-    first = events[0]
-    if first["type"] != "GameCreated":
-        return
-    options = {"form": first["form"], "seats": [{"school": s["school"]} for s in first["seats"]], "seed": seed,
-               "teams": first["teams"]}
+def _redecided(events: list[dict]) -> dict:
+    """Decide the game again with engine/audit.py (the one path the corpus check and `arena
+    check-rules` also take): the creation events must be what the game's options and seed give,
+    and each move's events exactly what the rules and the seed give for its command, so every
+    draw, reshuffle, deal after a draft and autoplay is re-derived rather than trusted. Then the
+    final state of the replay."""
     try:
-        expected = engine.new_game(options)
-    except engine.RuleError as exc:
-        raise _Bad(f"the game's options are refused by the engine: {exc.message}", 1) from None
-    for version, (want, got) in enumerate(zip(expected, events), start=1):
-        if without_stamp(want) != without_stamp(got):        # the rules stamp is the rules', not the seed's
-            raise _Bad("the creation events are not what the seed gives", version)
-
-
-def _replay_redeciding(events: list[dict]) -> dict:
-    """Replay, deciding every command again: each move's events must be exactly what the rules
-    and the seed give for its command, so every draw, reshuffle, deal after a draft and autoplay
-    is re-derived rather than trusted."""
-    moves = move_spans(events)          # a command (a player's or the system's) and all it caused
-    creation = events[:moves[0][0]] if moves else events
-    state = _replayed({}, creation, 1)
-    for begin, end in moves:
-        accepted = events[begin]
-        try:
-            expected = engine.decide(state, {"seat": accepted["seat"], **accepted["command"]})
-        except (engine.RuleError, KeyError, TypeError) as exc:
-            raise _Bad(f"the rules refuse this move: {exc}", begin + 1) from None
-        recorded = events[begin:end]
-        for offset, (want, got) in enumerate(zip(expected, recorded)):
-            if want != got:
-                raise _Bad("a move's events are not what the rules and the seed give", begin + 1 + offset)
-        if len(expected) != len(recorded):
-            raise _Bad("a move's events are not what the rules and the seed give", begin + 1 + min(len(expected), len(recorded)))
-        state = _replayed(state, recorded, begin + 1)
-    return state
+        divergence = redecide(events)
+    except (KeyError, ValueError, IndexError, TypeError) as exc:
+        raise _Bad(f"the engine cannot replay these events: {exc!r}") from None
+    if divergence is not None:
+        raise _Bad(f"the events are not what the rules and the seed give: {divergence.reason}", divergence.index + 1)
+    return _replayed({}, events, 1)
 
 
 def _replayed(state: dict, events: list[dict], first_version: int) -> dict:

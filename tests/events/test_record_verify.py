@@ -166,3 +166,16 @@ def test_a_forged_draw_in_the_middle_of_the_game_is_caught_by_deciding_the_move_
 
     verdict = verify_record(reseal(record, draw_another_card))
     assert not verdict.ok and verdict.version == late + 1 and "rules and the seed" in verdict.reason
+
+
+def test_a_game_created_with_its_own_zombie_limit_verifies_as_the_corpus_check_decides_it(redis_client, game_id):
+    """verify and engine/audit.py are one path: the creation is rebuilt with every option it had."""
+    service = GameService(redis_client)
+    options = {"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}], "seed": "zombie",
+               "zombie_after": 5}
+    service.create_game(options, game_id=game_id)
+    service.execute(game_id, 1, {"type": "resign"})
+    record = service.export_record(game_id)
+    verdict = verify_record(record)
+    assert verdict.ok, verdict
+    assert engine.audit.redecide([{"type": e["type"], **e["payload"]} for e in record["events"]]) is None
