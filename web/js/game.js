@@ -191,15 +191,22 @@ export class GamePage {
     this.busy = true;
     this.chooser = null;
     this.root.classList.add("busy");
+    let answered = null;
     try {
-      await api.command(this.id, this.token, command, this.legal.version);
+      answered = await api.command(this.id, this.token, command, this.legal.version);
       this.clearError();
       this.sel = { card: null, from: null, discard: null, returns: new Set() };
     } catch (err) {
       this.showError(err);
     }
     try {
-      await this.refresh();
+      // until the page holds the position after this command: a refresh the stream started meanwhile
+      // supersedes ours and leaves the old position on screen a moment longer
+      for (let tries = 0; tries < 40; tries++) {
+        await this.refresh();
+        if (!answered || this.legal.version >= answered.version) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     } catch (err) {
       this.showError(err);
     } finally {                 // not before: a tap on the old position would be sent as a stale command
