@@ -295,6 +295,7 @@ class Feed:
         with self.pool.mutex:
             games = list(self.pool.queue)
         left = sum(len(g.moves) - g.next for g in games)
+        self.client = Client(self.server.port)        # the last one may have been closed as idle meanwhile
         for _ in range(max(POOL - len(games), -(-(moves - left) // len(self.line)), 0)):
             _, game = self.client.call("POST", "/games", {"form": "duel", "seed": "audience", "players": PLAYERS})
             tokens = [s["token"] for s in game["seats"]]
