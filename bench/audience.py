@@ -38,6 +38,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -365,8 +366,10 @@ async def _audience(conn, port: int, paths: list[str], slow: int) -> None:
                                 return_exceptions=True)
     statuses = await _statuses([s for s in idle if not isinstance(s, BaseException)])
     tasks = [asyncio.create_task(_drain(s)) for s in idle if not isinstance(s, BaseException)]
+    refusals = Counter(str(s) for s in statuses if s not in (200, -1))
+    refusals.update(type(s).__name__ for s in idle if isinstance(s, BaseException))
     conn.send(("opened", sum(s == 200 for s in statuses), len(paths) - len(statuses) + sum(s == -1 for s in statuses),
-               sum(s not in (200, -1) for s in statuses), time.perf_counter() - started))
+               sum(s not in (200, -1) for s in statuses), time.perf_counter() - started, dict(refusals)))
     assert (await inbox.get())[0] == "slow"
     tasks += [asyncio.create_task(_slow_client(port, stop, cut)) for _ in range(slow)]
     conn.send(("ready",))
@@ -495,6 +498,7 @@ class Scenario:
     open_seconds: float = 0
     starved: int = 0
     rss_per_1000: float | None = None          # MB of server memory per 1,000 idle streams
+    refusals: dict[str, int] = field(default_factory=dict)   # status (0: cut; or the error) -> streams
 
     def p(self, q: float, values: str = "latencies") -> float | None:
         data = sorted(getattr(self, values))
@@ -505,7 +509,8 @@ class Scenario:
         lat = sorted(self.latencies)
         dl = sorted(self.delays)
         return [self.tier, self.app, str(self.clients), str(self.streams),
-                f"{self.opened}/{self.unanswered}/{self.refused} in {self.open_seconds:.1f} s",
+                f"{self.opened}/{self.unanswered}/{self.refused} in {self.open_seconds:.1f} s"
+                + (" (" + ", ".join(f"{n} x {k}" for k, n in sorted(self.refusals.items())) + ")" if self.refusals else ""),
                 _ms(lat, 0.5), _ms(lat, 0.99), f"{ok / self.seconds:.0f}",
                 str(self.failed) + (f" ({self.starved} starved)" if self.starved else ""),
                 f"{self.cpu / ok * 1000:.2f}", f"{self.round_trips:.1f}", f"{self.redis_calls / ok:.1f}",
@@ -533,7 +538,7 @@ def run_scenario(server: Server, feed: Feed, idle_paths: list[str], clients: int
     watchdog.cleanups.append(audience.kill)
     try:
         with watchdog(f"opening {streams} idle streams ({name})", "open"):
-            _, out.opened, out.unanswered, out.refused, out.open_seconds = receive(
+            _, out.opened, out.unanswered, out.refused, out.open_seconds, out.refusals = receive(
                 parent, OPEN_SECONDS + 30, "its idle streams open", audience)
             if streams:
                 time.sleep(0.5)                                  # what the last ones allocate

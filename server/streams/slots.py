@@ -5,7 +5,9 @@ owner's sorted set in Redis (keys.stream_slots), scored by when its lease lapses
 (events/lua/claim_stream_slot.lua) drops the lapsed ones, then refuses when the owner already
 holds the cap. A process renews the leases of all its slots every lease/3 seconds, one script
 per owner; a closed stream gives its slot back at once, and a process that was killed stops
-renewing, so its slots lapse within one lease and no slot leaks.
+renewing, so its slots lapse within one lease and no slot leaks. The claims of one turn of the
+event loop go to Redis in one pipeline (on a Cluster, side by side; a burst of reconnecting clients costs a few round trips
+and a connection, not one each from a pool they would wait on).
 
     slots = StreamSlots(redis, per_address=64, per_token=16, lease=30)
     claim = await slots.claim("203.0.113.9", token)     # None: at a cap (the caller answers 429)
@@ -25,12 +27,14 @@ import time
 from collections import defaultdict
 from importlib import resources
 
-from redis.exceptions import RedisError
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import NoScriptError, RedisError
 
 from events import keys
 
 log = logging.getLogger("arena.streams")
 RENEW_BATCH = 1000                  # slots renewed per script call
+CLAIM_BATCH = 500                   # claims sent in one pipeline at most
 _CLAIM = resources.files("events").joinpath("lua/claim_stream_slot.lua").read_text()
 _RENEW = resources.files("events").joinpath("lua/renew_stream_slots.lua").read_text()
 
@@ -63,6 +67,8 @@ class StreamSlots:
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._task: asyncio.Task | None = None
+        self._queued: list[tuple[list, asyncio.Future]] = []
+        self._sending: asyncio.Task | None = None
 
     async def claim(self, address: str, token: str | None) -> Claim | None:
         """A slot of the address and of the token, or None when either is at its cap. Raises
@@ -72,8 +78,8 @@ class StreamSlots:
             wanted.append((owner("t", token), self.per_token))
         member = f"{self.holder}:{next(self._serial)}"
         now = time.time()
-        answers = await asyncio.gather(*(self._claim(keys=[keys.stream_slots(name)],
-                                                     args=[member, f"{now:.3f}", f"{now + self.lease:.3f}", cap])
+        answers = await asyncio.gather(*(self._take([keys.stream_slots(name), member, f"{now:.3f}",
+                                                     f"{now + self.lease:.3f}", cap])
                                          for name, cap in wanted), return_exceptions=True)
         taken = [name for (name, _), answer in zip(wanted, answers) if answer == 1]
         failed = next((a for a in answers if isinstance(a, BaseException)), None)
@@ -88,6 +94,42 @@ class StreamSlots:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._renewing(), name="stream-slots")
         return Claim(self, taken, member)
+
+    async def _take(self, call: list) -> int:
+        """Run one claim script (key and arguments) with the others of this turn of the loop."""
+        answer = asyncio.get_running_loop().create_future()
+        self._queued.append((call, answer))
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.create_task(self._send(), name="stream-slot-claims")
+        return await answer
+
+    async def _send(self) -> None:
+        await asyncio.sleep(0)                                  # let this turn's claims gather
+        while self._queued:
+            batch, self._queued = self._queued[:CLAIM_BATCH], self._queued[CLAIM_BATCH:]
+            try:
+                results = await self._pipelined([call for call, _ in batch])
+            except (RedisError, OSError) as exc:
+                results = [exc] * len(batch)
+            for (_, answer), result in zip(batch, results):
+                if answer.done():
+                    continue                                    # its request went away meanwhile
+                if isinstance(result, BaseException):
+                    answer.set_exception(result)
+                else:
+                    answer.set_result(result)
+
+    async def _pipelined(self, calls: list[list]) -> list:
+        if isinstance(self.redis, RedisCluster):                  # a Cluster pipeline refuses scripts
+            return await asyncio.gather(*(self._claim(keys=[key], args=args) for key, *args in calls),
+                                        return_exceptions=True)
+        pipe = self.redis.pipeline(transaction=False)
+        for key, *args in calls:
+            pipe.evalsha(self._claim.sha, 1, key, *args)
+        results = await pipe.execute(raise_on_error=False)
+        if any(isinstance(r, NoScriptError) for r in results):     # Redis restarted: its scripts are gone
+            results = [await self._claim(keys=[key], args=args) for key, *args in calls]
+        return results
 
     async def give_back(self, owners: list[str], member: str, held: bool = True) -> None:
         for name in owners if held else ():

@@ -8,6 +8,10 @@ import json
 import time
 
 import httpx
+import redis.asyncio as aioredis
+
+from events import keys
+from server.streams.slots import StreamSlots, owner
 
 from .conftest import SSE, new_game
 
@@ -67,4 +71,23 @@ def test_the_caps_count_every_process_and_a_killed_process_gives_its_slots_back(
         assert (await status(web.port, path))[0] == 429            # 4 open again on the address: full
         for stream in held:
             stream.close()
+    asyncio.run(scenario())
+
+
+def test_a_burst_of_claims_holds_the_cap_exactly_and_survives_a_script_flush(redis_server):
+    """Claims of one turn of the loop go in one pipeline: 50 at once against a cap of 20 give 20,
+    and after Redis forgot its scripts (a restart) the next claims still work."""
+    async def scenario() -> None:
+        redis = aioredis.Redis.from_url(redis_server.url)
+        slots = StreamSlots(redis, per_address=20, per_token=5, lease=30)
+        claims = await asyncio.gather(*(slots.claim("198.51.100.7", None) for _ in range(50)))
+        assert sum(c is not None for c in claims) == 20
+        await redis.script_flush()
+        for claim in [c for c in claims if c is not None][:3]:
+            await claim.release()
+        again = await asyncio.gather(*(slots.claim("198.51.100.7", None) for _ in range(5)))
+        assert sum(c is not None for c in again) == 3
+        await slots.stop()
+        assert await redis.zcard(keys.stream_slots(owner("a", "198.51.100.7"))) == 0      # all given back
+        await redis.aclose()
     asyncio.run(scenario())
