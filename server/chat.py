@@ -216,14 +216,21 @@ def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source)
         version = version if given else from_query[0]
         at = at or from_query[1]
     channels = readable(game_id, caller)
-    hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
+    redis = Arena.of().redis
+    muted = chat.muted(redis, caller.player)
+    hidden = tuple(sorted(muted))
     parts = (replace(log, after=(version, 0), presence=None),
              *(sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden))
                for c in channels))
 
     def cursor(positions) -> str:
         return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in zip(channels, positions[1:]))])
-    return Merged(parts, cursor, presence=log.presence)
+    player = caller.player
+
+    def unchanged() -> bool:
+        """The viewer's mutes as at the opening (a mute ends the stream; it resumes without them)."""
+        return chat.muted(redis, player) == muted
+    return Merged(parts, cursor, presence=log.presence, unchanged=unchanged if player else None)
 
 
 def render_messages(entries, viewer: tuple[str, tuple[str, ...]]) -> list[sse.Frame]:

@@ -31,6 +31,8 @@ class Merged:
     parts: tuple[sse.Source, ...]
     cursor: Cursor                              # the SSE id naming each part's position
     presence: tuple[str, str] | None = None     # (game id, viewer id): counted as watching while open
+    unchanged: Callable[[], bool] | None = None  # False once what it was opened with changed (mutes):
+                                                 # the stream then ends, and the client resumes from its id
 
     def __post_init__(self) -> None:
         tags = {_hash_tag(part.key) for part in self.parts}
@@ -82,6 +84,8 @@ def _follow(redis: Any, merged: Merged, follow: bool) -> Iterator[str]:
         while True:
             beat()
             text = opening
+            if not opening and merged.unchanged is not None and not merged.unchanged():
+                return                                  # e.g. a player muted: the client resumes, filtered anew
             for i, part in enumerate(merged.parts):
                 backlog = sse.read_after(redis, part, read_upto[i])
                 text += positions.relabel(i, "".join(item.text for item in backlog.frames))

@@ -2,7 +2,8 @@
 follower (its backlog, the hub, heartbeats, lag and revocation checks), interleaved here.
 
 A part's follower only ends when something went wrong for the client (it read too slowly, its
-credentials lapsed, Redis went away): the merged stream then ends too, and the client resumes
+credentials lapsed, Redis went away) or the stream's terms changed (`Merged.unchanged`: the
+viewer muted someone): the merged stream then ends too, and the client resumes
 every part from the last id it saw. A bounded hand-over queue keeps a slow client's backlog in
 the hub, where it is capped, rather than here.
 """
@@ -28,7 +29,8 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
     positions = Positions(merged)
     first = sse.CONNECTED + "".join(positions.relabel(i, "".join(item.text for item in backlog.frames))
                                     for i, backlog in enumerate(backlogs))
-    parts = [follow_part(replace(opened, source=part, backlog=replace(backlog, frames=[])))
+    standing = _standing(opened.still_standing, merged.unchanged)
+    parts = [follow_part(replace(opened, source=part, backlog=replace(backlog, frames=[]), still_standing=standing))
              for part, backlog in zip(merged.parts, backlogs)]
     del backlogs
     yield first
@@ -55,6 +57,14 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
         for task in [*pumps, *([getter] if getter else [])]:
             task.cancel()
         await asyncio.gather(*pumps, return_exceptions=True)
+
+
+def _standing(credentials: Callable[[], bool] | None,
+              unchanged: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """The parts' check before each delivery: the credentials stand and the stream's terms too."""
+    if unchanged is None:
+        return credentials
+    return lambda: (credentials is None or credentials()) and unchanged()
 
 
 async def _pump(i: int, part: AsyncIterator[str], queue: asyncio.Queue) -> None:

@@ -89,11 +89,17 @@ def test_chat_rides_on_the_game_stream_and_resumes_with_it(redis_server, start_f
         await asyncio.wait_for(task_c, 10)
         assert again.chat() == ["are you there?"] and again.game() == back.game()
 
-        # a muted player's messages are left out of the stream
+        # a muted player's messages are left out: an open stream ends rather than send one, and the
+        # stream resumed (or opened anew) leaves them out
         assert (await ann.post("/accounts/me/mutes", json={"player": bob_me["id"]})).status_code == 200
+        await bob.post(f"/games/{game_id}/chat", json={"text": "muted now"})
+        await until(lambda: back.closed)
+        assert "muted now" not in back.chat()
         muted, task_m = await opened(front.port, path + "?chat=1&follow=0", ann_me["token"])
         await asyncio.wait_for(task_m, 10)
         assert muted.chat() == [] and muted.game()
+        resume = {"Last-Event-ID": back.frames[-1][0]}
+        back, task_b = await opened(front.port, path + "?chat=1", ann_me["token"], **resume)
 
         # the game ends: the chat's stream stays open for the words after it; the old one closes
         assert (await bob.post(f"/games/{game_id}/resign")).status_code == 200

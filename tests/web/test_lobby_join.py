@@ -1,7 +1,7 @@
 """Joining a fixed-schools table in a real Chromium, with the keyboard only: the in-row school
 chooser (no prompt()), the school already played shown taken, Escape to back out, and the game
-started with the school chosen; an invitation in the lobby that says who invites you to what; and
-an opponent's vacation shown on the game page, their clock standing still."""
+started with the school chosen; an invitation in the lobby that says who invites you to what; a
+player muted in the chat; and an opponent's vacation shown on the game page, their clock standing still."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ import uuid
 
 from playwright.sync_api import expect
 
-from .test_people import new_page, sign
+from .test_people import new_page, say, sign
 
 
 def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_server):
@@ -61,6 +61,16 @@ def test_joining_a_fixed_schools_table_with_the_in_page_chooser(browser, live_se
         view = bob.request.get(f"{live_server.url}/games/{game_id}").json()
         schools = {p["name"]: view["seats"][p["seat"]]["school"] for p in view["players"]}
         assert schools == {ann_name: "northern", bob_name: chosen}
+
+        # muting a player in the chat: their messages go, and the next ones never come
+        say(bob, "players", "hello from Bob")
+        expect(ann.locator("#chat-players")).to_contain_text("hello from Bob")
+        ann.locator("#chat-players .mute").first.click()
+        expect(ann.locator("#chat-players")).not_to_contain_text("hello from Bob")
+        say(bob, "players", "can you hear me")
+        expect(bob.locator("#chat-players")).to_contain_text("can you hear me")
+        ann.wait_for_timeout(1500)
+        expect(ann.locator("#chat-players")).not_to_contain_text("can you hear me")
 
         # the player to move goes on vacation: the other sees it on the game page, their clock stands still
         ann.wait_for_url(re.compile(f"/play/{game_id}$"))
