@@ -15,7 +15,10 @@ events (the channels the caller may read, without players it muted) with the gam
 stays open after GameEnded for the chat after the game. There every frame's id is a cursor
 naming the game's version and each channel's last message, "12;players=1717171717171-0"; sent back
 as Last-Event-ID (or `cursor=`) it resumes all of them exactly. Without chat=1 the stream is as it
-always was (ids are versions). GET /games/{id}/chat/stream follows one channel alone.
+always was (ids are versions). A viewer's mutes apply from the opening; when they change, the open
+stream ends before its next message and the client resumes, filtered anew. The channels are those
+readable at the opening (a seat reads the spectators' chat once the game is over, on reconnecting).
+GET /games/{id}/chat/stream follows one channel alone.
 """
 from __future__ import annotations
 
