@@ -93,7 +93,7 @@ def _flare(e: dict[str, Any], names: Names) -> str:
 
 def _rank_changed(e: dict[str, Any], names: Names) -> str:
     verb = "upgraded" if e["cause"] == "upgrade" else "downgraded" if e["cause"] == "downgrade" else "changed"
-    return f"{_owner(names, e['color'])}'s piece on {e['square']} is {verb} to {e['to_rank']}."
+    return f"{_owner(names, e['color'])}'s {e['from_rank']} piece on {e['square']} is {verb} to {e['to_rank']}."
 
 
 GATEWAY_MARKED = {"no_gateway": "a Nethervoid being summoned while there was none",
@@ -152,8 +152,8 @@ SENTENCES: dict[str, Callable[[dict[str, Any], Names], str | None]] = {
     "PieceMoved": lambda e, n: f"{_first_up(_the_piece(e, n, 'from'))} {'leaps' if e.get('leap') else 'moves'} "
                                f"to {e['to']}.",
     "PieceDestroyed": _destroyed,
-    "PieceConverted": lambda e, n: f"{_owner(n, e['from_color'])}'s piece on {e['square']} is converted "
-                                   f"to {_owner(n, e['to_color'])}'s {e['to_rank']} piece.",
+    "PieceConverted": lambda e, n: f"{_owner(n, e['from_color'])}'s {e['from_rank']} piece on {e['square']} is "
+                                   f"converted to {_owner(n, e['to_color'])}'s {e['to_rank']} piece.",
     "PieceRankChanged": _rank_changed,
     "PiecesSwapped": lambda e, n: f"{_first_up(_the_piece(e, n, 'first'))} and {_the_piece(e, n, 'second')} swap places.",
     "CardDiscarded": lambda e, n: f"{_who(n, e['seat'])} discards {_card(e['card'])}." if e.get("from_hand") else None,
