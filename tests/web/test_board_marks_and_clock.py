@@ -163,3 +163,21 @@ def test_a_click_while_the_page_catches_up_after_a_move_is_not_sent_as_a_stale_c
     expect(page.locator("#error")).to_be_hidden()
     shot("second-place")
     page.close()
+
+
+def test_on_a_phone_high_forms_tasks_come_right_after_the_hand(browser, live_server):
+    from tests.web.conftest import Shots
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    shot = Shots(page, "phone-tasks")
+    try:
+        created = live_server.create({"form": "high_form", "players": ANN_BOB, "seed": "tasks"})
+        open_seat(page, live_server, created["id"], created["seats"][0]["token"])
+        tops = page.evaluate("""() => Object.fromEntries(["#hand", ".panel.tasks", "#players"].map(
+            (s) => [s, document.querySelector(s).getBoundingClientRect().top + window.scrollY]))""")
+        assert tops["#hand"] < tops[".panel.tasks"] < tops["#players"], tops
+        assert tops[".panel.tasks"] < 2 * 844, tops                        # one scroll from the first screen
+        page.locator(".panel.tasks").scroll_into_view_if_needed()
+        shot("tasks", full_page=False)
+    finally:
+        ctx.close()
