@@ -7,7 +7,7 @@ from dataclasses import replace
 from flask import Response, request
 from flask_smorest import Blueprint
 
-from engine.moves import starts_move
+from engine.moves import MOVE_EVENT, starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys, roster
@@ -18,9 +18,9 @@ from . import auth, chat, merged, sse, svg
 from . import limits
 from .context import Arena
 from .errors import ApiError
-from .games import game_view, problems
+from .games import game_view, listed_commands, problems
 from .merged import Merged
-from .schemas import MAX_VERSION, BoardQuery, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, RecordIn
+from .schemas import MAX_VERSION, BoardQuery, ChangesOut, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, RecordIn
 
 blp = Blueprint("history", __name__, url_prefix="/games", description="Watch, rewind and audit a game")
 
@@ -72,6 +72,22 @@ def events(query: dict, game_id: str):
     return {"version": Arena.of().service.store.version(game_id), "events": out}
 
 
+def move_rows(game_id: str, seat: int | None, marks: tuple[int, list[dict]] | None = None) -> list[dict]:
+    """One row per move, in English; move 0 is the setup (from the moves index)."""
+    names = roster.names(Arena.of().redis, game_id)
+    latest, envelopes = marks or move_marks(game_id, seat)
+    undone = undone_starts(envelopes)
+    out = []
+    for n, (version, start) in enumerate(move_versions(envelopes, latest)):
+        if n == 0:
+            out.append({"move": 0, "version": version, "seat": None, "text": "Setup", "undone": False})
+            continue
+        command = {**start["payload"]["command"], "seat": start["payload"]["seat"]}
+        out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names),
+                    "undone": start["version"] in undone})
+    return out
+
+
 @blp.route("/<game_id>/moves")
 @blp.response(200, MovesOut)
 @problems(401, 404)
@@ -79,18 +95,7 @@ def moves(game_id: str):
     """One line per move, in English; move 0 is the setup."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
-    names = roster.names(arena.redis, game_id)
-    latest, marks = move_marks(game_id, caller.seat)
-    undone = undone_starts(marks)
-    out = []
-    for n, (version, start) in enumerate(move_versions(marks, latest)):
-        if n == 0:
-            out.append({"move": 0, "version": version, "seat": None, "text": "Setup", "undone": False})
-            continue
-        command = {**start["payload"]["command"], "seat": start["payload"]["seat"]}
-        out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names),
-                    "undone": start["version"] in undone})
-    return {"moves": out, "provenance": arena.service.provenance(game_id).view()}
+    return {"moves": move_rows(game_id, caller.seat), "provenance": arena.service.provenance(game_id).view()}
 
 
 @blp.route("/<game_id>/moves/<int:n>")
@@ -109,19 +114,53 @@ def log(game_id: str):
     """The game log in words, as the caller may read it."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
-    names = roster.names(arena.redis, game_id)
-    events = _events(game_id, caller.seat)
+    return {"lines": log_lines(game_id, caller.seat), "provenance": arena.service.provenance(game_id).view()}
+
+
+def log_lines(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
+    """The log in words as `seat` may read it: the lines of the events after version `after`
+    (narrating needs every event before them too)."""
+    events = _events(game_id, seat)
     undone = undone_starts(events)
     lines, move, start = [], 0, 0
-    narrator = Narrator(names)
+    narrator = Narrator(roster.names(Arena.of().redis, game_id))
     for env in events:
         if starts_move(env["type"], env["payload"]):
             move, start = move + 1, env["version"]
         text = narrator.line(env["version"], {"type": env["type"], **env["payload"]})
-        if text:
+        if text and env["version"] > after:
             lines.append({"version": env["version"], "time": env["time"], "text": text, "move": move,
                           "undone": start in undone})
-    return {"lines": lines, "provenance": arena.service.provenance(game_id).view()}
+    return lines
+
+
+@blp.route("/<game_id>/changes")
+@blp.arguments(EventsQuery, location="query")
+@blp.response(200, ChangesOut)
+@problems(401, 404)
+def changes(query: dict, game_id: str):
+    """What changed since version `after`, in one answer for a client following the game's stream:
+    the game as the caller sees it, the caller's legal commands, the log lines after `after` and
+    the moves from the one under way at `after` on. When an undo or redo came since (earlier
+    lines and moves change their `undone` mark), the whole log and move list (`log_after` and
+    `moves_from` 0). Each part is what GET /games/{id}, /legal, /log and /moves answer."""
+    arena = Arena.of()
+    caller = auth.caller_for_game(arena.redis, game_id)
+    after = query["after"]
+    marks = move_marks(game_id, caller.seat)
+    if any(m["version"] > after and m["type"] != MOVE_EVENT for m in marks[1]):
+        after = 0                                   # an undo or a redo: every undone mark may have changed
+    rows = move_rows(game_id, caller.seat, marks)
+    # the first move not over before `after` (its end may have grown): those before it stand as they were
+    moves_from = next((i for i, row in enumerate(rows) if row["version"] >= after), len(rows) - 1) if after else 0
+    return {"version": marks[0], "game": game_view(game_id, caller.seat), "legal": _legal(game_id, caller.seat),
+            "log_after": after, "log": log_lines(game_id, caller.seat, after),
+            "moves_from": moves_from, "moves": rows[moves_from:]}
+
+
+def _legal(game_id: str, seat: int | None) -> dict:
+    loaded = Arena.of().service.load(game_id)
+    return {"version": loaded.version, "seat": seat, "commands": listed_commands(loaded.state, seat)}
 
 
 @blp.route("/<game_id>/record")

@@ -317,3 +317,14 @@ class RecordIn(Schema):
     format = fields.String(required=True, validate=validate.Length(max=64))
     game_id = fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"))
     events = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=20000))
+
+
+class ChangesOut(Schema):
+    """GET /games/{id}/changes: what a client following the stream needs after version `after`."""
+    version = fields.Integer(metadata={"description": "the game's version when answered"})
+    game = fields.Nested(GameOut)
+    legal = fields.Nested(LegalOut)
+    log_after = fields.Integer(metadata={"description": "`log` holds the lines after this version (0: all)"})
+    log = fields.List(fields.Nested(LogLineOut))
+    moves_from = fields.Integer(metadata={"description": "`moves` starts at this move (0: all of them)"})
+    moves = fields.List(fields.Nested(MoveOut))

@@ -133,10 +133,10 @@ def test_on_a_touch_screen_a_first_tap_previews_what_a_summon_and_a_choice_affec
         ctx.close()
 
 
-# Each answer to GET .../legal waits for the next delay in window.__legalDelays (ms), none once it is empty.
+# Each answer to GET .../legal or .../changes waits for the next delay in window.__legalDelays (ms), none once it is empty.
 SLOW_LEGAL = """window.__legalDelays = []; { const real = window.fetch;
   window.fetch = async (url, init) => {
-    const wait = String(url).includes("/legal") ? window.__legalDelays.shift() : 0;
+    const wait = ["/legal", "/changes"].some((part) => String(url).includes(part)) ? window.__legalDelays.shift() : 0;
     if (wait) await new Promise((r) => setTimeout(r, wait));
     return real(url, init);
   }; }"""

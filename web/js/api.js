@@ -57,6 +57,7 @@ export const api = {
   moves: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/moves`, { token }),
   moveView: (id, n, token) => request("GET", `/games/${encodeURIComponent(id)}/moves/${n}`, { token }),
   log: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/log`, { token }),
+  changes: (id, token, after) => request("GET", `/games/${encodeURIComponent(id)}/changes?after=${after}`, { token }),
   command: (id, token, command, expectedVersion) => request("POST", `/games/${encodeURIComponent(id)}/commands`, {
     token, body: expectedVersion === undefined ? command : { ...command, expected_version: expectedVersion },
     headers: { "Idempotency-Key": randomKey() },

@@ -60,7 +60,7 @@ export class GamePage {
       return;
     }
     this.stream = new LiveStream(this.id, this.token, {
-      onEvent: (e) => { if (e.id === null || e.id > this.liveVersion()) this.scheduleRefresh(); },
+      onEvent: (e) => this.streamed(e),
       onChat: (message) => document.dispatchEvent(new CustomEvent("arena:chat", { detail: message })),
       onStatus: (status, detail) => this.streamStatus(status, detail),
     }, { chat: true });
@@ -69,7 +69,7 @@ export class GamePage {
     this.stream.start(Math.max(0, (this.view.latest ?? this.view.version) - 1));
     this.ticker = setInterval(() => this.tick(), 1000);
     document.addEventListener("keydown", (e) => this.key(e));
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.scheduleRefresh(); });
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) this.scheduleUpdate(); });
   }
 
   liveVersion() {
@@ -106,20 +106,52 @@ export class GamePage {
 
   // --- data ---------------------------------------------------------------------------------------
 
-  scheduleRefresh() {
-    clearTimeout(this.refreshTimer);
-    this.refreshTimer = setTimeout(() => this.refresh().catch((err) => this.showError(err)), 60);
+  // A streamed event the page has not seen yet: what changed is fetched once the burst is over
+  // (a command appends several events at once), in one request (GET /games/{id}/changes).
+  streamed(event) {
+    if (event.id !== null && event.id <= this.liveVersion()) return;
+    this.scheduleUpdate();
   }
 
+  scheduleRefresh() {
+    this.schedule(() => this.refresh());
+  }
+
+  scheduleUpdate() {
+    if (!this.view) this.scheduleRefresh();
+    else this.schedule(() => this.update());
+  }
+
+  schedule(run) {
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => run().catch((err) => this.showError(err)), 60);
+  }
+
+  // Everything afresh: on opening the page and after a refusal that says the page is stale.
   async refresh() {
     const n = ++this.seq;
     const [view, legal, moves, log] = await Promise.all([
       api.view(this.id, this.token), api.legal(this.id, this.token), api.moves(this.id, this.token), api.log(this.id, this.token)]);
     if (n !== this.seq) return;
-    if (legal.version !== view.version && n === this.seq) {
-      this.scheduleRefresh();                     // a command landed between the two reads
+    await this.show(n, view, legal, moves.moves || [], log.lines || []);
+  }
+
+  // Only what changed since the version shown: the game, the legal commands, the new log lines
+  // and the moves from the one under way on, applied to the log and move list the page has.
+  async update() {
+    const n = ++this.seq;
+    const d = await api.changes(this.id, this.token, this.liveVersion());
+    if (n !== this.seq) return;
+    const log = this.log.filter((line) => line.version <= d.log_after).concat(d.log || []);
+    const moves = this.moves.slice(0, d.moves_from).concat(d.moves || []);
+    await this.show(n, d.game, d.legal, moves, log);
+  }
+
+  async show(n, view, legal, moves, log) {
+    if (legal.version !== view.version) {
+      this.scheduleUpdate();                      // a command landed between the two reads
     }
-    const recent = await this.changedSquares(view, moves.moves || []);
+    const recent = await this.changedSquares(view, moves);
     if (n !== this.seq) return;
     const before = this.view;
     if (view.clocks && view.clocks.now) this.skew = Date.now() - Date.parse(view.clocks.now);
@@ -131,8 +163,8 @@ export class GamePage {
     this.view = view;
     if (this.error && this.error.code === "offline") this.clearError();     // reached the server again
     this.legal = legal;
-    this.moves = moves.moves || [];
-    this.log = log.lines || [];
+    this.moves = moves;
+    this.log = log;
     this.keepSelection();
     this.turnSignal(before);
     if (view.status === "finished" && (!this.stats || this.stats.version !== view.version)) {
@@ -200,10 +232,10 @@ export class GamePage {
       this.showError(err);
     }
     try {
-      // until the page holds the position after this command: a refresh the stream started meanwhile
+      // until the page holds the position after this command: an update the stream started meanwhile
       // supersedes ours and leaves the old position on screen a moment longer
       for (let tries = 0; tries < 40; tries++) {
-        await this.refresh();
+        await this.update();
         if (!answered || this.legal.version >= answered.version) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -581,7 +613,7 @@ export class GamePage {
     this.streamEl.textContent = STREAM_TEXT[status] || status;
     this.streamEl.dataset.status = status;
     if (detail) this.streamEl.title = detail;
-    if (status === "live" && this.wasDown) this.scheduleRefresh();
+    if (status === "live" && this.wasDown) this.scheduleUpdate();
     this.wasDown = status === "reconnecting" || status === "failed";
   }
 
