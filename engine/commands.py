@@ -33,10 +33,10 @@ def dispatch(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     pending = state["pending"]
     if pending and kind != "pass_control":           # control may be passed midway through an effect
         if pending["seat"] != seat:
-            raise RuleError("not_your_decision", "Another player must answer the question in play first; wait a moment, the page updates by itself.",
+            raise RuleError("not_your_decision", "Another player must answer the question in play first; wait for their answer.",
                             "RULES 6.1 effects resolve completely")
         if kind not in ANSWERS:
-            raise RuleError("decision_pending", f"Answer the pending decision first: {pending['prompt']}.",
+            raise RuleError("decision_pending", f"Answer the question in play first: {pending['prompt']}.",
                             "RULES 6.1 effects resolve completely")
         decisions.answer(ctx, command)
     else:
