@@ -516,6 +516,15 @@ def layout() -> str:
 
 # Keys of older versions, read only to move their data to the keys above (events/layout.py).
 
+MOVING = ":moving"
+
+
+def legacy_moving(legacy_key: str) -> str:
+    """The twin an older-layout key is renamed to while its contents are moved (workers/layout.py),
+    in the key's own slot: its tag, or the whole key as the tag when it has none."""
+    return f"{legacy_key}{MOVING}" if "{" in legacy_key else f"{{{legacy_key}}}{MOVING}"
+
+
 def legacy_deadlines() -> str:
     """sorted set: the unsharded deadline index (member -> when due)."""
     return f"{PREFIX}:{{deadlines}}:due"

@@ -4,9 +4,11 @@ by `arena migrate`.
 Older versions kept shared data in single keys (one slot each on a Redis Cluster): the deadline
 index and its leases in `{deadlines}`, every lobby table, the open list and the seeks in
 `{lobby}`, the live games in `arena:live`, account names and sign-in failures in `{accounts}`.
-Each step moves one of them to its sharded keys (events/keys.py), adding only what is missing
-(a newer entry written meanwhile wins), then deletes the old key, so a run can stop anywhere and
-the next one finishes it; a second run finds nothing to move. Deadlines keep their due times; a
+Each step renames an old key to a twin in its own slot (so what an old process still writes
+meanwhile lands in a fresh old key, never deleted unmoved), moves the twin's entries to the sharded
+keys (events/keys.py), adding only what is missing (a newer entry written meanwhile wins), then
+deletes the twin; a run can stop anywhere and the next one finishes it, and a second run finds
+nothing to move. Deadlines keep their due times; a
 claim an old loop held is offered again at once (the claiming loop is gone; handling a deadline
 twice is harmless). A table without an expiry time gets its creation time plus the table TTL.
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from redis.exceptions import RedisError
 
@@ -29,6 +31,7 @@ from . import due
 
 log = logging.getLogger("arena.layout")
 BATCH = 500
+DRAIN_ROUNDS = 10                   # an old process writing all the while: the rest waits for the next run
 
 
 def _text(value: Any) -> str:
@@ -88,73 +91,100 @@ def _hash(redis: Any, key: str) -> Iterable[dict[str, str]]:
             return
 
 
-def _deadlines(redis: Any, now: float) -> int:
-    count = 0
-    for batch in _sorted_set(redis, keys.legacy_deadlines()):
-        due.add(redis, dict(batch), only_new=True)
-        count += len(batch)
-    for batch in _sorted_set(redis, keys.legacy_deadline_leases()):
-        due.add(redis, {member: now for member, _ in batch}, only_new=True)      # offered again at once
-        count += len(batch)
-    redis.delete(keys.legacy_deadlines())
-    redis.delete(keys.legacy_deadline_leases())
+def _drain(redis: Any, key: str, move: Callable[[str], int]) -> int:
+    """Move what older key `key` holds with `move(source) -> entries moved`. The key is renamed
+    first to its twin in its own slot (keys.legacy_moving), so what an old process still writes
+    meanwhile goes to a fresh `key` (moved in the next round, or the next run) and nothing is
+    deleted unmoved; a twin a stopped run left behind is finished first."""
+    moving, count = keys.legacy_moving(key), 0
+    for _ in range(DRAIN_ROUNDS):
+        if redis.exists(moving):
+            count += move(moving)
+            redis.delete(moving)
+        if not redis.exists(key):
+            break
+        redis.rename(key, moving)
     return count
 
 
+def _deadlines(redis: Any, now: float) -> int:
+    def due_at_their_time(source: str) -> int:
+        batches = list(_sorted_set(redis, source))
+        for batch in batches:
+            due.add(redis, dict(batch), only_new=True)
+        return sum(map(len, batches))
+
+    def offered_again(source: str) -> int:                  # claims of a loop that is gone: due at once
+        batches = list(_sorted_set(redis, source))
+        for batch in batches:
+            due.add(redis, {member: now for member, _ in batch}, only_new=True)
+        return sum(map(len, batches))
+    return _drain(redis, keys.legacy_deadlines(), due_at_their_time) + \
+        _drain(redis, keys.legacy_deadline_leases(), offered_again)
+
+
 def _tables(redis: Any, table_ttl: float) -> int:
-    count = 0
-    for old in list(redis.scan_iter(match=keys.legacy_table("x").removesuffix("x") + "*", count=BATCH)):
-        old = _text(old)
-        raw = redis.get(old)
-        if raw is not None:
-            table = json.loads(raw)
-            if table["status"] == "open" and table.get("expires") is None:
-                table["expires"] = table["created"] + table_ttl
-            redis.set(keys.table(table["id"]), json.dumps(table), nx=True)
-            lobby.reindex(redis, table["id"])
-            count += 1
-        redis.delete(old)
-    redis.delete(keys.legacy_open_tables())
+    def copy(source: str) -> int:
+        raw = redis.get(source)
+        if raw is None:
+            return 0
+        table = json.loads(raw)
+        if table["status"] == "open" and table.get("expires") is None:
+            table["expires"] = table["created"] + table_ttl
+        redis.set(keys.table(table["id"]), json.dumps(table), nx=True)      # a copy made before is kept
+        lobby.reindex(redis, table["id"])
+        return 1
+
+    found = {_text(k).removesuffix(keys.MOVING) for k in redis.scan_iter(match=keys.legacy_table("x").removesuffix("x") + "*",
+                                                                   count=BATCH)}
+    count = sum(_drain(redis, old, copy) for old in sorted(found))
+    redis.delete(keys.legacy_open_tables())                # the tables themselves say whether they are open
     return count
 
 
 def _seeks(redis: Any) -> int:
-    count = 0
-    for batch in _hash(redis, keys.legacy_seeks()):
-        for player_id, raw in batch.items():
-            seek = json.loads(raw)
-            pool = lobby.pool_of(seek["form"], seek.get("time_control"))
-            if redis.set(keys.player_seek(player_id), pool, nx=True):     # a newer seek of the player wins
-                redis.hsetnx(keys.seek_pool(pool), player_id, raw)
-            redis.hdel(keys.legacy_seeks(), player_id)
-            count += 1
-    return count
+    def copy(source: str) -> int:
+        count = 0
+        for batch in _hash(redis, source):
+            for player_id, raw in batch.items():
+                seek = json.loads(raw)
+                pool = lobby.pool_of(seek["form"], seek.get("time_control"))
+                redis.set(keys.player_seek(player_id), pool, nx=True)        # a newer seek of the player wins
+                if _text(redis.get(keys.player_seek(player_id))) == pool:
+                    redis.hsetnx(keys.seek_pool(pool), player_id, raw)
+                count += 1
+        return count
+    return _drain(redis, keys.legacy_seeks(), copy)
 
 
 def _live_games(redis: Any) -> int:
-    count = 0
-    for batch in _sorted_set(redis, keys.legacy_live_games()):
-        for game_id, at in batch:
-            if keys.valid_game_id(game_id):
-                redis.zadd(keys.live_games(keys.live_shard(game_id)), {game_id: at}, gt=True)
-        count += len(batch)
-    redis.delete(keys.legacy_live_games())
-    return count
+    def copy(source: str) -> int:
+        count = 0
+        for batch in _sorted_set(redis, source):
+            for game_id, at in batch:
+                if keys.valid_game_id(game_id):
+                    redis.zadd(keys.live_games(keys.live_shard(game_id)), {game_id: at}, gt=True)
+            count += len(batch)
+        return count
+    return _drain(redis, keys.legacy_live_games(), copy)
 
 
 def _account_names(redis: Any) -> tuple[int, int]:
     """(names moved, names another account holds in today's layout: kept by that one, and logged)."""
-    count = conflicts = 0
-    for batch in _hash(redis, keys.legacy_account_names()):
-        for name, player_id in batch.items():
-            if not redis.set(keys.account_name(name), player_id, nx=True) and \
-                    _text(redis.get(keys.account_name(name))) != player_id:
-                conflicts += 1
-                log.warning("account name %r of player %s is held by another player now; kept by that one",
-                            name, player_id)
-            count += 1
-    redis.delete(keys.legacy_account_names())
-    return count, conflicts
+    conflicts = []
+
+    def copy(source: str) -> int:
+        count = 0
+        for batch in _hash(redis, source):
+            for name, player_id in batch.items():
+                if not redis.set(keys.account_name(name), player_id, nx=True) and \
+                        _text(redis.get(keys.account_name(name))) != player_id:
+                    conflicts.append(name)
+                    log.warning("account name %r of player %s is held by another player now; kept by that one",
+                                name, player_id)
+                count += 1
+        return count
+    return _drain(redis, keys.legacy_account_names(), copy), len(conflicts)
 
 
 def _signin_failures(redis: Any) -> int:

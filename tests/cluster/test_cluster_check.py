@@ -82,14 +82,25 @@ def test_servers_that_would_drop_data_are_refused_and_risky_settings_warned(monk
 
 
 def test_it_says_when_data_of_an_older_key_layout_waits_to_be_moved(monkeypatch, redis_cluster, redis_server):
-    from events import keys, presence
+    from events import keys, lobby, presence
+    from workers import due
     cluster = redis_cluster.client()
     cluster.zadd(keys.legacy_live_games(), {"cc-old-game": 1.0})
+    cluster.zadd(keys.legacy_deadlines(), {"timeout:cc-old-game:1": 5.0})
+    cluster.hset(keys.legacy_account_names(), "cc-old-name", "pccold")
+    table = {"id": "Lccold", "status": "started", "created": 1.0, "game_id": "Lccold"}
+    cluster.set(keys.legacy_table("Lccold"), json.dumps(table))
     report = json.loads(check(monkeypatch, redis_cluster.url, redis_server.url, "--json").output)
-    assert report["layout"]["older_keys"] == [keys.legacy_live_games()]
+    assert set(report["layout"]["older_keys"]) == {keys.legacy_live_games(), keys.legacy_deadlines(),
+                                                  keys.legacy_account_names()}
     assert any("arena migrate" in w for w in report["warnings"])
-    assert "live_games: 1" in CliRunner().invoke(main, ["migrate"]).output
-    assert "cc-old-game" in presence.live(cluster, 1000)
+    said = CliRunner().invoke(main, ["migrate"]).output                       # on the Cluster: every slot
+    assert all(f"{what}: 1" in said for what in ("live_games", "deadlines", "account_names", "tables")), said
+    assert "cc-old-game" in presence.live(cluster, 1000) and due.when(cluster, "timeout:cc-old-game:1") == 5.0
+    assert lobby.table(cluster, "Lccold") == table and cluster.get(keys.account_name("CC-old-name")) == b"pccold"
+    due.drop(cluster, ["timeout:cc-old-game:1"])
+    cluster.delete(keys.table("Lccold"))
+    cluster.delete(keys.account_name("cc-old-name"))
     assert json.loads(check(monkeypatch, redis_cluster.url, redis_server.url, "--json").output)["layout"] == \
         {"version": keys.LAYOUT, "current": keys.LAYOUT, "older_keys": []}
     presence.not_live(cluster, "cc-old-game")

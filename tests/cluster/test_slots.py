@@ -30,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("events", "server", "workers")
 SAMPLE_ARGS = {"game_id": "g1", "player_id": "p1", "key": "k1", "name": "info", "token_hash": "ab" * 32,
                "shard": 3, "bucket": 3, "pool": "duel-move-600-0", "channel": "players", "table_id": "t1",
-               "worker_name": "w1", "queue_name": "arena", "owner": "p:p1", "name_hex": "616e6e"}
+               "worker_name": "w1", "queue_name": "arena", "owner": "p:p1", "name_hex": "616e6e",
+               "legacy_key": "arena:{deadlines}:due"}
 OWNER = {"game_id": "g1", "player_id": "p1", "owner": "p:p1", "name": keys.name_digest("info")}
 # Keys of one purpose kept in one slot on purpose (each group changes together in one MULTI).
 GROUPS = {"lobby": "the lobby's feed and the cursors of the buckets relayed into it, changed together",
@@ -62,7 +63,7 @@ UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job ha
                ("events/scripts.py", "run_script"): "runs the keys its callers pass (checked here)",
                ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only",
                ("server/merged.py", "_follow"): "one XREAD over a game's log and chat channels, all in the game's slot",
-               ("workers/layout.py", "_tables"): "deletes one older-layout key SCAN found at a time",
+               ("workers/layout.py", "_drain"): "renames an older-layout key to its twin in its slot (checked below)",
                ("workers/layout.py", "_signin_failures"): "deletes one older-layout key SCAN found at a time"}
 
 
@@ -114,6 +115,14 @@ def test_a_table_and_its_buckets_indexes_share_a_slot_and_ids_spread_over_the_bu
     assert key_slot(keys.lobby_relayed(3).encode()) == key_slot(keys.lobby_feed().encode())
     assert keys.account_name("Ann") == keys.account_name("ANN") != keys.account_name("Bob")
     assert key_slot(keys.signin_failures("ann").encode()) == key_slot(keys.account_name("Ann").encode())
+
+
+def test_every_older_layout_key_is_set_aside_in_its_own_slot():
+    older = [fn(**{p: SAMPLE_ARGS[p] for p in inspect.signature(fn).parameters}) for name, fn in builders()
+             if name.startswith("legacy_") and name != "legacy_moving"]
+    assert len(older) >= 8 and keys.legacy_live_games() in older
+    for key in older:
+        assert key_slot(keys.legacy_moving(key).encode()) == key_slot(key.encode()), key
 
 
 def test_the_shards_of_the_deadline_index_spread_games():

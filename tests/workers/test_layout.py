@@ -77,8 +77,12 @@ def test_a_migration_stopped_midway_is_finished_by_the_next_run(redis_db):
     redis_db.set(keys.table("Lold1"), json.dumps({**json.loads(redis_db.get(keys.legacy_table("Lold1"))),
                                                   "expires": NOW + 5}))       # copied before a crash
     redis_db.zadd(keys.live_games(keys.live_shard("g6")), {"g6": NOW})         # moved, and a move since
+    redis_db.rename(keys.legacy_deadlines(), keys.legacy_moving(keys.legacy_deadlines()))   # set aside, then
+    redis_db.zadd(keys.legacy_deadlines(), {"timeout:g7:1": NOW + 9})          # an old worker wrote on
     moved = layout.migrate(redis_db, NOW, 3600)
-    assert moved["tables"] == 2 and moved["deadlines"] == 4 and moved["account_names"] == 1
+    assert moved["tables"] == 2 and moved["deadlines"] == 5 and moved["account_names"] == 1
+    assert due.when(redis_db, "timeout:g7:1") == NOW + 9 and due.when(redis_db, "timeout:g1:3") == NOW + 50
+    assert not redis_db.keys("*moving*")
     assert [t["id"] for t in lobby.open_tables(redis_db)] == ["Lold1"]
     assert lobby.table(redis_db, "Lold1")["expires"] == NOW + 5                  # the copy already made is kept
     assert redis_db.zscore(keys.live_games(keys.live_shard("g6")), "g6") == NOW  # the later time wins
