@@ -215,10 +215,15 @@ def deadline_shard(game_id: str) -> int:
     return zlib.crc32(game_id.encode()) % DEADLINE_SHARDS
 
 
+def _sharded(group: str, shard: int, shards: int) -> str:
+    """The start of every key of shard `shard` of a sharded group: `arena:{<group>.<shard>}`."""
+    if not isinstance(shard, int) or not 0 <= shard < shards:
+        raise InvalidKeyPart(f"{group} shard must be 0-{shards - 1}: {shard!r}")
+    return f"{PREFIX}:{{{group}.{shard}}}"
+
+
 def _deadline_shard(shard: int) -> str:
-    if not isinstance(shard, int) or not 0 <= shard < DEADLINE_SHARDS:
-        raise InvalidKeyPart(f"deadline shard must be 0-{DEADLINE_SHARDS - 1}: {shard!r}")
-    return f"{PREFIX}:{{deadlines.{shard}}}"
+    return _sharded("deadlines", shard, DEADLINE_SHARDS)
 
 
 def deadlines(shard: int) -> str:
@@ -380,9 +385,7 @@ def lobby_bucket(table_id: str) -> int:
 
 
 def _lobby_bucket(bucket: int) -> str:
-    if not isinstance(bucket, int) or not 0 <= bucket < LOBBY_BUCKETS:
-        raise InvalidKeyPart(f"lobby bucket must be 0-{LOBBY_BUCKETS - 1}: {bucket!r}")
-    return f"{PREFIX}:{{lobby.{bucket}}}"
+    return _sharded("lobby", bucket, LOBBY_BUCKETS)
 
 
 def table(table_id: str) -> str:
@@ -409,8 +412,7 @@ def lobby_changes(bucket: int) -> str:
 
 def lobby_relayed(bucket: int) -> str:
     """string: the last entry of lobby_changes(bucket) relayed into the feed (in the feed's slot)."""
-    if not isinstance(bucket, int) or not 0 <= bucket < LOBBY_BUCKETS:
-        raise InvalidKeyPart(f"lobby bucket must be 0-{LOBBY_BUCKETS - 1}: {bucket!r}")
+    _lobby_bucket(bucket)                           # refuses a bucket that does not exist
     return f"{PREFIX}:{{lobby}}:relayed:{bucket}"
 
 
@@ -453,9 +455,7 @@ def live_shard(game_id: str) -> int:
 def live_games(shard: int) -> str:
     """sorted set, one shard of the list of running games: id -> when it last changed (each move
     writes it, so the list is spread over LIVE_SHARDS tags; events/presence.py merges them)."""
-    if not isinstance(shard, int) or not 0 <= shard < LIVE_SHARDS:
-        raise InvalidKeyPart(f"live shard must be 0-{LIVE_SHARDS - 1}: {shard!r}")
-    return f"{PREFIX}:{{live.{shard}}}:games"
+    return f"{_sharded('live', shard, LIVE_SHARDS)}:games"
 
 
 def chat(game_id: str, channel: str) -> str:

@@ -103,13 +103,12 @@ async def _stream_slots_once() -> None:
 def lobby_flow(app, queue) -> dict:
     """The lobby on the Cluster: tables in several buckets listed and followed in the feed, racers
     for a last seat (one wins), a seek pairing, a table nobody joined expiring with its creator told."""
-    import threading
     from datetime import datetime, timedelta, timezone
 
     from freezegun import freeze_time
 
     from events import keys
-    from tests.server.people import person
+    from tests.server.people import person, race_to_join
     from tests.workers.helpers import run_worker
 
     ann, racers = person(app, "ann"), [person(app, "racer") for _ in range(4)]
@@ -120,19 +119,7 @@ def lobby_flow(app, queue) -> dict:
     assert {t["id"] for t in tables} <= listed
     seen = [e["table"]["id"] for e in ann.get(f"/lobby/feed?after={feed}").json["entries"]]
     assert seen == [t["id"] for t in tables]                     # every bucket's change, in order
-    answers: list[int] = []
-    barrier = threading.Barrier(len(racers))
-
-    def race(racer) -> None:
-        barrier.wait()
-        answers.append(racer.post(f"/lobby/tables/{tables[0]['id']}/join").status_code)
-
-    threads = [threading.Thread(target=race, args=(r,)) for r in racers]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(answers) == [200, 409, 409, 409]
+    assert race_to_join(racers, tables[0]["id"]) == [200, 409, 409, 409]
     tc = {"kind": "move", "seconds": 3600}
     racers[0].post("/lobby/seeks", {"form": "duel", "time_control": tc})
     assert racers[1].post("/lobby/seeks", {"form": "duel", "time_control": tc}).json["status"] == "matched"

@@ -42,3 +42,21 @@ def person(app, prefix: str = "p") -> Person:
     r = client.post("/accounts", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.json
     return Person(client, r.json["id"], name)
+
+
+def race_to_join(people: list[Person], table_id: str) -> list[int]:
+    """Every person asks for a place at the table at the same moment; the status codes, sorted."""
+    import threading
+    answers: list[int] = []
+    barrier = threading.Barrier(len(people))
+
+    def join(p: Person) -> None:
+        barrier.wait()
+        answers.append(p.post(f"/lobby/tables/{table_id}/join").status_code)
+
+    threads = [threading.Thread(target=join, args=(p,)) for p in people]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(answers)

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-import threading
 
 from freezegun import freeze_time
 
 from events import keys
 from workers import results
 
-from .people import fresh, person
+from .people import fresh, person, race_to_join
 
 TIMED = {"kind": "move", "seconds": 86400}
 
@@ -99,19 +98,7 @@ def test_racing_for_the_last_place_exactly_one_wins(app):
     ann = person(app)
     rivals = [person(app) for _ in range(6)]
     table = open_table(ann)
-    answers: list[int] = []
-    barrier = threading.Barrier(len(rivals))
-
-    def join(p):
-        barrier.wait()
-        answers.append(p.post(f"/lobby/tables/{table['id']}/join").status_code)
-
-    threads = [threading.Thread(target=join, args=(p,)) for p in rivals]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(answers) == [200] + [409] * 5
+    assert race_to_join(rivals, table["id"]) == [200] + [409] * 5
     final = ann.get(f"/lobby/tables/{table['id']}").json
     assert len(final["players"]) == 2 and final["status"] == "started"
 
