@@ -14,8 +14,8 @@ they hash to one slot, so every key carries the hash tag of what it belongs to:
     arena:{followups.<n>}:due  shard n of the follow-up index: games whose follow-up may be owed
     arena:ptoken:<hash>        a player token's owner: read and written alone, never with another key
     arena:name:{<digest>}      an account name's owner (and its sign-in failures), one slot per name
-    arena:{live.<n>}:games     shard n of the live games list (16 shards)
-    arena:{lobby.<n>}:...      bucket n of the lobby: its tables, open and expiry indexes, changes (8)
+    arena:{live.<n>.<k>}:games shard n of the live games list (8 shards, k spreads their slots)
+    arena:{lobby.<n>.<k>}:...  bucket n of the lobby: its tables, open and expiry indexes, changes (8)
     arena:{seeks.<pool>}:...   the quick-match seeks of one form and time control
     arena:{lobby}:feed         the lobby's feed, relayed from the buckets' changes
 
@@ -26,8 +26,11 @@ tests/cluster/test_slots.py walks every builder here and every script and proves
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import zlib
+
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS as CLUSTER_SLOTS, key_slot
 
 PREFIX = "arena"
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -215,11 +218,26 @@ def deadline_shard(game_id: str) -> int:
     return zlib.crc32(game_id.encode()) % DEADLINE_SHARDS
 
 
-def _sharded(group: str, shard: int, shards: int) -> str:
-    """The start of every key of shard `shard` of a sharded group: `arena:{<group>.<shard>}`."""
+def _sharded(group: str, shard: int, shards: int, tags: list[str] | None = None) -> str:
+    """The start of every key of shard `shard` of a sharded group: `arena:{<tag>}`, the tag
+    `<group>.<shard>` or `tags[shard]`."""
     if not isinstance(shard, int) or not 0 <= shard < shards:
         raise InvalidKeyPart(f"{group} shard must be 0-{shards - 1}: {shard!r}")
-    return f"{PREFIX}:{{{group}.{shard}}}"
+    return f"{PREFIX}:{{{tags[shard] if tags else f'{group}.{shard}'}}}"
+
+
+def _evenly_spread(group: str, shards: int) -> list[str]:
+    """Tags for the shards of a group whose slots are evenly spaced over the Cluster's slots: shard
+    n's tag is the first `<group>.<n>.<k>` that hashes near the middle of the n-th of `shards` equal
+    slot ranges, so masters serving equal ranges serve shares of the shards as even as can be
+    (plain `<group>.<n>` tags put 4 of 8 on one of 3 masters)."""
+    width = CLUSTER_SLOTS / shards
+    tags = []
+    for n in range(shards):
+        middle = (n + 0.5) * width
+        tags.append(next(tag for tag in (f"{group}.{n}.{k}" for k in itertools.count())
+                         if abs(key_slot(tag.encode()) - middle) < width / 8))
+    return tags
 
 
 def _deadline_shard(shard: int) -> str:
@@ -384,8 +402,11 @@ def lobby_bucket(table_id: str) -> int:
     return zlib.crc32(table_id.encode()) % LOBBY_BUCKETS
 
 
+_LOBBY_TAGS = _evenly_spread("lobby", LOBBY_BUCKETS)
+
+
 def _lobby_bucket(bucket: int) -> str:
-    return _sharded("lobby", bucket, LOBBY_BUCKETS)
+    return _sharded("lobby", bucket, LOBBY_BUCKETS, _LOBBY_TAGS)
 
 
 def table(table_id: str) -> str:
@@ -444,7 +465,8 @@ def seek_match(player_id: str) -> str:
     return f"{_player(player_id)}:seek_match"
 
 
-LIVE_SHARDS = 16
+LIVE_SHARDS = 8
+_LIVE_TAGS = _evenly_spread("live", LIVE_SHARDS)
 
 
 def live_shard(game_id: str) -> int:
@@ -455,7 +477,7 @@ def live_shard(game_id: str) -> int:
 def live_games(shard: int) -> str:
     """sorted set, one shard of the list of running games: id -> when it last changed (each move
     writes it, so the list is spread over LIVE_SHARDS tags; events/presence.py merges them)."""
-    return f"{_sharded('live', shard, LIVE_SHARDS)}:games"
+    return f"{_sharded('live', shard, LIVE_SHARDS, _LIVE_TAGS)}:games"
 
 
 def chat(game_id: str, channel: str) -> str:

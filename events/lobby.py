@@ -4,8 +4,9 @@ Tables live in keys.LOBBY_BUCKETS buckets (by their id), so a Redis Cluster spre
 masters. A table, its bucket's indexes (open tables, expiry times) and the bucket's entry of
 changes share the bucket's tag, so they are written in one MULTI watched over the table: two
 players racing for the last seat cannot both get it. The bucket's changes are then relayed, in
-order and once, into the one feed the live lobby list follows (`relay`: by the process that made
-the change at once, and by every worker's deadline loop for what a crashed process left).
+order and once, into the one feed the live lobby list follows (events/lua/lobby_relay.lua: by the
+process that made the change at once, and by every worker's deadline loop for what a crashed
+process left).
 
 Seeks wait in one hash per pairing pool (a form and a time control, `pool_of`): pairing watches
 that hash and takes the seeks it pairs off it in one MULTI, so no seek is ever paired twice.
@@ -21,8 +22,8 @@ from typing import Any, Callable
 
 from redis.exceptions import WatchError
 
-from . import keys
-from .scripts import lua, run_script
+from . import keys, scripts
+from .connection import is_cluster
 
 FEED_SIZE = 1000
 RELAY_BATCH = 100
@@ -42,10 +43,14 @@ def new_id() -> str:
     return "L" + secrets.token_hex(7)
 
 
-def _record(pipe: Any, table_id: str, kind: str, table: dict) -> None:
+def _record(pipe: Any, table_id: str, kind: str, table: dict) -> str:
+    """Queue the change's entry in its bucket, after a read of the bucket's last entry before it (so
+    the relay knows what must have been copied first); the entry's data. Last in the transaction."""
     bucket = keys.lobby_bucket(table_id)
-    pipe.xadd(keys.lobby_changes(bucket), {"data": json.dumps({"kind": kind, "table": table})}, maxlen=FEED_SIZE,
-              approximate=True)
+    data = json.dumps({"kind": kind, "table": table})
+    pipe.xrevrange(keys.lobby_changes(bucket), "+", "-", count=1)
+    pipe.xadd(keys.lobby_changes(bucket), {"data": data}, maxlen=FEED_SIZE, approximate=True)
+    return data
 
 
 def _index(pipe: Any, table_id: str, table: dict) -> None:
@@ -67,9 +72,8 @@ def open_table(redis, table: dict) -> dict:
     pipe = redis.pipeline(transaction=True)
     pipe.set(keys.table(table_id), json.dumps(table))
     _index(pipe, table_id, table)
-    _record(pipe, table_id, "opened", table)
-    pipe.execute()
-    relay(redis, keys.lobby_bucket(table_id))
+    data = _record(pipe, table_id, "opened", table)
+    _relay_new(redis, table_id, pipe.execute(), data)
     return table
 
 
@@ -107,12 +111,12 @@ def change_table(redis, table_id: str, change: Callable[[dict], dict]) -> dict |
                 pipe.multi()
                 pipe.set(key, json.dumps(after))
                 _index(pipe, table_id, after)
-                _record(pipe, table_id, "changed" if after["status"] == "open" else after["status"], after)
-                pipe.execute()
+                data = _record(pipe, table_id, "changed" if after["status"] == "open" else after["status"], after)
+                done = pipe.execute()
                 break
             except WatchError:
                 continue
-    relay(redis, keys.lobby_bucket(table_id))
+    _relay_new(redis, table_id, done, data)
     return after
 
 
@@ -122,14 +126,14 @@ def open_tables(redis, limit: int = 200, now: float | None = None) -> list[dict]
     pipe = redis.pipeline(transaction=False)
     for bucket in range(keys.LOBBY_BUCKETS):
         pipe.zrange(keys.open_tables(bucket), 0, limit - 1, withscores=True)
-    ids = sorted(((score, _text(i)) for rows in pipe.execute() for i, score in rows))[:limit]
-    if not ids:
+    oldest = sorted(((score, _text(i)) for rows in pipe.execute() for i, score in rows))[:limit]
+    if not oldest:
         return []
-    pipe = redis.pipeline(transaction=False)
-    for _, table_id in ids:
-        pipe.get(keys.table(table_id))
-    found = [json.loads(r) for r in pipe.execute() if r]
-    return [t for t in found if t["status"] == "open" and (now is None or not expired(t, now))]
+    wanted = [keys.table(table_id) for _, table_id in oldest]
+    # a Cluster client sends one MGET per slot (per bucket), side by side
+    rows = redis.mget_nonatomic(wanted) if is_cluster(redis) else redis.mget(wanted)
+    tables = [json.loads(r) for r in rows if r]
+    return [t for t in tables if t["status"] == "open" and (now is None or not expired(t, now))]
 
 
 def expired(table: dict, now: float) -> bool:
@@ -155,27 +159,36 @@ def expire_due(redis, now: float, tell: Callable[[dict], None], limit: int = 100
     return told
 
 
+_RELAY = scripts.lua("lobby_relay.lua")
+_FORGET_POOL = scripts.lua("forget_pool.lua")
+
+
+def _relay_new(redis, table_id: str, done: list, data: str) -> None:
+    """Copy the change a transaction just recorded into the feed (one script in the feed's slot),
+    or everything not copied yet of its bucket when changes before it are still waiting."""
+    before, new_id = done[-2], _text(done[-1])
+    previous = _text(before[0][0]) if before else "0-0"
+    bucket = keys.lobby_bucket(table_id)
+    if _copy(redis, bucket, [(new_id, data)], previous) < 0:
+        relay(redis, bucket)
+
+
+def _copy(redis, bucket: int, rows: list[tuple[str, str]], previous: str = "") -> int:
+    args = [FEED_SIZE, previous, *[part for row in rows for part in row]]
+    return int(scripts.run_script(redis, _RELAY, keys=[keys.lobby_relayed(bucket), keys.lobby_feed()], args=args))
+
+
 def relay(redis, bucket: int) -> int:
-    """Copy the bucket's changes not yet relayed into the feed, in order, each once (the copy and
-    the bucket's cursor change in one MULTI watched over the cursor); how many were copied."""
-    cursor_key = keys.lobby_relayed(bucket)
+    """Copy the bucket's changes not yet relayed into the feed, in order, each once (the script
+    skips what another relay copied meanwhile); how many this call copied."""
     copied = 0
-    with redis.pipeline(transaction=True) as pipe:
-        while True:
-            try:
-                pipe.watch(cursor_key)
-                after = _text(pipe.get(cursor_key)) or "0-0"
-                rows = redis.xrange(keys.lobby_changes(bucket), f"({after}", "+", count=RELAY_BATCH)
-                if not rows:
-                    return copied
-                pipe.multi()
-                for _, fields in rows:
-                    pipe.xadd(keys.lobby_feed(), {"data": _field(fields)}, maxlen=FEED_SIZE, approximate=True)
-                pipe.set(cursor_key, _text(rows[-1][0]))
-                pipe.execute()
-                copied += len(rows)
-            except WatchError:
-                continue
+    while True:
+        after = _text(redis.get(keys.lobby_relayed(bucket))) or "0-0"
+        rows = redis.xrange(keys.lobby_changes(bucket), f"({after}", "+", count=RELAY_BATCH)
+        if rows:
+            copied += _copy(redis, bucket, [(_text(sid), _text(_field(fields))) for sid, fields in rows])
+        if len(rows) < RELAY_BATCH:
+            return copied
 
 
 def relay_all(redis) -> int:
@@ -274,12 +287,9 @@ def pair_seeks(redis, pool: str, choose: Callable[[list[dict]], list[list[dict]]
     return groups
 
 
-FORGET_POOL_LUA = lua("forget_pool.lua")
-
-
 def _forget_pool(redis, player_id: str, pool: str) -> None:
     """The player's seek in `pool` was paired: forget its pool, unless the player seeks anew elsewhere."""
-    run_script(redis, FORGET_POOL_LUA, [keys.player_seek(player_id)], [pool])
+    scripts.run_script(redis, _FORGET_POOL, keys=[keys.player_seek(player_id)], args=[pool])
 
 
 MATCH_SECONDS = 3600
