@@ -2,7 +2,7 @@
 worker's lobby sweep closes them and tells their creator once; each join renews the time."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 from freezegun import freeze_time
