@@ -204,8 +204,8 @@ def parse_cursor(text: str) -> tuple[int, dict[str, str]]:
                 raise ValueError
             stream_id(at)
     except (ValueError, ValidationError):
-        raise ApiError(400, "malformed_request", "Last-Event-ID (or cursor) must be an event version or a stream "
-                       "cursor such as '12;players=1717171717171-0'.") from None
+        raise ApiError(400, "malformed_request", "The stream cannot resume from there; reconnect without Last-Event-ID "
+                       "or give a cursor such as '12;players=1717171717171-0'.") from None
     return number, channels
 
 

@@ -75,14 +75,17 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
     return Response(json.dumps(problem_body(status, code, detail, **extra)), status=status, mimetype=PROBLEM)
 
 
+STORE_UNAVAILABLE = ("The game server cannot reach its games just now; wait a few seconds and try again "
+                     "(a command sent again with the same Idempotency-Key counts once).")
+
+
 def retry_after_seconds() -> int:
     return int(os.environ.get("ARENA_RETRY_AFTER") or 2)
 
 
 def _redis_unavailable(err: Exception) -> Response:
     """Redis unreachable (down, restarting, loading its file, failing over): try again shortly."""
-    response = problem(503, "store_unavailable", "The game server cannot reach its games just now; wait a few seconds "
-                       "and try again (a command sent again with the same Idempotency-Key counts once).")
+    response = problem(503, "store_unavailable", STORE_UNAVAILABLE)
     response.headers["Retry-After"] = str(retry_after_seconds())
     return response
 

@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from .. import auth, sse
 from ..context import Arena
-from ..errors import PROBLEM, problem_body
+from ..errors import PROBLEM, STORE_UNAVAILABLE, problem_body
 from ..merged import Merged
 from . import interleave
 from .hub import StreamHub
@@ -72,9 +72,8 @@ class StreamTier:
         address = request.client.host if request.client else "unknown"
         try:
             claim = await self.slots.claim(address, _token(request))
-        except (RedisError, OSError) as exc:
-            return problem_response(503, "store_unavailable", f"The game store is unavailable ({type(exc).__name__}); "
-                                    "try again shortly.", retry_after=self.limits.retry_after)
+        except (RedisError, OSError):
+            return problem_response(503, "store_unavailable", STORE_UNAVAILABLE, retry_after=self.limits.retry_after)
         if claim is None:
             return problem_response(429, "too_many_streams", "You have as many live streams open as allowed; close "
                                     "another tab of this site, or try again later.", retry_after=self.limits.retry_after)
