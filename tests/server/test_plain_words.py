@@ -37,6 +37,8 @@ def _part(value: ast.expr, module) -> str:
     if isinstance(value, ast.Constant):
         return value.value
     inner = value.value if isinstance(value, ast.FormattedValue) else value
+    if "__name__" in ast.unparse(inner):
+        return "SomeError"                          # a class name shown to the player: flagged as jargon
     if isinstance(inner, ast.Name) and isinstance(getattr(module, inner.id, None), str):
         return getattr(module, inner.id)
     return f"'{PLACEHOLDER}'" if getattr(value, "conversion", -1) == ord("r") else PLACEHOLDER
