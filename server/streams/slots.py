@@ -28,7 +28,7 @@ from collections import defaultdict
 from importlib import resources
 
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import RedisError
 
 from events import keys
 
@@ -78,8 +78,7 @@ class StreamSlots:
             wanted.append((owner("t", token), self.per_token))
         member = f"{self.holder}:{next(self._serial)}"
         now = time.time()
-        answers = await asyncio.gather(*(self._take([keys.stream_slots(name), member, f"{now:.3f}",
-                                                     f"{now + self.lease:.3f}", cap])
+        answers = await asyncio.gather(*(self._take([name, member, f"{now:.3f}", f"{now + self.lease:.3f}", cap])
                                          for name, cap in wanted), return_exceptions=True)
         taken = [name for (name, _), answer in zip(wanted, answers) if answer == 1]
         failed = next((a for a in answers if isinstance(a, BaseException)), None)
@@ -96,7 +95,7 @@ class StreamSlots:
         return Claim(self, taken, member)
 
     async def _take(self, call: list) -> int:
-        """Run one claim script (key and arguments) with the others of this turn of the loop."""
+        """Run one claim script (owner and arguments) with the others of this turn of the loop."""
         answer = asyncio.get_running_loop().create_future()
         self._queued.append((call, answer))
         if self._sending is None or self._sending.done():
@@ -121,15 +120,12 @@ class StreamSlots:
 
     async def _pipelined(self, calls: list[list]) -> list:
         if isinstance(self.redis, RedisCluster):                  # a Cluster pipeline refuses scripts
-            return await asyncio.gather(*(self._claim(keys=[key], args=args) for key, *args in calls),
-                                        return_exceptions=True)
-        pipe = self.redis.pipeline(transaction=False)
-        for key, *args in calls:
-            pipe.evalsha(self._claim.sha, 1, key, *args)
-        results = await pipe.execute(raise_on_error=False)
-        if any(isinstance(r, NoScriptError) for r in results):     # Redis restarted: its scripts are gone
-            results = [await self._claim(keys=[key], args=args) for key, *args in calls]
-        return results
+            return await asyncio.gather(*(self._claim(keys=[keys.stream_slots(name)], args=args)
+                                          for name, *args in calls), return_exceptions=True)
+        pipe = self.redis.pipeline(transaction=False)          # loads the script first if Redis lost it
+        for name, *args in calls:
+            await self._claim(keys=[keys.stream_slots(name)], args=args, client=pipe)
+        return await pipe.execute(raise_on_error=False)
 
     async def give_back(self, owners: list[str], member: str, held: bool = True) -> None:
         for name in owners if held else ():
