@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from . import etherweave, flares, frost, pieces, summon, tasks, teams, turns, warp
-from .cards import CARDS, card_kind, card_name
+from .cards import CARDS, RANK_NAMES, card_kind, card_name
 from .context import Context
 from .effects.frame import new_frame
 from .errors import NO_SUCH_CARD, RuleError, malformed
 from .geometry import parse_square
+from .pending import Command, Options, close, decision, raise_decision
 from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two_sided
 
 
@@ -52,9 +53,27 @@ def place(ctx: Context, seat: int, command: dict[str, Any]) -> None:
         raise RuleError("piece_shortage", "Your supply is empty and you have no common or heroic piece on the board to pick up; choose another action.",
                         "RULES 8.1 A place, shortage")
     ctx.emit("ActionTaken", seat=seat, action="place", actions_left=s["turn"]["actions"] - 1)
-    ctx.emit("ResolutionAdvanced", effect={"kind": "place", "seat": seat, "target": sq},
-             pending={"seat": seat, "kind": "place_pickup", "ask": "square", "can_skip": False,
-                      "prompt": "Your supply is empty: choose one of your common or heroic pieces to pick up"})
+    raise_decision(ctx, PLACE_PICKUP, {"kind": "place", "seat": seat, "target": sq}, seat)
+
+
+def _own_non_legendary(state: State) -> Options:
+    """The pieces a place short of supply may pick up: the seat's commons and heroes."""
+    frame = state["effect"]
+    color = color_of(state, frame["seat"])
+    return Options([{"type": "choose", "square": sq} for sq, p in sorted(state["board"].items())
+                    if p[1] == color and p[2] != LEGENDARY and sq != frame["target"]])
+
+
+def _place_after_pickup(ctx: Context, answer: Command) -> None:
+    frame, square = dict(ctx.state["effect"]), answer["square"]
+    pid, color, rank = ctx.state["board"][square]
+    ctx.emit("PiecePickedUp", square=square, piece=pid, color=color, rank=RANK_NAMES[rank], cause="shortage")
+    close(ctx)
+    pieces.place(ctx, frame["target"], color, 1, cause="place")
+
+
+PLACE_PICKUP = decision("place_pickup", _own_non_legendary, _place_after_pickup, ask="square",
+                        prompt="Your supply is empty: choose one of your common or heroic pieces to pick up")
 
 
 def summon_being(ctx: Context, seat: int, command: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from . import teams
 from .cards import CARDS
 from .context import Context
 from .errors import malformed
+from .pending import Options, close, decision, raise_decision
 from .state import State, color_of
 
 THAW_ON_FREEZING_TURN = True
@@ -68,23 +69,24 @@ def keep(ctx: Context, seat: int, card: str) -> None:
     if old is None:
         ctx.emit("CardFrozen", seat=seat, card=card, source="summon")
         return
-    ctx.emit("ResolutionAdvanced", effect={"kind": CHOICE, "seat": seat, "card": card, "cards": [old, card]},
-             pending={"seat": teams.decider(ctx.state, seat), "kind": CHOICE, "ask": "card", "can_skip": False,
-                      "card": card, "prompt": "You may keep one frozen effect: choose the card that stays in play"})
-
-
-def choice_options(state: State) -> list[dict[str, Any]]:
-    return [{"type": "choose", "card": c} for c in state["effect"]["cards"]]
+    raise_decision(ctx, KEEP_ONE, {"kind": CHOICE, "seat": seat, "card": card, "cards": [old, card]},
+                   teams.decider(ctx.state, seat))
 
 
 def choice_made(ctx: Context, kept: str) -> None:
     frame = ctx.state["effect"]
     seat, new = frame["seat"], frame["card"]
-    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    close(ctx)
     if kept == new:
         enter(ctx, seat, new, "summon")
     else:
         ctx.emit("CardDiscarded", seat=seat, card=new, deck="school", from_hand=False)
+
+
+KEEP_ONE = decision(
+    CHOICE, lambda state: Options([{"type": "choose", "card": c} for c in state["effect"]["cards"]]),
+    lambda ctx, answer: choice_made(ctx, answer["card"]),
+    ask="card", prompt="You may keep one frozen effect: choose the card that stays in play", shows_card=True)
 
 
 def enter(ctx: Context, seat: int, card: str, source: str) -> None:

@@ -30,9 +30,8 @@ def check(asked: list[object], available: tuple[str, ...], choosing: bool = True
                         malformed=True)
 
 
-def open_choice(ctx: Context, available: tuple[str, ...]) -> bool:
-    """Draw the random seats' schools from those no seat named, then ask the first drafting seat.
-    True while a draft decision waits (the cards are dealt once it is over)."""
+def draw_random(ctx: Context, available: tuple[str, ...]) -> list[str]:
+    """Draw the random seats' schools from those no seat named; the schools left to draft."""
     seats = ctx.state["seats"]
     left = [s for s in available if s not in {x["school"] for x in seats}]
     for seat, entry in enumerate(seats):
@@ -40,33 +39,20 @@ def open_choice(ctx: Context, available: tuple[str, ...]) -> bool:
             school = ctx.rng().choice(left)
             ctx.emit("SchoolDrawn", seat=seat, school=school)
             left.remove(school)
-    return _ask(ctx, left)
+    return left
 
 
-def _ask(ctx: Context, left: list[str]) -> bool:
-    """Ask the next drafting seat (in seat order) to pick from `left`; False when every seat has its
-    school. A last school left is the last drafting seat's at once, as a mandatory single option."""
+def next_drafter(ctx: Context, left: list[str]) -> tuple[int, list[str]] | None:
+    """The next drafting seat (in seat order) and the schools it picks from; None when every seat
+    has its school. A last school left is the last drafting seat's at once (SchoolChosen)."""
     seat = next((i for i, x in enumerate(ctx.state["seats"]) if x["school"] == DRAFT), None)
     if seat is None:
-        return False
+        return None
     if len(left) == 1:
         ctx.emit("SchoolChosen", seat=seat, school=left[0])
-        return _ask(ctx, [])
-    ctx.emit("ResolutionAdvanced", effect={"kind": "draft", "seat": seat, "schools": left},
-             pending={"seat": seat, "kind": "school", "ask": "school", "can_skip": False,
-                      "prompt": "Choose your school"})
-    return True
+        return next_drafter(ctx, [])
+    return seat, left
 
 
 def options(state: State) -> list[dict[str, Any]]:
     return [{"type": "choose", "school": s} for s in state["effect"]["schools"]]
-
-
-def chosen(ctx: Context, school: str) -> bool:
-    """Record a drafted pick; True while another seat still has to pick."""
-    frame = ctx.state["effect"]
-    ctx.emit("SchoolChosen", seat=frame["seat"], school=school)
-    if _ask(ctx, [s for s in frame["schools"] if s != school]):
-        return True
-    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
-    return False

@@ -21,6 +21,7 @@ from .cards import BASE_SCHOOLS, CARDS
 from .context import Context
 from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
+from .pending import Command, Options, close, decision, raise_decision
 from .state import COMMON, State
 from .version import rules_stamp
 from .vocabulary import FORMS
@@ -77,15 +78,33 @@ def new_game(options: dict[str, Any]) -> list[dict[str, Any]]:
              points=[[0] * n for _ in schools] if form == "melee" else [0] * k,
              impro=[[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
              options=_rules_options(options))
-    if not choice.open_choice(ctx, SUPPORTED_SCHOOLS):
+    if not _ask_draft(ctx, choice.draw_random(ctx, SUPPORTED_SCHOOLS)):
         deal(ctx)
     return ctx.events
 
 
-def school_chosen(ctx: Context, school: str) -> None:
+def _ask_draft(ctx: Context, left: list[str]) -> bool:
+    """Ask the next drafting seat to pick from `left`; False when every seat has its school."""
+    drafter = choice.next_drafter(ctx, left)
+    if drafter is None:
+        return False
+    seat, schools = drafter
+    raise_decision(ctx, SCHOOL, {"kind": "draft", "seat": seat, "schools": schools}, seat)
+    return True
+
+
+def _school_chosen(ctx: Context, answer: Command) -> None:
     """A drafting seat's pick; the cards are dealt once the last seat has picked."""
-    if not choice.chosen(ctx, school):
-        deal(ctx)
+    frame, school = ctx.state["effect"], answer["school"]
+    ctx.emit("SchoolChosen", seat=frame["seat"], school=school)
+    if _ask_draft(ctx, [s for s in frame["schools"] if s != school]):
+        return
+    close(ctx)
+    deal(ctx)
+
+
+SCHOOL = decision("school", lambda state: Options(choice.options(state)), _school_chosen,
+                  ask="school", prompt="Choose your school")
 
 
 def deal(ctx: Context) -> None:
@@ -119,9 +138,7 @@ def begin(ctx: Context) -> None:
         turns.start_turn(ctx, 0)
         return
     placer = len(s["seats"]) - 1
-    ctx.emit("ResolutionAdvanced", effect={"kind": "start_pieces", "seat": placer, "colors": start_piece_order(s)},
-             pending={"seat": placer, "kind": "start_pieces", "ask": "square", "can_skip": False,
-                      "prompt": "Choose where the start pieces go"})
+    raise_decision(ctx, START_PIECES, {"kind": "start_pieces", "seat": placer, "colors": start_piece_order(s)}, placer)
 
 
 def start_piece_squares(state: State) -> list[str]:
@@ -133,6 +150,7 @@ def start_piece_squares(state: State) -> list[str]:
 
 
 def start_piece_chosen(ctx: Context, square: str) -> None:
+    """A start piece placed (two in a duel); the placer places the next, or the first turn begins."""
     s = ctx.state
     frame = s["effect"]
     placer = frame["seat"]
@@ -146,7 +164,13 @@ def start_piece_chosen(ctx: Context, square: str) -> None:
         color, *remaining = frame["colors"]
         pieces.place(ctx, square, color, COMMON, cause="start")
     if remaining:
-        ctx.emit("ResolutionAdvanced", effect={**frame, "colors": remaining}, pending=dict(s["pending"]))
+        raise_decision(ctx, START_PIECES, {**frame, "colors": remaining}, placer)
         return
-    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    close(ctx)
     turns.start_turn(ctx, 0)
+
+
+START_PIECES = decision(
+    "start_pieces", lambda state: Options([{"type": "choose", "square": sq} for sq in start_piece_squares(state)]),
+    lambda ctx, answer: start_piece_chosen(ctx, answer["square"]),
+    ask="square", prompt="Choose where the start pieces go")

@@ -2,7 +2,8 @@
 board, score a legend, let the player pick the orientation, then run the card's effect.
 
 The steps that need the player (which piece to pick up, which colour scores a melee legend,
-which orientation) are pending decisions kept in a `summon` frame until the effect starts.
+which orientation) are pending decisions kept in a `summon` frame until the effect starts; the
+questions of a card's effect are `effect` decisions (all declared here, engine/pending.py).
 """
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from . import etherweave, frost, gateway, pieces, teams, turns
 from .cards import CARDS, RANK_NAMES, Being, Orientation
 from .context import Context
 from .effects.frame import new_frame
-from .effects.interpreter import advance
+from .effects.interpreter import advance, pending_ask
 from .effects.ops_turn import UNDER_DECK
 from .errors import RuleError
 from .geometry import offset
 from .patterns import Fit, being_square_ok, fits_at
-from .state import LEGENDARY, color_of, enemy_colors, supply
+from .pending import Command, Decision, Options, close, decision, raise_decision
+from .state import LEGENDARY, State, color_of, enemy_colors, supply
 
 WAR_SUMMONING = "borrow-enemy-piece"
 POSSESSION = "use-color-of"          # Possessed Summoner: the pattern is built from another colour
@@ -118,16 +120,15 @@ def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None
     frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=lend, improvise=improvise,
                       pattern_color=possessed, empties=empties)
     if pickups:
-        _ask(ctx, frame, "pickup", "square", "Choose one of your pieces to pick up (piece shortage)")
+        _ask(ctx, frame, PICKUP)
         return
     _place(ctx, frame, being, None)
 
 
-def _ask(ctx: Context, frame: dict[str, Any], stage: str, ask: str, prompt: str) -> None:
-    frame["stage"] = stage
-    ctx.emit("ResolutionAdvanced", effect=frame,
-             pending={"seat": teams.decider(ctx.state, frame["seat"]), "kind": stage, "ask": ask, "can_skip": False,
-                      "prompt": prompt, "card": frame["card"]})
+def _ask(ctx: Context, frame: dict[str, Any], stage: Decision) -> None:
+    """The summoning waits at `stage` for its seat (or the teammate holding control)."""
+    frame["stage"] = stage.kind
+    raise_decision(ctx, stage, frame, teams.decider(ctx.state, frame["seat"]))
 
 
 def current_fits(state: dict[str, Any], frame: dict[str, Any]) -> list[Fit]:
@@ -143,6 +144,17 @@ def picked_up(ctx: Context, square: str) -> None:
     ctx.emit("PiecePickedUp", square=square, piece=pid, color=color, rank=RANK_NAMES[rank],
              cause="shortage")
     _place(ctx, frame, CARDS.beings[frame["card"]], square)
+
+
+def _pickup_options(state: State) -> Options:
+    frame = state["effect"]
+    squares = shortage_pickups(state, frame["seat"], CARDS.beings[frame["card"]], frame["target"],
+                               current_fits(state, frame))
+    return Options([{"type": "choose", "square": sq} for sq in squares or []])
+
+
+PICKUP = decision("pickup", _pickup_options, lambda ctx, answer: picked_up(ctx, answer["square"]),
+                  ask="square", prompt="Choose one of your pieces to pick up (piece shortage)", shows_card=True)
 
 
 def _place(ctx: Context, frame: dict[str, Any], being: Being, picked: str | None) -> None:
@@ -167,7 +179,7 @@ def _place(ctx: Context, frame: dict[str, Any], being: Being, picked: str | None
     if legendary and s["form"] == "duel":
         turns.score_points(ctx, seat, 1, "legend summoned", None)
     if legendary and s["form"] == "melee":
-        _ask(ctx, frame, "legend_color", "color", "Choose the colour in which your legend scores")
+        _ask(ctx, frame, LEGEND_COLOR)
         return
     orient(ctx, frame)
 
@@ -176,6 +188,14 @@ def legend_scored(ctx: Context, color: int) -> None:
     frame = dict(ctx.state["effect"])
     turns.score_points(ctx, frame["seat"], 1, "legend summoned", color)
     orient(ctx, frame)
+
+
+LEGEND_COLOR = decision(
+    "legend_color",
+    lambda state: Options([{"type": "choose", "color": c}
+                           for c in enemy_colors(state, color_of(state, state["effect"]["seat"]))]),
+    lambda ctx, answer: legend_scored(ctx, answer["color"]),
+    ask="color", prompt="Choose the colour in which your legend scores", shows_card=True)
 
 
 def orientation_groups(frame: dict[str, Any]) -> dict[int, list[int]]:
@@ -211,7 +231,7 @@ def orient(ctx: Context, frame: dict[str, Any], chosen: int | None = None) -> No
     groups = orientation_groups(frame)
     if chosen is None:
         if len(groups) > 1:
-            _ask(ctx, frame, "orientation", "orientation", "Choose the orientation of the pattern")
+            _ask(ctx, frame, ORIENTATION)
             return
         chosen = next(iter(groups))
     begin_effect(ctx, frame, chosen)
@@ -229,11 +249,33 @@ def begin_effect(ctx: Context, frame: dict[str, Any], index: int) -> None:
     run_effect(ctx, frame)
 
 
-def run_effect(ctx: Context, frame: dict[str, Any], answer: dict[str, Any] | None = None) -> None:
-    """Advance a card's effect; when it ends, the card goes to its discard pile."""
+ORIENTATION = decision(
+    "orientation",
+    lambda state: Options([{"type": "choose", "orientation": k} for k in sorted(orientation_groups(state["effect"]))]),
+    lambda ctx, answer: begin_effect(ctx, dict(ctx.state["effect"]), answer["orientation"]),
+    ask="orientation", prompt="Choose the orientation of the pattern", shows_card=True)
+
+
+def run_effect(ctx: Context, frame: dict[str, Any], answer: Command | None = None) -> None:
+    """Advance a card's effect to its next question (an `effect` decision of the seat whose effect
+    it is, or the teammate holding control); when it ends, the card goes to its discard pile."""
     ctx.state["effect"] = frame
-    if advance(ctx, answer):
-        finish_card(ctx, frame)
+    question = advance(ctx, answer)
+    if question is not None:
+        raise_decision(ctx, EFFECT, frame, teams.decider(ctx.state, frame["seat"]), ask=question.kind,
+                       prompt=question.prompt, can_skip=question.can_skip, info=question.info)
+        return
+    close(ctx)
+    finish_card(ctx, frame)
+
+
+def _effect_options(state: State) -> Options:
+    question = pending_ask(state)
+    return Options(question.options, question.can_skip)
+
+
+EFFECT = decision("effect", _effect_options, lambda ctx, answer: run_effect(ctx, dict(ctx.state["effect"]), answer),
+                  shows_card=True)
 
 
 def finish_card(ctx: Context, frame: dict[str, Any]) -> None:

@@ -24,6 +24,7 @@ from typing import Any, cast
 from .cards import CARDS
 from .context import Context
 from .errors import RuleError, malformed
+from .pending import hand_over
 from .state import State, color_of, seats_of
 from .vocabulary import TEAM_FORMS
 
@@ -125,7 +126,7 @@ def pass_control(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     ctx.emit("ControlPassed", seat=seat, to=mate)
     pass_legends(ctx, seat)
     if s["pending"]:
-        ctx.emit("ResolutionAdvanced", effect=s["effect"], pending={**s["pending"], "seat": mate})
+        hand_over(ctx, mate)
 
 
 def decider(state: State, seat: int) -> int:

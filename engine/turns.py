@@ -9,6 +9,7 @@ from collections import Counter
 
 from . import drawing, etherweave, frost, tasks, teams
 from .context import Context
+from .pending import Options, close, decision, raise_decision
 from .state import COMMON, LEGENDARY, State, color_of, colors, counts, melee_scores, score, threshold, two_sided
 
 ACTIONS_PER_TURN = 2
@@ -53,9 +54,7 @@ def end_turn(ctx: Context, claim: str | None = None) -> None:
             if n:
                 score_points(ctx, seat, n, "destruction", victim)
         if s["form"] == "melee" and len(odd) >= 2:
-            ctx.emit("ResolutionAdvanced", effect={"kind": "leftover", "seat": seat, "colors": odd},
-                     pending={"seat": seat, "kind": "leftover_color", "ask": "color", "can_skip": False,
-                              "prompt": "Choose the colour in which to score your unpaired commons"})
+            raise_decision(ctx, LEFTOVER_COLOR, {"kind": "leftover", "seat": seat, "colors": odd}, seat)
             return
     finish_turn(ctx)
 
@@ -71,9 +70,15 @@ def score_points(ctx: Context, seat: int, points: int, reason: str, track: int |
 
 def leftover_chosen(ctx: Context, color: int) -> None:
     seat = ctx.state["turn"]["seat"]
-    ctx.emit("ResolutionAdvanced", effect=None, pending=None)
+    close(ctx)
     score_points(ctx, seat, 1, "unpaired commons", color)
     finish_turn(ctx)
+
+
+LEFTOVER_COLOR = decision(
+    "leftover_color", lambda state: Options([{"type": "choose", "color": c} for c in state["effect"]["colors"]]),
+    lambda ctx, answer: leftover_chosen(ctx, answer["color"]),
+    ask="color", prompt="Choose the colour in which to score your unpaired commons")
 
 
 def finish_turn(ctx: Context) -> None:

@@ -1,8 +1,8 @@
 """The card interpreter: walks a frame's steps, runs each op, stops when a player must answer.
 
-The frame lives in the scratch state while `decide` works; `advance` ends by emitting one
-`ResolutionAdvanced` event that records the frame and the pending decision as facts, so replay
-needs no interpreter at all.
+The frame lives in the scratch state while `decide` works; `advance` stops at a question, which the
+effect's runner raises as a pending decision (engine/summon.py, through engine/pending.py: the
+frame and the question are recorded as facts, so replay needs no interpreter at all).
 """
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import Any
 from ..cards import CARDS
 from ..context import Context
 from ..state import State
-from ..teams import decider
 from .frame import Resolution, current_step, finish_step, open_block
 from .linked import LINKED, OPS as LINKED_OPS, only_completable
 from .ops_flow import OPS as FLOW_OPS
@@ -56,8 +55,8 @@ def pending_ask(state: State) -> Ask:
     return outcome
 
 
-def advance(ctx: Context, answer: dict[str, Any] | None = None) -> bool:
-    """Run the frame in ctx.state['effect'] until it asks or ends. True when it has ended."""
+def advance(ctx: Context, answer: dict[str, Any] | None = None) -> Ask | None:
+    """Run the frame in ctx.state['effect'] until it asks (the question) or ends (None)."""
     frame = ctx.state["effect"]
     res = Resolution(ctx, frame, OPS)
     while True:
@@ -69,8 +68,7 @@ def advance(ctx: Context, answer: dict[str, Any] | None = None) -> bool:
                 frame["part"] = frame["parts"].pop(0)
                 frame["stack"] = [{"path": [], "i": 0, "prog": None, "bind": {}}]
                 continue
-            ctx.emit("ResolutionAdvanced", effect=None, pending=None)
-            return True
+            return None
         if res.top["prog"] is None:
             if not holds(res, step.get("if")):
                 res.record(step, did=False)
@@ -88,8 +86,4 @@ def advance(ctx: Context, answer: dict[str, Any] | None = None) -> bool:
         elif len(outcome.options) == 1 and not outcome.can_skip:
             answer = outcome.options[0]
         else:
-            pending = {"seat": decider(ctx.state, frame["seat"]), "kind": "effect", "ask": outcome.kind,
-                       "prompt": outcome.prompt, "can_skip": outcome.can_skip, "card": frame["card"],
-                       "info": outcome.info}
-            ctx.emit("ResolutionAdvanced", effect=frame, pending=pending)
-            return False
+            return outcome
