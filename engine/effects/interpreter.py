@@ -23,10 +23,10 @@ from .ops_warp import OPS as WARP_OPS
 from .outcomes import Ask, Done, Outcome, Push
 from .registry import op_table
 from . import words
-from .select import CONDITIONS, holds
+from .select import CONDITIONS, WHERE, holds
 
 OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
-words.check(CARDS, OPS, CONDITIONS)          # a card with a word no op or condition defines fails here
+words.check(CARDS, OPS, CONDITIONS, WHERE)   # a card with a word no op, condition or where defines fails here
 
 
 def _pop_block(res: Resolution) -> bool:

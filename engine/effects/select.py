@@ -35,64 +35,75 @@ def _ref_squares(res: Resolution, ref: str) -> list[str]:
 
 
 def where_squares(res: Resolution, where: str | None) -> set[str]:
-    """The set of squares a `where` value names, measured from the being's current square.
-
-    A being its own effect destroyed (Bomb) is measured from the square it was destroyed on.
-    """
-    if where is None or where == "anywhere":
+    """The set of squares a `where` value names: 'name' or 'name:arg' of WHERE, or parts joined by
+    '&' (every part holds)."""
+    if where is None:
         return set(SQUARES)
     if "&" in where:
         parts = [where_squares(res, w) for w in where.split("&")]
         return set.intersection(*parts)
-    being = res.being_square() or res.frame["flags"].get("self_destroyed_at")
     name, _, arg = where.partition(":")
-    board = res.state["board"]
-    if name == "that-square":
-        sq = res.bind("square")
-        return {sq} if sq else set()
-    if name == "marked":
-        return set(res.marked(arg)) if arg else set(res.marked("target") or res.marked())
-    if name == "pattern-piece":
-        return set(res.pattern_squares())
-    if name == "on-or-adjacent-to":
-        colour = RED if arg.startswith("red") else GREEN
-        return set(colour) | _around(colour)
-    if name == "colorless":
-        return set(SQUARES) - COLOURED
-    if name == "not-gateway":
-        return set(SQUARES) - {gateway_square(res)}
-    if name == "mirror-of-source":
-        return chosen_copy_squares(res, RANKS[arg])
-    if name == "empty-colorless":
-        return {sq for sq in SQUARES if sq not in COLOURED and sq not in board}
-    if name == "adjacent-to":
-        return _adjacent_to(res, arg)
-    if name == "adjacent-to-at-least-2":
-        own = {sq for sq, p in board.items() if p[1] == res.color}
-        return {sq for sq in SQUARES if len(own.intersection(ADJACENT[sq])) >= 2}
-    if name == "first-piece-beyond" or name == "next-square-beyond":
-        return _beyond(res, arg, first_piece=name == "first-piece-beyond")
-    if name == "vacated-by":
-        return set(res.result(arg).get("vacated", []))
-    if name == "on-marked-ray":
-        return _marked_rays(res)
-    if name == "connected-group-anywhere":
-        return set(SQUARES)          # the group's connectivity is checked piece by piece (ops_targets)
-    if name == "adjacent" and res.marked("area"):
+    if name not in WHERE:
+        raise ValueError(f"unknown where: {where}")
+    return WHERE[name](res, arg)
+
+
+Where = Callable[[Resolution, str], "set[str]"]
+
+
+def _from_being(squares: Callable[[str, str], Iterable[str]]) -> Where:
+    """A `where` measured from the being's current square; a being its own effect destroyed (Bomb)
+    is measured from the square it was destroyed on, and none names no square."""
+    def named(res: Resolution, arg: str) -> set[str]:
+        being = res.being_square() or res.frame["flags"].get("self_destroyed_at")
+        return set(squares(being, arg)) if being is not None else set()
+    return named
+
+
+def _that_square(res: Resolution, arg: str) -> set[str]:
+    sq = res.bind("square")
+    return {sq} if sq else set()
+
+
+def _on_or_adjacent_to(res: Resolution, arg: str) -> set[str]:
+    colour = RED if arg.startswith("red") else GREEN
+    return set(colour) | _around(colour)
+
+
+def _adjacent_to_at_least_2(res: Resolution, arg: str) -> set[str]:
+    own = {sq for sq, p in res.state["board"].items() if p[1] == res.color}
+    return {sq for sq in SQUARES if len(own.intersection(ADJACENT[sq])) >= 2}
+
+
+def _adjacent(res: Resolution, arg: str) -> set[str]:
+    if res.marked("area"):
         return set(res.marked("area"))   # Naiad: the neighbours of its summoning square, even once it is gone
-    if being is None:
-        return set()
-    if name == "adjacent":
-        return set(ADJACENT[being])
-    if name == "orthogonally-adjacent":
-        return set(ORTHO_ADJACENT[being])
-    if name == "diagonally-adjacent":
-        return set(DIAG_ADJACENT[being])
-    if name == "within":
-        return set(within(being, int(arg)))
-    if name == "at-distance":
-        return set(at_distance(being, int(arg)))
-    raise ValueError(f"unknown where: {where}")
+    return _from_being(lambda being, _: ADJACENT[being])(res, arg)
+
+
+WHERE: dict[str, Where] = {
+    "anywhere": lambda res, _: set(SQUARES),
+    "that-square": _that_square,
+    "marked": lambda res, arg: set(res.marked(arg)) if arg else set(res.marked("target") or res.marked()),
+    "pattern-piece": lambda res, _: set(res.pattern_squares()),
+    "on-or-adjacent-to": _on_or_adjacent_to,
+    "colorless": lambda res, _: set(SQUARES) - COLOURED,
+    "not-gateway": lambda res, _: set(SQUARES) - {gateway_square(res)},
+    "mirror-of-source": lambda res, arg: chosen_copy_squares(res, RANKS[arg]),
+    "empty-colorless": lambda res, _: {sq for sq in SQUARES if sq not in COLOURED and sq not in res.state["board"]},
+    "adjacent-to": lambda res, arg: _adjacent_to(res, arg),
+    "adjacent-to-at-least-2": _adjacent_to_at_least_2,
+    "first-piece-beyond": lambda res, arg: _beyond(res, arg, first_piece=True),
+    "next-square-beyond": lambda res, arg: _beyond(res, arg, first_piece=False),
+    "vacated-by": lambda res, arg: set(res.result(arg).get("vacated", [])),
+    "on-marked-ray": lambda res, _: _marked_rays(res),
+    "connected-group-anywhere": lambda res, _: set(SQUARES),   # connectivity is checked piece by piece (ops_targets)
+    "adjacent": _adjacent,
+    "orthogonally-adjacent": _from_being(lambda being, _: ORTHO_ADJACENT[being]),
+    "diagonally-adjacent": _from_being(lambda being, _: DIAG_ADJACENT[being]),
+    "within": _from_being(lambda being, arg: within(being, int(arg))),
+    "at-distance": _from_being(lambda being, arg: at_distance(being, int(arg))),
+}
 
 
 def _adjacent_to(res: Resolution, arg: str) -> set[str]:

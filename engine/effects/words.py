@@ -1,5 +1,5 @@
-"""Card words checked against the interpreter at load: every op and condition a card's steps use
-must be one the interpreter knows, so a misspelt or new word fails when the engine is imported,
+"""Card words checked against the interpreter at load: every op, condition and `where` word a
+card's steps use must be one the interpreter knows, so a misspelt or new word fails when the engine is imported,
 naming the card, rather than in the middle of someone's game.
 """
 from __future__ import annotations
@@ -36,6 +36,20 @@ def _conditions(cond: Any) -> Iterator[str]:
         yield from _conditions(text[4:]) if text.startswith("not:") else iter([text.partition(":")[0]])
 
 
+def _wheres(value: Any) -> Iterator[str]:
+    """The `where` values of a step and of its selectors (mover, first, second...), not of the
+    steps nested in it (those are steps of their own)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "where" and isinstance(inner, str):
+                yield inner
+            elif key not in ("steps", "options", "if"):
+                yield from _wheres(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _wheres(inner)
+
+
 def card_parts(cards: Catalogue) -> Iterator[tuple[str, Any]]:
     """(card id, steps) of every part of every card that the interpreter runs."""
     for being in cards.beings.values():
@@ -48,18 +62,26 @@ def card_parts(cards: Catalogue) -> Iterator[tuple[str, Any]]:
         yield flare.id, flare.lower.get("steps", ())
 
 
-def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any]) -> list[str]:
+def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any],
+                  wheres: Mapping[str, Any]) -> list[str]:
     out = []
     for card, steps in card_parts(cards):
         for step in _steps(steps):
             if step.get("op") not in ops:
                 out.append(f"{card}: op {step.get('op')!r}")
             out.extend(f"{card}: condition {name!r}" for name in _conditions(step.get("if")) if name not in conditions)
+            out.extend(f"{card}: where {name!r}" for where in _wheres(step) for name in where_names(where)
+                       if name not in wheres)
     return out
 
 
-def check(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any]) -> None:
+def where_names(where: str) -> list[str]:
+    """The names a `where` value uses: 'name' or 'name:arg', parts joined by '&'."""
+    return [part.partition(":")[0] for part in where.split("&")]
+
+
+def check(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any], wheres: Mapping[str, Any]) -> None:
     """Raise UnknownCardWord naming every card word the interpreter does not know."""
-    unknown = unknown_words(cards, ops, conditions)
+    unknown = unknown_words(cards, ops, conditions, wheres)
     if unknown:
         raise UnknownCardWord("card data uses words the interpreter does not know: " + "; ".join(unknown))

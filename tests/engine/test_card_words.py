@@ -8,30 +8,52 @@ from pathlib import Path
 
 from engine import CARDS
 from engine.effects.interpreter import OPS
-from engine.effects.select import CONDITIONS
-from engine.effects.words import unknown_words
+from engine.effects.select import CONDITIONS, WHERE
+from engine.effects.words import _wheres, unknown_words
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
 def test_the_shipped_cards_use_only_known_words():
-    assert unknown_words(CARDS, OPS, CONDITIONS) == []
+    assert unknown_words(CARDS, OPS, CONDITIONS, WHERE) == []
 
 
 def test_an_unknown_op_or_condition_is_named_with_its_card():
     ops = {k: v for k, v in OPS.items() if k != "destroy"}
     conditions = {k: v for k, v in CONDITIONS.items() if k != "did"}
-    found = unknown_words(CARDS, ops, conditions)
+    wheres = {k: v for k, v in WHERE.items() if k != "within"}
+    found = unknown_words(CARDS, ops, conditions, wheres)
     assert any(w.endswith("op 'destroy'") for w in found)
     assert any(w.endswith("condition 'did'") for w in found)
+    assert any(w.endswith("where 'within'") for w in found), "a part of an '&' where is checked too"
 
 
-def test_a_card_with_an_unknown_word_fails_at_import(tmp_path):
+
+def test_the_where_of_a_selector_is_checked_and_nested_steps_are_left_to_themselves():
+    step = {"op": "move", "mover": {"who": "own", "where": "adjacent-to:s1"},
+            "options": [{"steps": [{"op": "place", "where": "within:2"}]}]}
+    assert list(_wheres(step)) == ["adjacent-to:s1"]
+
+
+def _import_with(tmp_path: Path, old: str, new: str) -> subprocess.CompletedProcess[str]:
+    """`import engine` from a copy whose card data has `old` replaced by `new` (once)."""
     copy = tmp_path / "engine"
     shutil.copytree(ENGINE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     data = copy / "data" / "cards.json"
-    data.write_text(data.read_text().replace('"op": "destroy"', '"op": "obliterate"', 1))
-    run = subprocess.run([sys.executable, "-c", "import engine"], cwd=tmp_path, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(tmp_path)}, timeout=60)
+    text = data.read_text()
+    assert old in text
+    data.write_text(text.replace(old, new, 1))
+    return subprocess.run([sys.executable, "-c", "import engine"], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(tmp_path)}, timeout=60)
+
+
+def test_a_card_with_an_unknown_word_fails_at_import(tmp_path):
+    run = _import_with(tmp_path, '"op": "destroy"', '"op": "obliterate"')
     assert run.returncode != 0
     assert "UnknownCardWord" in run.stderr and "op 'obliterate'" in run.stderr
+
+
+def test_a_card_with_an_unknown_where_word_fails_at_import(tmp_path):
+    run = _import_with(tmp_path, '"where": "diagonally-adjacent"', '"where": "diagonally-adjacant"')
+    assert run.returncode != 0
+    assert "UnknownCardWord" in run.stderr and "where 'diagonally-adjacant'" in run.stderr
