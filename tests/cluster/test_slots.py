@@ -63,7 +63,6 @@ UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job ha
                ("workers/recovery.py", "promote_scheduled"): "RQ's scheduled jobs, on the queue Redis",
                ("events/scripts.py", "run_script"): "runs the keys its callers pass (checked here)",
                ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only",
-               ("server/streams/slots.py", "_pipelined"): "one claim script per call, each on one stream-slot key",
                ("server/merged.py", "_follow"): "one XREAD over a game's log and chat channels, all in the game's slot",
                ("workers/layout.py", "_drain"): "renames an older-layout key to its twin in its slot (checked below)",
                ("workers/layout.py", "_signin_failures"): "deletes one older-layout key SCAN found at a time"}
