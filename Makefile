@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/store.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/clocks.py
+	$(BIN)/python bench/history.py
 
 clean:
 	rm -rf $(VENV) var
