@@ -260,9 +260,7 @@ def deadline_leases(shard: int) -> str:
 
 
 def _follow_up_shard(shard: int) -> str:
-    if not isinstance(shard, int) or not 0 <= shard < DEADLINE_SHARDS:
-        raise InvalidKeyPart(f"follow-up shard must be 0-{DEADLINE_SHARDS - 1}: {shard!r}")
-    return f"{PREFIX}:{{followups.{shard}}}"
+    return _sharded("followups", shard, DEADLINE_SHARDS)
 
 
 def follow_ups(shard: int) -> str:
