@@ -61,3 +61,18 @@ def test_no_lua_outside_events_lua():
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not offenders, f"inline Lua: {offenders}"
     assert len(list((ROOT / "events" / "lua").glob("*.lua"))) >= 10
+
+
+def test_follow_up_work_runs_from_the_services_hook_not_after_each_command():
+    """workers/turns.after_change (the follow-up of a change) is called by the hook, and otherwise
+    only where a worker repairs a wait whose follow-up is in doubt (never right after a command)."""
+    callers = set()
+    for package in ("server", "workers"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                        node.func.attr == "after_change":
+                    callers.add(str(path.relative_to(ROOT)))
+    assert callers == {"workers/followup.py", "workers/deadlines.py", "workers/bots.py"}, callers
+    context = (ROOT / "server" / "context.py").read_text()
+    assert "follow_up=" in context and "followup.hook" in context           # given once, by the app
