@@ -137,7 +137,10 @@ def _me() -> accounts.Account:
 
 
 def _out(table: dict) -> dict:
+    """The table as a client sees it: one whose time ran out is expired even before a sweep closed it."""
     low = SEATS[table["form"]][0]
+    if lobby.expired(table, _now()):
+        table = {**table, "status": "expired"}
     return {**table, "can_start": table["status"] == "open" and low <= len(table["players"]) < table["seats"]}
 
 

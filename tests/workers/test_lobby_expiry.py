@@ -38,6 +38,7 @@ def test_a_table_nobody_joins_expires_and_its_creator_is_told_once(app, redis_db
 
         clock.tick(TTL / 2 + 1)                                # the duel's time ran out; the melee's was renewed
         assert [t["id"] for t in cid.get("/lobby/tables").json["tables"]] == [melee["id"]]    # before any sweep
+        assert cid.get(f"/lobby/tables/{duel['id']}").json["status"] == "expired"
         refused = cid.post(f"/lobby/tables/{duel['id']}/join")
         assert refused.status_code == 409 and "expired" in refused.json["detail"]
         run_worker(redis_db)
