@@ -2,7 +2,7 @@
 // page at /account (password, sign out everywhere, API tokens, e-mail preferences, vacation).
 // Everything from the server is shown with textContent (dom.js `h`), never as HTML.
 
-import { api } from "./api.js";
+import { api, mayHaveSession } from "./api.js";
 import { clear, h } from "./dom.js";
 
 let known;
@@ -10,7 +10,7 @@ let known;
 // The signed-in account ({id, name, csrf}) or null; asked once per page.
 export async function currentAccount() {
   if (known === undefined) {
-    try { known = await api.me(); } catch { known = null; }
+    try { known = mayHaveSession() ? await api.me() : null; } catch { known = null; }
     const link = document.getElementById("account-link");
     if (link) link.textContent = known ? known.name : "Sign in";
   }

@@ -21,6 +21,12 @@ function csrfToken() {
   return found ? decodeURIComponent(found.slice("arena_csrf=".length)) : null;
 }
 
+// Whether this browser holds a session: the readable arena_csrf cookie lives exactly as long as the
+// HttpOnly session cookie, so a guest page need not ask the server (and log a 401) to know.
+export function mayHaveSession() {
+  return csrfToken() !== null;
+}
+
 export async function request(method, path, { token, body, headers } = {}) {
   const init = { method, headers: { Accept: "application/json", ...(headers || {}) } };
   if (token) init.headers.Authorization = `Bearer ${token}`;

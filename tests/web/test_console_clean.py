@@ -1,0 +1,21 @@
+"""A guest's pages log nothing in red: the lobby, a new game and the account link load without a
+single console error (a guest has no session, so the page does not ask who is signed in)."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_a_guest_sees_no_console_error_from_lobby_to_game(page, live_server, shot):
+    failures: list[str] = []
+    page.on("console", lambda m: failures.append(m.text) if m.type == "error" else None)
+
+    page.goto(live_server.url + "/")
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f]+$"))
+    expect(page.locator("#status")).to_have_text(re.compile("Your turn"), timeout=30_000)
+    shot("guest-game")
+
+    assert failures == [], f"console errors: {failures}"
