@@ -10,20 +10,18 @@
 """
 from __future__ import annotations
 
+from .api import annotated_commands, apply, decide, evolve, legal_commands, new_game, replay
 from .cards import CARDS
-from .decide import decide
-from .display import annotated_commands
 from .errors import RuleError
-from .evolve import EVENT_VERSIONS, apply, evolve, replay
-from .legal import legal_commands
+from .evolve import EVENT_VERSIONS
 from .notation import from_text, to_text
 from .position import from_position
-from .setup import new_game
+from .shapes import Command, GameEvent, GameState
 from .state import State
 from .views import player_view, redact
 
 
 __all__ = [
-    "CARDS", "EVENT_VERSIONS", "RuleError", "State", "annotated_commands", "apply", "decide", "evolve", "from_position", "from_text",
+    "CARDS", "Command", "EVENT_VERSIONS", "GameEvent", "GameState", "RuleError", "State", "annotated_commands", "apply", "decide", "evolve", "from_position", "from_text",
     "legal_commands", "new_game", "player_view", "redact", "replay", "to_text",
 ]

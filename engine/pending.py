@@ -2,8 +2,9 @@
 its kinds, and the one way to raise, hand over or close a decision.
 
 Every choice a player makes inside a command (a piece to pick up, an orientation, an effect's
-target, a school to draft...) is a pending decision: `state["pending"]` (a `Pending`) says who
-answers and what is asked, `state["effect"]` keeps the frame of the rule waiting for the answer.
+target, a school to draft...) is a pending decision: `state["pending"]` (a `Pending`, its fields
+documented in engine/shapes.py) says who answers and what is asked, `state["effect"]` keeps the
+frame of the rule waiting for the answer.
 Both are written only by the ResolutionAdvanced events this module emits, so replay needs no rule.
 
 Each kind is declared once, with `decision(...)`, in the module of the rule that raises it: its
@@ -14,29 +15,13 @@ engine/decisions.py routes `legal_commands` and `decide` through the registry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, TypedDict
+from typing import Any, Callable, NamedTuple
 
 from .context import Context
+from .shapes import Pending as Pending
 from .state import State
 
 Command = dict[str, Any]
-
-
-class _Asked(TypedDict):
-    """The fields every pending decision carries (see Pending)."""
-
-    seat: int                       # who answers: the rule's seat, or the teammate holding control
-    kind: str                       # the registered kind: which options, which answer (DECISIONS)
-    ask: str                        # what an answer names: square, color, orientation, card, school, or an effect's ask
-    prompt: str                     # the question in a player's words
-    can_skip: bool                  # whether {"type": "skip"} answers it (optional effect steps only)
-
-
-class Pending(_Asked, total=False):
-    """The decision a game waits for (`state["pending"]`, the `pending` of ResolutionAdvanced)."""
-
-    card: str                       # the card being resolved, for kinds that declare `shows_card`
-    info: dict[str, Any]            # what an effect's question shows besides its options (effects only)
 
 
 class Options(NamedTuple):

@@ -1,0 +1,561 @@
+"""The shapes of the data at the engine's boundary: the state, commands and events, as TypedDicts.
+
+The engine works on plain JSON-able dicts (they snapshot, compare with == and copy fast); these
+types say what those dicts hold, for the public functions (engine/api.py: decide,
+legal_commands, annotated_commands, replay, evolve, apply, new_game) and their callers. tests/engine/test_shapes.py checks that
+every event, command and state of the recorded corpus and of random games fits them exactly.
+
+No `from __future__ import annotations` here: the types are evaluated, so `NotRequired` is seen
+at run time and the test can read each type's required and optional keys.
+"""
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+# --- commands ------------------------------------------------------------------------------------
+
+Command = TypedDict("Command", {
+    "type": str,                        # engine/vocabulary.py COMMAND_TYPES (or the clock's "timeout")
+    "seat": NotRequired[int],           # who sends it (always in `legal_commands`, never inside CommandAccepted)
+    "square": NotRequired[str],         # place, summon, choose a square
+    "card": NotRequired[str],           # summon, discard, flare, warp, choose a card
+    "returns": NotRequired[list[str]],  # discard: the cards put under their decks
+    "improvise": NotRequired[int],      # summon: the colour lending a piece (melee)
+    "against": NotRequired[int],        # flare: the colour it is invoked against
+    "orientation": NotRequired[int],    # choose an orientation
+    "color": NotRequired[int],          # choose a colour
+    "direction": NotRequired[str],      # choose a direction (n, ne, ...)
+    "option": NotRequired[str],         # choose a branch of an effect
+    "school": NotRequired[str],         # choose a school (draft)
+    "task": NotRequired[str],           # claim_task
+    "from": NotRequired[str],           # move
+    "to": NotRequired[str],             # move
+    "to_version": NotRequired[int],     # undo, redo
+    "squares": NotRequired[dict[str, Any]],   # display only (annotated_commands); decide ignores it
+})
+
+
+# --- pending decisions (engine/pending.py) ---------------------------------------------------------
+
+class Pending(TypedDict):
+    """The decision a game waits for (`state["pending"]`, the `pending` of ResolutionAdvanced)."""
+
+    seat: int                       # who answers: the rule's seat, or the teammate holding control
+    kind: str                       # the registered kind: which options, which answer (pending.DECISIONS)
+    ask: str                        # what an answer names: square, color, orientation, card, school, or an effect's ask
+    prompt: str                     # the question in a player's words
+    can_skip: bool                  # whether {"type": "skip"} answers it (optional effect steps only)
+    card: NotRequired[str]          # the card being resolved, for kinds that declare `shows_card`
+    info: NotRequired[dict[str, Any]]   # what an effect's question shows besides its options (effects only)
+
+
+# --- the state (engine/state.py) -------------------------------------------------------------------
+
+class SeatEntry(TypedDict):
+    school: str                     # a school id ("draft" until drafted)
+    color: int
+    resigned: NotRequired[bool]
+
+
+class Pile(TypedDict):
+    deck: list[str]                 # index 0 is the top
+    discard: list[str]
+
+
+class Tasks(TypedDict):
+    current: list[str]
+    next: str | None
+    deck: list[str]
+    claimed: list[list[str]]        # by colour
+
+
+class Turn(TypedDict):
+    seat: int
+    number: int
+    actions: int                    # actions left
+    extra: bool                     # an extra turn
+    discarded: bool
+    flared: bool
+    destroyed: list[list[int]]      # [colour, rank] of each enemy piece this turn's summonings destroyed
+    summons: list[list[Any]]        # [square, rank] of each summoning this turn
+    draws: list[str]                # extra draws granted (deck names)
+    extra_turn: bool                # an extra turn follows
+    modifiers: list[dict[str, Any]]     # summon modifiers granted and not yet used
+    triggered: str | bool           # an end trigger met before this extra turn (False: none)
+    control: NotRequired[int]       # the teammate the turn was handed to (team play)
+    warps: NotRequired[list[str]]   # warps played this turn (Etherweave)
+    destruction_bonus: NotRequired[int]
+
+
+class FinalRound(TypedDict):
+    seat: int
+    turn: int
+    reason: str
+
+
+class Rng(TypedDict):
+    seed: str
+    draws: int                      # shuffles and draws so far: the next generator's seed
+
+
+class GameState(TypedDict):
+    """The folded state of one game (what `replay` returns); lists are by seat unless said."""
+
+    form: str                       # high_form | duel | melee
+    teams: bool
+    seats: list[SeatEntry]
+    capacity: list[list[int]]       # by colour: [non-legendary, legendary] pieces
+    removed: list[list[int]]        # by colour: pieces out of the game
+    board: dict[str, list[int]]     # square -> [piece id, colour, rank 1..3]
+    next_piece: int
+    hands: list[list[str]]
+    decks: list[list[str]]
+    discards: list[list[str]]
+    legends: Pile
+    flares: Pile
+    tasks: Tasks | None             # High Form only
+    points: list[Any]               # by colour (melee: by seat, then colour)
+    impro: list[list[bool]] | None  # melee: improvised summonings left, by seat then colour
+    phase: str                      # setup | play | over
+    turn: Turn | None
+    effect: dict[str, Any] | None   # the frame of the rule a pending decision waits in
+    pending: Pending | None
+    final: FinalRound | None
+    result: dict[str, Any] | None
+    rng: Rng
+    options: dict[str, Any]         # per-game rule settings (zombie_after)
+    version: NotRequired[int]       # events folded so far (absent once the game is over)
+    undo: NotRequired[dict[str, Any]]   # the current turn's checkpoints (engine/checkpoints.py)
+    timeouts: NotRequired[list[int]]    # timeouts in a row
+    zombies: NotRequired[list[int]]     # seats that abandoned
+    gateways: NotRequired[list[int | None]]     # by colour: the Nethervoid Gateway's piece id
+    frozen: NotRequired[list[dict[str, Any] | None]]   # Everfrost: {card, turn}
+    lost_actions: NotRequired[list[int]]        # by colour
+    pending_beings: NotRequired[list[str | None]]   # Etherweave
+    stasis: NotRequired[list[list[Any] | None]]     # Etherweave: [piece, colour, rank, gateway]
+
+
+# --- events (one TypedDict per event type of engine/evolve.py) ------------------------------------
+
+class ActionForfeited(TypedDict):
+    type: Literal["ActionForfeited"]
+    actions_left: int
+    seat: int
+
+
+class ActionLossImposed(TypedDict):
+    type: Literal["ActionLossImposed"]
+    colors: list[int]
+    count: int
+    seat: int
+
+
+class ActionTaken(TypedDict):
+    type: Literal["ActionTaken"]
+    action: str
+    actions_left: int
+    seat: int
+
+
+class ActionsGained(TypedDict):
+    type: Literal["ActionsGained"]
+    actions_left: int
+    count: int
+    seat: int
+
+
+class ActionsLost(TypedDict):
+    type: Literal["ActionsLost"]
+    actions_left: int
+    count: int
+    seat: int
+
+
+class BeingSummoned(TypedDict):
+    type: Literal["BeingSummoned"]
+    card: str
+    color: int
+    piece: int
+    rank: str
+    reused: bool
+    seat: int
+    square: str
+
+
+class CardDiscarded(TypedDict):
+    type: Literal["CardDiscarded"]
+    card: str
+    deck: str
+    from_hand: bool
+    seat: int
+
+
+class CardFrozen(TypedDict):
+    type: Literal["CardFrozen"]
+    card: str
+    seat: int
+    source: str
+
+
+class CardMovedToDeckTop(TypedDict):
+    type: Literal["CardMovedToDeckTop"]
+    card: str
+    seat: int
+
+
+class CardPutUnderDeck(TypedDict):
+    type: Literal["CardPutUnderDeck"]
+    card: str
+    seat: int
+
+
+class CardUnfrozen(TypedDict):
+    type: Literal["CardUnfrozen"]
+    card: str
+    reason: str
+    seat: int
+
+
+class CardsDrawn(TypedDict):
+    type: Literal["CardsDrawn"]
+    cards: list[str]
+    deck: str
+    seat: int
+
+
+class CardsReturned(TypedDict):
+    type: Literal["CardsReturned"]
+    cards: list[list[str]]
+    seat: int
+
+
+class CommandAccepted(TypedDict):
+    type: Literal["CommandAccepted"]
+    command: Command
+    seat: int
+    auto: NotRequired[bool]
+
+
+class ControlPassed(TypedDict):
+    type: Literal["ControlPassed"]
+    seat: int
+    to: int
+
+
+class DeckShuffled(TypedDict):
+    type: Literal["DeckShuffled"]
+    cards: list[str]
+    deck: str
+    seat: NotRequired[int]
+    from_discard: NotRequired[bool]
+
+
+class DestructionBonusGranted(TypedDict):
+    type: Literal["DestructionBonusGranted"]
+    seat: int
+
+
+class ExtraDrawGranted(TypedDict):
+    type: Literal["ExtraDrawGranted"]
+    deck: str
+    seat: int
+
+
+class ExtraTurnGranted(TypedDict):
+    type: Literal["ExtraTurnGranted"]
+    seat: int
+
+
+class FinalRoundStarted(TypedDict):
+    type: Literal["FinalRoundStarted"]
+    reason: str
+    seat: int
+    turn: int
+
+
+class FlareInvoked(TypedDict):
+    type: Literal["FlareInvoked"]
+    against: int
+    card: str
+    lower: bool
+    seat: int
+    upper: bool
+
+
+class GameCreated(TypedDict):
+    type: Literal["GameCreated"]
+    capacity: list[list[int]]
+    form: str
+    impro: list[list[bool]] | None
+    options: dict[str, Any]
+    points: list[Any]
+    seats: list[SeatEntry]
+    seed: str
+    teams: bool
+    rules: NotRequired[dict[str, str]]
+
+
+class GameEnded(TypedDict):
+    type: Literal["GameEnded"]
+    result: dict[str, Any]
+    seed: str
+
+
+class GatewayLost(TypedDict):
+    type: Literal["GatewayLost"]
+    color: int
+    piece: int
+    reason: str
+    square: str
+
+
+class GatewayMarked(TypedDict):
+    type: Literal["GatewayMarked"]
+    color: int
+    piece: int
+    previous: str | None
+    reason: str
+    square: str
+
+
+class ImprovisationUsed(TypedDict):
+    type: Literal["ImprovisationUsed"]
+    color: int
+    seat: int
+
+
+class LegendsPassed(TypedDict):
+    type: Literal["LegendsPassed"]
+    cards: list[str]
+    seat: int
+    to: int
+
+
+class PendingBeingCleared(TypedDict):
+    type: Literal["PendingBeingCleared"]
+    card: str
+    reason: str
+    seat: int
+
+
+class PieceConverted(TypedDict):
+    type: Literal["PieceConverted"]
+    by: int
+    credited: bool
+    from_color: int
+    from_rank: str
+    piece: int
+    square: str
+    to_color: int
+    to_rank: str
+    weight: NotRequired[int]
+
+
+class PieceDestroyed(TypedDict):
+    type: Literal["PieceDestroyed"]
+    by: int | None
+    cause: str
+    color: int
+    credited: bool
+    piece: int
+    rank: str
+    square: str
+    removed: NotRequired[bool]
+    weight: NotRequired[int]
+
+
+PieceMoved = TypedDict("PieceMoved", {"type": Literal["PieceMoved"], "from": str, "leap": bool, "piece": int, "to": str})
+
+class PiecePickedUp(TypedDict):
+    type: Literal["PiecePickedUp"]
+    cause: str
+    color: int
+    piece: int
+    rank: str
+    square: str
+
+
+class PiecePlaced(TypedDict):
+    type: Literal["PiecePlaced"]
+    cause: str
+    color: int
+    piece: int
+    rank: str
+    square: str
+
+
+class PieceRankChanged(TypedDict):
+    type: Literal["PieceRankChanged"]
+    cause: str
+    color: int
+    from_rank: str
+    piece: int
+    square: str
+    to_rank: str
+
+
+class PieceReleased(TypedDict):
+    type: Literal["PieceReleased"]
+    color: int
+    piece: int
+    rank: str
+    seat: int
+    square: str
+
+
+class PieceStored(TypedDict):
+    type: Literal["PieceStored"]
+    color: int
+    gateway: bool
+    piece: int
+    rank: str
+    seat: int
+    square: str
+
+
+class PiecesSwapped(TypedDict):
+    type: Literal["PiecesSwapped"]
+    first: str
+    second: str
+
+
+class PlayerResigned(TypedDict):
+    type: Literal["PlayerResigned"]
+    seat: int
+
+
+class PointsScored(TypedDict):
+    type: Literal["PointsScored"]
+    points: int
+    reason: str
+    side: int
+    track: int | None
+
+
+class PositionSet(TypedDict):
+    type: Literal["PositionSet"]
+    state: GameState
+
+
+class ResolutionAdvanced(TypedDict):
+    type: Literal["ResolutionAdvanced"]
+    effect: dict[str, Any] | None
+    pending: Pending | None
+
+
+class SchoolChosen(TypedDict):
+    type: Literal["SchoolChosen"]
+    school: str
+    seat: int
+
+
+class SchoolDrawn(TypedDict):
+    type: Literal["SchoolDrawn"]
+    school: str
+    seat: int
+
+
+class SeatAbandoned(TypedDict):
+    type: Literal["SeatAbandoned"]
+    seat: int
+    timeouts: int
+
+
+class SummonModifierGranted(TypedDict):
+    type: Literal["SummonModifierGranted"]
+    modifier: dict[str, Any]
+    seat: int
+
+
+class SummonModifierUsed(TypedDict):
+    type: Literal["SummonModifierUsed"]
+    modifier: dict[str, Any]
+    seat: int
+
+
+class SummoningCountedAsLegend(TypedDict):
+    type: Literal["SummoningCountedAsLegend"]
+    seat: int
+    square: str
+
+
+class TaskClaimed(TypedDict):
+    type: Literal["TaskClaimed"]
+    color: int
+    seat: int
+    task: str
+
+
+class TasksDealt(TypedDict):
+    type: Literal["TasksDealt"]
+    current: list[str]
+    deck: list[str]
+    next: str
+    shuffled: NotRequired[bool]
+
+
+class TimeoutStreakEnded(TypedDict):
+    type: Literal["TimeoutStreakEnded"]
+    seat: int
+
+
+class TurnEnded(TypedDict):
+    type: Literal["TurnEnded"]
+    number: int
+    seat: int
+
+
+class TurnStarted(TypedDict):
+    type: Literal["TurnStarted"]
+    actions: int
+    extra: bool
+    number: int
+    seat: int
+    triggered: NotRequired[str]
+
+
+class TurnStepRedone(TypedDict):
+    type: Literal["TurnStepRedone"]
+    from_version: int
+    seat: int
+    to_version: int
+
+
+class TurnStepUndone(TypedDict):
+    type: Literal["TurnStepUndone"]
+    from_version: int
+    seat: int
+    to_version: int
+
+
+class TurnTimedOut(TypedDict):
+    type: Literal["TurnTimedOut"]
+    seat: int
+    streak: int
+
+
+class WarpCopied(TypedDict):
+    type: Literal["WarpCopied"]
+    by: str
+    card: str
+    seat: int
+
+
+class WarpPlayed(TypedDict):
+    type: Literal["WarpPlayed"]
+    card: str
+    seat: int
+
+
+
+GameEvent = Union[
+    ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned,
+    CardDiscarded, CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn,
+    CardsReturned, CommandAccepted, ControlPassed, DeckShuffled, DestructionBonusGranted,
+    ExtraDrawGranted, ExtraTurnGranted, FinalRoundStarted, FlareInvoked, GameCreated, GameEnded,
+    GatewayLost, GatewayMarked, ImprovisationUsed, LegendsPassed, PendingBeingCleared,
+    PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced, PieceRankChanged,
+    PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, PositionSet,
+    ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted,
+    SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt, TimeoutStreakEnded,
+    TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied, WarpPlayed,
+]
+EVENT_SHAPES: dict[str, Any] = {t.__annotations__["type"].__args__[0]: t for t in GameEvent.__args__}  # type: ignore[attr-defined]
