@@ -26,11 +26,7 @@ from .schemas import Strict
 blp = Blueprint("email", __name__, description="E-mail preferences and unsubscribing")
 
 
-class KindsIn(Strict):
-    your_turn = fields.Boolean()
-    deadline_soon = fields.Boolean()
-    game_over = fields.Boolean()
-    digest = fields.Boolean()
+KindsIn = Strict.from_dict({kind: fields.Boolean() for kind in email.KINDS}, name="KindsIn")   # one list of kinds
 
 
 class EmailIn(Strict):
