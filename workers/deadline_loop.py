@@ -28,10 +28,10 @@ from typing import Any, Callable
 import redis as redis_py
 from rq import Queue
 
-from events import GameNotFound, followup, lobby
+from events import GameNotFound, followup
 from events.connection import queue_for
 
-from . import deadlines, due, layout, lobby_sweep, recovery, runtime
+from . import deadlines, due, lobby_sweep, recovery, runtime
 from .followup import service as service_of
 from .settings import Settings
 
@@ -52,7 +52,6 @@ class DeadlineLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_chores = 0.0
-        self._layout_checked = False
         self._handlers = ThreadPoolExecutor(HANDLERS, thread_name_prefix="deadline")
 
     def start(self) -> threading.Thread:
@@ -122,9 +121,6 @@ class DeadlineLoop:
         return handled, min(wait, max(0.0, self._next_chores - self.now()))
 
     def _chores(self, now: float) -> None:
-        if not self._layout_checked:                # data an older version left in old keys: moved once
-            layout.ensure(self.redis, now, lobby.table_ttl())
-            self._layout_checked = True
         jobs = queue_for(self.redis)                # RQ's Redis (the same one unless data is on a Cluster)
         recovery.pulse(jobs, self.name())
         recovery.rescue_abandoned(jobs, self.queues)

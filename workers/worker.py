@@ -23,7 +23,9 @@ from typing import Any
 from rq import Queue
 from rq.worker import SimpleWorker
 
-from . import runtime
+from events import lobby
+
+from . import layout, runtime
 from .deadline_loop import DeadlineLoop
 from .settings import Settings
 
@@ -51,6 +53,7 @@ class ArenaWorker(SimpleWorker):
         kwargs["with_scheduler"] = False            # the deadline loop does the scheduler's work
         self._burst = bool(kwargs.get("burst"))
         loop = self.deadline_loop()
+        layout.ensure_quietly(loop.redis, runtime.now(), lobby.table_ttl())    # data an older version left in old keys
         if self._burst:
             try:
                 loop.drain()
