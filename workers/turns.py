@@ -65,8 +65,9 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
     checkpoints.reached("turn.claimed")
     previous_wait = int(_text(claimed[0]))
     previous_seat = int(_text(claimed[1])) if _text(claimed[1]) else None
-    _plan(redis, game_id, seating, clock, previous_wait, settings)
-    _announce(redis, game_id, seating, clock, previous_seat, settings)
+    end = None if clock.over else pauses.deadline(redis, clock, seating)    # read once, for the index and the notes
+    _plan(redis, game_id, seating, clock, previous_wait, settings, end)
+    _announce(redis, game_id, seating, clock, previous_seat, settings, end)
     checkpoints.reached("turn.announced")
     pledge.kept()
     return clock
@@ -113,10 +114,12 @@ def announce_again(redis: Any, service: Any, game_id: str, wait: int, settings: 
     if claimed > wait or clock.wait != wait:
         return
     replan(redis, service, game_id, settings)
-    _announce(redis, game_id, seating, clock, int(claim["mover"]) if claim.get("mover") else None, settings)
+    _announce(redis, game_id, seating, clock, int(claim["mover"]) if claim.get("mover") else None, settings,
+              pauses.deadline(redis, clock, seating))
 
 
-def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wait: int, settings: Settings) -> None:
+def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wait: int, settings: Settings,
+          end: float | None) -> None:
     """In one transaction (two on a Cluster, see queues.pipelines): the previous wait's index members
     and queued bot job go; the new wait's timeout, reminder and bot are indexed (workers/due.py), or
     the end-of-game work is set going."""
@@ -129,7 +132,7 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
         follow_up_finish(queue, game_id, pipe, index)
     else:
         bot = schedule_bot(queue, game_id, clock, settings, pipe) if clock.seat in seating.bots else None
-        due.add(index, _members(redis, game_id, seating, clock, settings, bot))
+        due.add(index, _members(redis, game_id, seating, clock, settings, bot, end))
     queues.execute(pipe, index)
 
 
@@ -143,13 +146,14 @@ def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
         items = {due.member("finish", game_id): runtime.now()}
     else:
         bot = runtime.now() if clock.seat in seating.bots else None
-        items = _members(redis, game_id, seating, clock, settings, bot)
+        items = _members(redis, game_id, seating, clock, settings, bot, pauses.deadline(redis, clock, seating))
     due.add(redis, items, only_new=True)
 
 
-def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None) -> dict:
+def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None,
+             end: float | None) -> dict:
+    """The wait's members of the index; `end`: its deadline (pauses.deadline)."""
     items = {}
-    end = pauses.deadline(redis, clock, seating)
     if end is not None:
         items[due.member("timeout", game_id, clock.wait)] = end
         if clock.seat in seating.players:
@@ -183,11 +187,11 @@ def enqueue_bot(queue: Any, game_id: str, wait: int, pipe: Any = None) -> None:
 
 
 def _announce(redis: Any, game_id: str, seating: Seating, clock: Clock, mover: int | None,
-              settings: Settings) -> None:
-    """'your turn' to the seat now waited for; 'opponent moved' to the other players but the mover."""
+              settings: Settings, end: float | None) -> None:
+    """'your turn' to the seat now waited for; 'opponent moved' to the other players but the mover
+    (`end`: the wait's deadline, pauses.deadline)."""
     if clock.over or clock.seat is None:
         return                          # the end-of-game job tells everyone
-    end = pauses.deadline(redis, clock, seating)
     common = {"version": clock.version, "since": clocks.format_epoch(clock.since),
               "deadline": clocks.format_epoch(end) if end is not None else None}
     for seat, pid in seating.players.items():
