@@ -139,8 +139,10 @@ def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | No
     if kind not in KINDS:
         return False
     mail = mail or Mail.from_env()
+    if not mail.url:
+        return False                    # no SMTP server: no mail, and no read of the player's preferences
     prefs = preferences(redis, player_id)
-    if not prefs["address"] or not prefs["kinds"][kind] or not mail.url:
+    if not prefs["address"] or not prefs["kinds"][kind]:
         return False
     game_id = note.get("game_id")
     if kind == "your_turn":
@@ -166,9 +168,9 @@ def enqueue(redis: Any, settings: Any, mail: Mail, player_id: str, kind: str, su
 def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str | None) -> str:
     """The RQ job: send one e-mail (re-checking what may have changed since it was queued)."""
     redis = runtime.connection()
-    job = get_current_job()
-    attempt = 1 if job is None or job.retries_left is None else len(Mail.from_env().retries) - job.retries_left + 1
-    return deliver(redis, Mail.from_env(), player_id, kind, subject, body, game_id, attempt)
+    job, mail = get_current_job(), Mail.from_env()
+    attempt = 1 if job is None or job.retries_left is None else len(mail.retries) - job.retries_left + 1
+    return deliver(redis, mail, player_id, kind, subject, body, game_id, attempt)
 
 
 def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str, game_id: str | None,
