@@ -38,7 +38,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from rq import Retry, get_current_job
 
 from engine.state import active_seat
-from events import GameNotFound, game_clock, keys, pauses, presence, roster
+from events import GameNotFound, game_clock, inbox, keys, pauses, presence, roster
 from events.clocks import format_epoch
 
 from . import due, queues, runtime
@@ -219,8 +219,8 @@ def send(url: str | None, message: EmailMessage) -> None:
 
 
 def failures(redis: Any, player_id: str, count: int = 20) -> list[dict]:
-    return [json.loads(_text(f.get(b"data", f.get("data")))) for _, f in
-            redis.xrevrange(keys.email_failures(player_id), "+", "-", count=count)]
+    """The player's latest failed attempts, newest first."""
+    return [entry for _, entry in inbox.rows(redis.xrevrange(keys.email_failures(player_id), "+", "-", count=count))]
 
 
 # --- the daily digest ---------------------------------------------------------------------------------
