@@ -46,9 +46,7 @@ class Appended:
         return cls(result.events[0]["version"], result.version, result.events[0]["time"], result.state)
 
     def mark(self) -> Mark:
-        turn = self.state.get("turn")
-        return Mark(self.first, self.version, self.time, active_seat(self.state), turn["number"] if turn else 0,
-                    len(self.state["seats"]), self.state.get("phase") == "over")
+        return _mark(self.first, self.version, self.time, self.state)
 
 
 def refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool,
@@ -64,7 +62,8 @@ def refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool
         new_marks = [appended.mark()]                   # the usual case: no need to read the log
     else:
         new_marks = marks(service, game_id, cached.version, service.store.read(game_id, after=cached.version))
-    latest = clocks.fold(cached, new_marks, tc, pauses.paused_for(redis, seating_of(redis, game_id)))
+    paused = pauses.paused_for(redis, seating_of(redis, game_id))
+    latest = clocks.fold(cached, new_marks, tc, paused)
     if latest.version == 0 or (not new_marks and not claim):
         return latest, None                         # no such game, or nothing new to keep
     seat = "" if latest.seat is None else str(latest.seat)
@@ -89,7 +88,12 @@ def marks(service: Any, game_id: str, after: int, envelopes: list) -> list[Mark]
     for batch in batches:
         for env in batch:
             apply(state, engine_event(env))
-        turn = state.get("turn")
-        out.append(Mark(batch[0].version, batch[-1].version, batch[0].time, active_seat(state),
-                        turn["number"] if turn else 0, len(state["seats"]), state.get("phase") == "over"))
+        out.append(_mark(batch[0].version, batch[-1].version, batch[0].time, state))
     return out
+
+
+def _mark(first: int, version: int, time: str, state: dict) -> Mark:
+    """The Mark of a batch (versions `first`..`version`, recorded at `time`) that left `state`."""
+    turn = state.get("turn")
+    return Mark(first, version, time, active_seat(state), turn["number"] if turn else 0, len(state["seats"]),
+                state.get("phase") == "over")
