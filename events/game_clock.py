@@ -62,7 +62,7 @@ def refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool
         new_marks = [appended.mark()]                   # the usual case: no need to read the log
     else:
         new_marks = marks(service, game_id, cached.version, service.store.read(game_id, after=cached.version))
-    paused = pauses.paused_for(redis, seating_of(redis, game_id))
+    paused = pauses.paused_for(redis, seating_of(redis, game_id)) if new_marks else None   # nothing to fold: no read
     latest = clocks.fold(cached, new_marks, tc, paused)
     if latest.version == 0 or (not new_marks and not claim):
         return latest, None                         # no such game, or nothing new to keep
