@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from . import keys
+from .scripts import lua, run_script
 from .store import text
 
-ANSWER_LUA = resources.files(__package__).joinpath("lua/answer_invitation.lua").read_text()
+ANSWER_LUA = lua("answer_invitation.lua")
 WAITING, STARTING, STARTED, CANCELLED = "waiting", "starting", "started", "cancelled"
 LIST_LIMIT = 100
 
@@ -119,11 +119,7 @@ def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, no
     the caller now creates the game) or 'declined'. An acceptance gives the seat to the player and
     to `token_hash` in the same step. Raises InvitationRefused otherwise."""
     iid = invitation_id(game_id, seat)
-    script = redis.register_script(ANSWER_LUA)
-    reply = [text(r) if isinstance(r, (bytes, str)) else r
-             for r in script(keys=[keys.pending_game(game_id), keys.seat_tokens(game_id),
-                                   keys.seat_players(game_id)],
-                             args=[seat, player, "accepted" if accept else "declined", repr(now), token_hash])]
+    reply = _run_answer(redis, game_id, [seat, player, "accepted" if accept else "declined", repr(now), token_hash])
     outcome = reply[0]
     if outcome in ("missing", "not_yours"):
         raise InvitationRefused("invitation_not_found", f"You have no invitation {iid!r}; look at your invitations again.")
@@ -143,12 +139,17 @@ def expire(redis: Any, game_id: str, now: float) -> tuple[str, str] | None:
     """Cancel a game still waiting once its deadline has passed (one step with the answers, so a
     last acceptance and the expiry never both win); (status, reason) as it then stands, None when
     it is gone."""
-    reply = [text(r) for r in redis.register_script(ANSWER_LUA)(
-        keys=[keys.pending_game(game_id), keys.meta(game_id, "tokens"), keys.meta(game_id, "players")],
-        args=["", "", "expire", repr(now), ""])]
+    reply = _run_answer(redis, game_id, ["", "", "expire", repr(now), ""])
     if reply[0] == "missing":
         return None
     return (WAITING, "") if reply[0] == "waiting" else (reply[1], reply[2])
+
+
+def _run_answer(redis: Any, game_id: str, args: list) -> list:
+    """lua/answer_invitation.lua on the game's pending hash, seat tokens and seat players; its reply as text."""
+    reply = run_script(redis, ANSWER_LUA, [keys.pending_game(game_id), keys.seat_tokens(game_id),
+                                           keys.seat_players(game_id)], args)
+    return [text(r) for r in reply]
 
 
 def mark(redis: Any, game_id: str, status: str, now: float) -> None:
