@@ -8,7 +8,6 @@ A log is never trimmed: its length (XLEN) is the game's version.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Sequence
 
 from . import followup, keys, moves
@@ -18,9 +17,10 @@ from .hashchain import GENESIS
 from .idempotency import TTL_SECONDS, IdempotencyRecord
 from .replication import Replication
 from .replication import default as replication_default
+from .scripts import lua
 
-APPEND_LUA = resources.files(__package__).joinpath("lua/append.lua").read_text()
-LOAD_LUA = resources.files(__package__).joinpath("lua/load.lua").read_text()
+APPEND_LUA = lua("append.lua")
+LOAD_LUA = lua("load.lua")
 
 
 class DuplicateCommand(Exception):

@@ -18,25 +18,24 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from importlib import resources
 from typing import Any, Sequence
 
 from . import keys
+from .scripts import lua, run_script
 from .store import text
 
-CLAIM_LUA = resources.files(__package__).joinpath("lua/claim_unmoved.lua").read_text()
-KEEP_LUA = resources.files(__package__).joinpath("lua/keep_game.lua").read_text()
-ARM_LUA = resources.files(__package__).joinpath("lua/arm_game.lua").read_text()
+CLAIM_LUA = lua("claim_unmoved.lua")
+KEEP_LUA = lua("keep_game.lua")
+ARM_LUA = lua("arm_game.lua")
 UNMOVED = "unmoved"
 NO_CAP = 2 ** 31
 
 
 def claim(redis: Any, owners: Sequence[str], game_id: str, *, cap: int, until: float, now: float) -> str | None:
     """Count the game against every owner's cap; the owner whose cap is full (nothing counted), or None."""
-    script = redis.register_script(CLAIM_LUA)
     counted = []
     for owner in owners:
-        ok, _ = script(keys=[keys.unmoved_games(owner)], args=[game_id, repr(now), repr(until), cap])
+        ok, _ = run_script(redis, CLAIM_LUA, [keys.unmoved_games(owner)], [game_id, repr(now), repr(until), cap])
         if not int(ok):
             for done in counted:
                 redis.zrem(keys.unmoved_games(done), game_id)
@@ -59,8 +58,7 @@ def mark(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
 
 def arm(redis: Any, game_id: str, ttl: int) -> bool:
     """Expire every key of the marked game after `ttl` seconds; False if a move kept it meanwhile."""
-    script = redis.register_script(ARM_LUA)
-    return bool(script(keys=[keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], args=[ttl]))
+    return bool(run_script(redis, ARM_LUA, [keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], [ttl]))
 
 
 def count(redis: Any, owners: Sequence[str], game_id: str, *, until: float, now: float) -> None:
@@ -86,8 +84,7 @@ class Keeper:
         with self._lock:
             if game_id in self._kept:
                 return False
-        script = redis.register_script(KEEP_LUA)
-        owners = script(keys=[keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)])
+        owners = run_script(redis, KEEP_LUA, [keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], [])
         with self._lock:
             self._kept[game_id] = True
             while len(self._kept) > self.size:
