@@ -14,6 +14,7 @@ import engine
 from events import GameNotFound, keys, roster, tokens, unmoved
 from events.clocks import format_epoch, now
 from events.invitations import invitation_id
+from events.redaction import state_view
 
 from . import auth, clocks, invitations, limits
 from .context import Arena
@@ -172,14 +173,14 @@ def _with_squares(options: list[dict], listed: list[dict]) -> list[dict]:
 def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
     """The game as `seat` sees it, with the roster and the version it is at."""
     arena = Arena.of()
-    view = arena.service.view(game_id, seat, at)
+    loaded = arena.service.load(game_id, at)       # once: the view, the options and the result all read it
+    view = state_view(loaded.state, seat)
     info = roster.info(arena.redis, game_id)
-    if (view.view["pending"] or {}).get("options"):     # the seat deciding: its options as /legal lists them
-        view.view["pending"]["options"] = _with_squares(view.view["pending"]["options"],
-                                                        listed_commands(arena.service.load(game_id, at).state, seat))
-    if view.view["result"] and at is None:         # finished: the result explained (results.py)
-        view.view["result"] = stats_and_result(game_id, seat, arena.service.load(game_id).state)[1]
-    return {"id": game_id, "version": view.version, "latest": view.latest, "seat": seat, **view.view,
+    if (view["pending"] or {}).get("options"):     # the seat deciding: its options as /legal lists them
+        view["pending"]["options"] = _with_squares(view["pending"]["options"], listed_commands(loaded.state, seat))
+    if view["result"] and at is None:         # finished: the result explained (results.py)
+        view["result"] = stats_and_result(game_id, seat, loaded.state)[1]
+    return {"id": game_id, "version": loaded.version, "latest": loaded.latest, "seat": seat, **view,
             "players": [{"seat": i, "name": s["name"], "player": s.get("player"), "bot": s.get("bot", False)}
                         for i, s in enumerate(roster.seats(arena.redis, game_id))],
             "time_control": info.get("time_control"),
