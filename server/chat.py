@@ -134,13 +134,10 @@ def _caller(game_id: str, channel: str, writing: bool) -> auth.Caller:
 def export_for(game_id: str, caller: auth.Caller) -> dict[str, list[dict]]:
     """The channels the caller may read, whole but for the players it muted, for
     GET /games/{id}/record?chat=1."""
-    over = _over(game_id)
-    readable = [c for c in chat.CHANNELS
-                if (c == "players" and caller.seat is not None) or (c == "spectators" and (over or caller.seat is None))]
     redis = Arena.of().redis
     hidden = chat.muted(redis, caller.player)
     return {channel: [m for m in rows if m.get("player") not in hidden]
-            for channel, rows in chat.export(redis, game_id, tuple(readable)).items()}
+            for channel, rows in chat.export(redis, game_id, readable(game_id, caller)).items()}
 
 
 def clean(text: str) -> str:
