@@ -210,10 +210,13 @@ def legal(game_id: str):
     """Every command the caller may send now; each is accepted as is. Commands that differ by
     orientation, direction, branch or path carry `squares` (pattern, affects, path, marks, being):
     what they use and affect, for display; it may be sent back or left out."""
-    arena = Arena.of()
-    caller = auth.caller_for_game(arena.redis, game_id)
-    loaded = arena.service.load(game_id)
-    return {"version": loaded.version, "seat": caller.seat, "commands": listed_commands(loaded.state, caller.seat)}
+    return legal_answer(game_id, auth.caller_for_game(Arena.of().redis, game_id).seat)
+
+
+def legal_answer(game_id: str, seat: int | None) -> dict:
+    """What /legal answers `seat` (also a part of /changes)."""
+    loaded = Arena.of().service.load(game_id)
+    return {"version": loaded.version, "seat": seat, "commands": listed_commands(loaded.state, seat)}
 
 
 def execute(game_id: str, command: dict) -> dict:

@@ -18,7 +18,7 @@ from . import auth, chat, merged, sse, svg
 from . import limits
 from .context import Arena
 from .errors import ApiError
-from .games import game_view, listed_commands, problems
+from .games import game_view, legal_answer, problems
 from .merged import Merged
 from .schemas import MAX_VERSION, BoardQuery, ChangesOut, EventsOut, EventsQuery, GameOut, LogOut, MovesOut, RecordIn
 
@@ -153,14 +153,9 @@ def changes(query: dict, game_id: str):
     rows = move_rows(game_id, caller.seat, marks)
     # the first move not over before `after` (its end may have grown): those before it stand as they were
     moves_from = next((i for i, row in enumerate(rows) if row["version"] >= after), len(rows) - 1) if after else 0
-    return {"version": marks[0], "game": game_view(game_id, caller.seat), "legal": _legal(game_id, caller.seat),
+    return {"version": marks[0], "game": game_view(game_id, caller.seat), "legal": legal_answer(game_id, caller.seat),
             "log_after": after, "log": log_lines(game_id, caller.seat, after),
             "moves_from": moves_from, "moves": rows[moves_from:]}
-
-
-def _legal(game_id: str, seat: int | None) -> dict:
-    loaded = Arena.of().service.load(game_id)
-    return {"version": loaded.version, "seat": seat, "commands": listed_commands(loaded.state, seat)}
 
 
 @blp.route("/<game_id>/record")
