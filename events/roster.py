@@ -10,13 +10,12 @@ already sees it), read by the HTTP layer and the workers alike.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from . import keys
 from .clocks import TimeControl
+from .memo import Memo
 from .replication import durable
 
 
@@ -94,32 +93,24 @@ class Seating:
         return self.seats[seat].get("name") or f"Seat {seat + 1}"
 
 
-class _Seatings:
-    """Rosters never change once saved, so each process keeps the ones it has read."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self.size, self._known, self._lock = size, OrderedDict[str, Seating](), threading.Lock()
-
-    def get(self, redis: Any, game_id: str) -> Seating:
-        with self._lock:
-            if game_id in self._known:
-                return self._known[game_id]
-        pipe = redis.pipeline(transaction=False)
-        pipe.get(keys.roster_info(game_id))
-        pipe.hgetall(keys.roster_seats(game_id))
-        stored, raw = pipe.execute()
-        stored = json.loads(stored) if stored else {}
-        seating = Seating(TimeControl.from_info(stored.get("time_control")),
-                          tuple(json.loads(raw[k]) for k in sorted(raw, key=int)))
-        if seating.seats:
-            with self._lock:
-                self._known[game_id] = seating
-                while len(self._known) > self.size:
-                    self._known.popitem(last=False)
-        return seating
+_seatings: Memo[Seating] = Memo(size=4096, ttl=float("inf"))     # a roster never changes once saved
 
 
-seating_of = _Seatings().get
+def seating_of(redis: Any, game_id: str) -> Seating:
+    """The game's saved roster; each process keeps the ones it has read (an unsaved one is asked again)."""
+    known = _seatings.get(game_id)
+    if known is not None:
+        return known
+    pipe = redis.pipeline(transaction=False)
+    pipe.get(keys.roster_info(game_id))
+    pipe.hgetall(keys.roster_seats(game_id))
+    stored, raw = pipe.execute()
+    stored = json.loads(stored) if stored else {}
+    seating = Seating(TimeControl.from_info(stored.get("time_control")),
+                      tuple(json.loads(raw[k]) for k in sorted(raw, key=int)))
+    if seating.seats:
+        _seatings.put(game_id, seating)
+    return seating
 
 
 def _text(value: Any) -> str:
