@@ -113,7 +113,7 @@ def announce_again(redis: Any, service: Any, game_id: str, wait: int, settings: 
     clock = game_clock.current(redis, service, game_id, seating.tc)
     if claimed > wait or clock.wait != wait:
         return
-    replan(redis, service, game_id, settings)
+    _replan(redis, game_id, seating, clock, settings)
     _announce(redis, game_id, seating, clock, int(claim["mover"]) if claim.get("mover") else None, settings,
               pauses.deadline(redis, clock, seating))
 
@@ -141,7 +141,10 @@ def replan(redis: Any, service: Any, game_id: str, settings: Settings) -> None:
     wait died before it indexed them (found when a member of the wait before comes due). Members
     already there keep their time; one indexed twice changes nothing (its work is idempotent)."""
     seating = seating_of(redis, game_id)
-    clock = game_clock.current(redis, service, game_id, seating.tc)
+    _replan(redis, game_id, seating, game_clock.current(redis, service, game_id, seating.tc), settings)
+
+
+def _replan(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings) -> None:
     if clock.over:
         items = {due.member("finish", game_id): runtime.now()}
     else:
