@@ -130,26 +130,25 @@ class DeadlineLoop:
 
     def _catch_up(self, game_id: str) -> None:
         """Run the follow-up the game still owes, if any (events/followup.py)."""
-        again = None
-        try:
+        def run() -> None:              # done once run: catch_up's answer (was anything owed) is not a time
             self.service.catch_up(game_id)
-        except GameNotFound:
-            pass
-        except (redis_py.ConnectionError, redis_py.TimeoutError):
-            raise                       # the lease lapses and the game is offered again
-        except Exception:               # noqa: BLE001 - one broken game must not stop the others
-            log.exception("deadline loop: the follow-up of %s failed; trying again in %s s", game_id, RETRY_SECONDS)
-            again = self.now() + RETRY_SECONDS
+        again = self._settled(f"the follow-up of {game_id}", run)
         followup.release(self.redis, game_id, again)
 
     def _deal(self, item: due.Due) -> None:
-        try:
-            again = deadlines.handle(self.redis, self.service, item, self.settings, self.now)
-        except GameNotFound:
-            again = None
-        except (redis_py.ConnectionError, redis_py.TimeoutError):
-            raise                       # the lease lapses and the member is offered again
-        except Exception:               # noqa: BLE001 - one broken game must not stop the others
-            log.exception("deadline loop: %s failed; trying again in %s s", item.member, RETRY_SECONDS)
-            again = self.now() + RETRY_SECONDS
+        again = self._settled(item.member, lambda: deadlines.handle(self.redis, self.service, item, self.settings,
+                                                                    self.now))
         due.release(self.redis, item.member, again)
+
+    def _settled(self, what: str, work: Callable[[], float | None]) -> float | None:
+        """`work()`: when to look again (None: done; a game gone is done, one that failed is looked at
+        again RETRY_SECONDS later). A lost connection raises: the lease lapses and it is offered again."""
+        try:
+            return work()
+        except GameNotFound:
+            return None
+        except (redis_py.ConnectionError, redis_py.TimeoutError):
+            raise
+        except Exception:               # noqa: BLE001 - one broken game must not stop the others
+            log.exception("deadline loop: %s failed; trying again in %s s", what, RETRY_SECONDS)
+            return self.now() + RETRY_SECONDS
