@@ -18,14 +18,14 @@ from typing import Any
 from .cards import CARDS
 from .state import LEGENDARY, State, color_of, pieces, task_points, threshold, two_sided
 from .undo import undone_moves
+from .vocabulary import RANKS
 
-RANK_KEYS = ("common", "heroic", "legendary")
 TIE_KEYS_TWO_SIDED = ("score", "upgraded pieces on the board", "pieces on the board")
 
 
 def _blank(seat: int) -> dict[str, Any]:
     return {"seat": seat, "pieces_placed": 0, "beings_summoned": 0, "legends_summoned": 0,
-            "destroyed": dict.fromkeys(RANK_KEYS, 0), "upgrades": 0, "flares": 0, "tasks": 0,
+            "destroyed": dict.fromkeys(RANKS, 0), "upgrades": 0, "flares": 0, "tasks": 0,
             "timeouts": 0, "undos": 0, "points": {}}
 
 
