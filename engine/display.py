@@ -24,7 +24,7 @@ from .cards import CARDS, Being
 from .decide import decide
 from .errors import RuleError
 from .evolve import replay
-from .geometry import COORD, ray
+from .geometry import AT, COORD, ray
 from .legal import legal_commands
 from .state import State, square_of
 from .summon import _marked, orientation_groups, usable_fits
@@ -106,5 +106,4 @@ def _line(a: str, b: str) -> list[str]:
         return [a, b]
     steps = max(abs(dx), abs(dy))
     sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
-    inverse = {xy: sq for sq, xy in COORD.items()}
-    return [a] + [inverse[(ax + sx * i, ay + sy * i)] for i in range(1, steps)] + [b]
+    return [a] + [AT[(ax + sx * i, ay + sy * i)] for i in range(1, steps)] + [b]
