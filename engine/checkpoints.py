@@ -28,8 +28,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .state import State, clone
+from .vocabulary import STEP_COMMANDS
 
-UNDO_COMMANDS = ("undo", "redo")
+UNDO_COMMANDS = STEP_COMMANDS                   # the commands that step, defined once in engine/vocabulary.py
+
 META_KEYS = ("undo", "version")
 
 # Anything after which the seat knows what it could not know before, or is no longer deciding.
