@@ -236,7 +236,7 @@ def pool_of(form: str, time_control: dict | None) -> str:
 def put_seek(redis, seek: dict) -> str:
     """Make the player's seek (replacing one in another pool); its pool."""
     pool = pool_of(seek["form"], seek["time_control"])
-    before = _text(redis.get(keys.player_seek(seek["player"])))
+    before = seek_pool(redis, seek["player"])
     if before and before != pool:
         redis.hdel(keys.seek_pool(before), seek["player"])
     redis.hset(keys.seek_pool(pool), seek["player"], json.dumps(seek))
