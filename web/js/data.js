@@ -45,6 +45,11 @@ export function schoolName(data, id) {
   return id;
 }
 
+// A form's name ("duel" -> "Duel"), or its id when the geometry does not list it.
+export function formName(data, id) {
+  return (data.geometry.forms.find((f) => f.id === id) || {}).name || id;
+}
+
 export function playerName(view, seat) {
   const p = (view.players || []).find((x) => x.seat === seat);
   return p ? p.name : `Seat ${seat + 1}`;

@@ -7,7 +7,7 @@ import { Board } from "./board.js";
 import { cardTile } from "./cards.js";
 import { findDiscard, label, plan, previewOf } from "./choices.js";
 import { endScreen } from "./endscreen.js";
-import { card as cardData, cardName, playerName } from "./data.js";
+import { card as cardData, cardName, formName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
 import { logPanel, provenanceNote, seatsPanel, statusText, stripPanel, tasksPanel } from "./panels.js";
@@ -373,7 +373,7 @@ export class GamePage {
     const mySeat = live.seat;
     const commands = this.rewound ? [] : this.legal.commands;
     this.plan = plan(commands, this.sel, live, this.data);
-    this.titleEl.textContent = `${(this.data.geometry.forms.find((f) => f.id === live.form) || {}).name || live.form} · game ${this.id}`;
+    this.titleEl.textContent = `${formName(this.data, live.form)} · game ${this.id}`;
     this.statusEl.textContent = this.rewound ? `Rewound to move ${this.rewound.move} (read-only)` : statusText(live, this.data, mySeat);
     this.statusEl.classList.toggle("your-turn", !this.rewound && live.status !== "finished" && live.active_seat === mySeat && mySeat !== null);
     this.root.classList.toggle("rewinding", Boolean(this.rewound));

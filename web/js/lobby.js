@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
-import { playerName, schoolName } from "./data.js";
+import { formName, playerName, schoolName } from "./data.js";
 import * as storage from "./storage.js";
 import { timeControlText } from "./panels.js";
 import { currentAccount } from "./account.js";
@@ -235,7 +235,7 @@ async function listGames(data, el) {
   clear(el, h("ul", { class: "game-list" }, games.map((g) => {
     const v = g.view;
     const others = v ? (v.players || []).filter((p) => p.seat !== g.seat).map((p) => `${p.name}${p.bot ? " (computer)" : ""}`) : [];
-    const form = v ? (data.geometry.forms.find((f) => f.id === v.form) || {}).name || v.form : "";
+    const form = v ? formName(data, v.form) : "";
     const state = !v ? g.error : g.finished ? resultText(v) : g.waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
     return h("li", { class: `game-item${g.waiting ? " waiting" : ""}${g.finished ? " finished" : ""}` },
       h("a", { href: `/play/${g.id}` },

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { currentAccount, signInForm } from "./account.js";
 import { clear, h, plural } from "./dom.js";
-import { schoolName } from "./data.js";
+import { formName, schoolName } from "./data.js";
 import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
@@ -17,10 +17,6 @@ const CLOCKS = [["none", "No time limit"], ["move:86400", "1 day a move"], ["mov
 function timeControl(value) {
   const [kind, seconds] = value.split(":");
   return kind === "none" ? undefined : { kind, seconds: Number(seconds) };
-}
-
-function formName(data, id) {
-  return (data.geometry.forms.find((f) => f.id === id) || {}).name || id;
 }
 
 function select(name, options, attrs) {

@@ -3,11 +3,7 @@
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
-import { schoolName } from "./data.js";
-
-function formName(data, id) {
-  return (data.geometry.forms.find((f) => f.id === id) || {}).name || id;
-}
+import { formName, schoolName } from "./data.js";
 
 function statsTable(title, rows, label) {
   return h("table", { class: "stats" }, h("caption", {}, title),
