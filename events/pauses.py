@@ -27,13 +27,19 @@ def overlap(rows: list[list[float]], start: float, end: float) -> float:
     return sum(max(0.0, min(b, end) - max(a, start)) for a, b in rows)
 
 
-def _seat_rows(redis: Any, seating: Any) -> dict[int, list[list[float]]]:
-    """Seat -> its player's vacation intervals (empty: nobody in the game ever paused)."""
+def _player_rows(redis: Any, seating: Any) -> dict[int, list[list[float]]]:
+    """Seat -> its player's vacation intervals, for every seat a registered player holds (one read each)."""
     players = seating.players
-    rows = vacations.of_players(redis, list(players.values())) if seating.tc.timed and players else {}
-    if not any(rows.values()):
-        return {}
+    rows = vacations.of_players(redis, list(players.values())) if players else {}
     return {seat: rows.get(pid, []) for seat, pid in players.items()}
+
+
+def _seat_rows(redis: Any, seating: Any) -> dict[int, list[list[float]]]:
+    """Seat -> its player's vacation intervals (empty: an untimed game, or nobody in it ever paused)."""
+    if not seating.tc.timed:
+        return {}
+    rows = _player_rows(redis, seating)
+    return rows if any(rows.values()) else {}
 
 
 def paused_for(redis: Any, seating: Any) -> Paused | None:
@@ -78,9 +84,13 @@ def reminder(redis: Any, clock: clocks.Clock, seating: Any, fraction: float) -> 
 
 def away(redis: Any, seating: Any, now: float) -> dict[int, float]:
     """Seat -> when its player's current vacation ends, for the seats on vacation now."""
+    return _away(_player_rows(redis, seating), now)
+
+
+def _away(by_seat: dict[int, list[list[float]]], now: float) -> dict[int, float]:
     out = {}
-    for seat, pid in seating.players.items():
-        for start, end in vacations.intervals(redis, pid):
+    for seat, rows in by_seat.items():
+        for start, end in rows:
             if start <= now < end:
                 out[seat] = end
     return out
@@ -89,7 +99,10 @@ def away(redis: Any, seating: Any, now: float) -> dict[int, float]:
 def view(redis: Any, clock: clocks.Clock, seating: Any, now: float) -> dict | None:
     """The `clocks` of a game view: remaining times stand still while the seat's player is away;
     `vacation` lists the seats on vacation now and until when (opponents see it)."""
-    by_seat = _seat_rows(redis, seating)
+    if not seating.tc.timed:
+        return None                                     # clocks.view shows no clocks then
+    rows = _player_rows(redis, seating)                 # read once: the pauses and who is away now
+    by_seat = rows if any(rows.values()) else {}
     shown = clock
     if by_seat and clock.seat is not None and clock.since is not None:
         shown = replace(clock, since=clock.since + overlap(by_seat.get(clock.seat, []), clock.since, now))
@@ -99,5 +112,5 @@ def view(redis: Any, clock: clocks.Clock, seating: Any, now: float) -> dict | No
     end = _pushed(by_seat, clock, clocks.deadline(clock, seating.tc))
     out.update(since=out["since"] and clocks.format_epoch(clock.since),
                deadline=clocks.format_epoch(end) if end is not None and not clock.over else out["deadline"],
-               vacation=[{"seat": s, "until": clocks.format_epoch(u)} for s, u in sorted(away(redis, seating, now).items())])
+               vacation=[{"seat": s, "until": clocks.format_epoch(u)} for s, u in sorted(_away(rows, now).items())])
     return out
