@@ -69,10 +69,11 @@ function channelPanel(gameId, token, channel, canWrite, me) {
     h("h2", {}, channel === "players" ? "Players' chat" : "Spectators' chat"), list, form, error);
 }
 
-export async function mountChat(root, gameId, token) {
-  const [view, me] = await Promise.all([api.view(gameId, token), currentAccount()]);
-  const seated = view.seat !== null && view.seat !== undefined;
-  const over = view.status === "finished";
+// `view`: the game as the page already read it (with this token's seat); read here only without one.
+export async function mountChat(root, gameId, token, view) {
+  const [game, me] = await Promise.all([view || api.view(gameId, token), currentAccount()]);
+  const seated = game.seat !== null && game.seat !== undefined;
+  const over = game.status === "finished";
   const panels = [];
   if (seated) panels.push(channelPanel(gameId, token, "players", true, me));
   if (!seated || over) panels.push(channelPanel(gameId, token, "spectators", Boolean(me) && !seated, me));

@@ -31,8 +31,11 @@ async function main() {
     if (match) {
       const gameId = decodeURIComponent(match[1]);
       await joinFromFragment(gameId);
-      await new GamePage(root, gameId, data).start();
-      await mountChat(root, gameId, storage.game(gameId)?.token || null);
+      const page = new GamePage(root, gameId, data);
+      await page.start();
+      // The chat's seat is the one of its own token (the game's link, not a fallback player token).
+      const chatToken = storage.game(gameId)?.token || null;
+      await mountChat(root, gameId, chatToken, chatToken === page.token ? page.view : undefined);
     } else if (window.location.pathname === "/account") {
       await showAccount(root);
     } else if (profile) {
