@@ -25,18 +25,17 @@ import secrets
 import socket
 import time
 from collections import defaultdict
-from importlib import resources
 
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
-from events import keys
+from events import keys, scripts
 
 log = logging.getLogger("arena.streams")
 RENEW_BATCH = 1000                  # slots renewed per script call
 CLAIM_BATCH = 500                   # claims sent in one pipeline at most
-_CLAIM = resources.files("events").joinpath("lua/claim_stream_slot.lua").read_text()
-_RENEW = resources.files("events").joinpath("lua/renew_stream_slots.lua").read_text()
+_CLAIM = scripts.lua("claim_stream_slot.lua")
+_RENEW = scripts.lua("renew_stream_slots.lua")
 
 
 def owner(kind: str, name: str) -> str:
