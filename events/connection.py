@@ -46,9 +46,14 @@ def connect(url: str | None = None, *, decode_responses: bool = False, **kwargs:
 
 def connect_cluster(url: str, *, decode_responses: bool = False, **kwargs: Any) -> RedisCluster:
     """A Cluster client from one node's URL; the other nodes come from the Cluster's own answer."""
+    return RedisCluster.from_url(url, decode_responses=decode_responses, **_cluster_defaults(kwargs))
+
+
+def _cluster_defaults(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A Cluster client's settings, sync or asyncio: `kwargs` over these defaults."""
     kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
     kwargs.setdefault("require_full_coverage", False)  # while a master fails over, the other slots still work
-    return RedisCluster.from_url(url, decode_responses=decode_responses, **kwargs)
+    return kwargs
 
 
 def queue_url() -> str:
@@ -85,7 +90,5 @@ def connect_async(url: str | None = None, *, decode_responses: bool = False, **k
     import redis.asyncio as aioredis
     from redis.asyncio.cluster import RedisCluster as AsyncCluster
     if not url and cluster_url():
-        kwargs.setdefault("socket_connect_timeout", CONNECT_TIMEOUT)
-        kwargs.setdefault("require_full_coverage", False)
-        return AsyncCluster.from_url(cluster_url(), decode_responses=decode_responses, **kwargs)
+        return AsyncCluster.from_url(cluster_url(), decode_responses=decode_responses, **_cluster_defaults(kwargs))
     return aioredis.Redis.from_url(url or queue_url(), decode_responses=decode_responses, **kwargs)
