@@ -7,7 +7,8 @@ sent, a bot's or an end-of-game job enqueued when missing. It also claims the ga
 index (events/followup.py) and runs the follow-up a change still owes because the process that made
 it died (or its hook failed) before it was done. Once a second it also renews its
 process's pulse, hands the jobs of dead workers back to RQ and moves due scheduled jobs into their
-queues (workers/recovery.py), and sweeps the lobby (expired tables, workers/lobby_sweep.py). Nothing here waits on RQ's scheduler or on a job being worked.
+queues (workers/recovery.py); a loop that tends the index also sweeps the lobby (expired tables,
+workers/lobby_sweep.py). Nothing here waits on RQ's scheduler or on a job being worked.
 
 Several loops (one per worker process, on any number of machines) share the index: a member is
 claimed by one loop for ARENA_DEADLINE_LEASE seconds, and offered again if that loop died. A loop
@@ -126,7 +127,8 @@ class DeadlineLoop:
         recovery.rescue_abandoned(jobs, self.queues)
         for queue in self.queues:
             recovery.promote_scheduled(jobs, queue, now)
-        lobby_sweep.sweep(self.redis, now, self.settings)
+        if self.tend:                               # game work: the loops of the game queue's workers
+            lobby_sweep.sweep(self.redis, now, self.settings)
 
     def _catch_up(self, game_id: str) -> None:
         """Run the follow-up the game still owes, if any (events/followup.py)."""

@@ -1,4 +1,5 @@
-"""The lobby's upkeep, run by every worker's deadline loop with its chores (about once a second).
+"""The lobby's upkeep, run with its chores (about once a second) by the deadline loop of every
+worker of the game queue (not by the notification queue's workers, which only deliver).
 
 Open tables nobody joined in time expire and their creators are told in their inbox (and by
 webhook); changes a web process recorded in a lobby bucket but died before relaying reach the

@@ -7,7 +7,7 @@ deadline loop beside it (workers/deadline_loop.py), and no RQ scheduler.
     python -m workers --queue arena         the same as `arena worker`, without the web app's imports
     rq worker -w workers.worker.ArenaWorker -c workers.rq_settings arena     (the same, with RQ's CLI)
 
-The loop tends the deadline index only in a worker of the game queue; in every worker it renews the
+The loop tends the deadline index and sweeps the lobby only in a worker of the game queue; in every worker it renews the
 process's pulse, hands back jobs of dead workers and moves due scheduled jobs (webhook retries).
 If RQ's work loop ends by itself (it quits on an unexpected error, e.g. Redis going away at the
 wrong moment), the worker starts it again under a fresh name instead of exiting; only a stop
