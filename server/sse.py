@@ -134,35 +134,22 @@ def _follow_watched(redis: Any, source: Source, follow: bool, after: StreamId, o
             yield KEEP_ALIVE
 
 
-class Watch:
-    """While a stream is open its viewer counts as watching (events/presence.py): `due()` is cheap
-    and says when to `touch()` (a Redis pipeline, a few times per TTL); `leave()` at the close.
-    Calling the Watch touches when due (the Flask fallback does that on each pass)."""
-
-    def __init__(self, redis: Any, source: Source, clock: Callable[[], float] = time.monotonic) -> None:
-        self.redis, self.presence, self.clock = redis, source.presence, clock
-        self.last = float("-inf")
-
-    def due(self) -> bool:
-        return self.presence is not None and self.clock() - self.last >= presence.TTL / 3
-
-    def touch(self) -> None:
-        self.last = self.clock()
-        presence.touch(self.redis, *self.presence)
-
-    def leave(self) -> None:
-        if self.presence is not None:
-            presence.leave(self.redis, *self.presence)
-
-    def __call__(self) -> None:
-        if self.due():
-            self.touch()
-
-
 @contextmanager
-def watching(redis: Any, source: Source, clock: Callable[[], float] = time.monotonic) -> Iterator[Watch]:
-    watch = Watch(redis, source, clock)
+def watching(redis: Any, source: Source, clock: Callable[[], float] = time.monotonic) -> Iterator[Callable[[], None]]:
+    """While the stream is open its viewer counts as watching (events/presence.py): `beat()`
+    refreshes that now and then (call it often; it touches Redis a few times per TTL). The async
+    tier counts its viewers for the whole process instead (streams/presence.py)."""
+    if source.presence is None:
+        yield lambda: None
+        return
+    last = [float("-inf")]
+
+    def beat() -> None:
+        if clock() - last[0] >= presence.TTL / 3:
+            last[0] = clock()
+            presence.touch(redis, *source.presence)
+
     try:
-        yield watch
+        yield beat
     finally:
-        watch.leave()
+        presence.leave(redis, *source.presence)
