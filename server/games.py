@@ -11,7 +11,7 @@ from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
 
 import engine
-from events import GameNotFound, keys, roster, tokens, unmoved
+from events import GameNotFound, Loaded, keys, roster, tokens, unmoved
 from events.clocks import format_epoch, now
 from events.invitations import invitation_id
 from events.redaction import state_view
@@ -170,10 +170,10 @@ def _with_squares(options: list[dict], listed: list[dict]) -> list[dict]:
     return [by_command.get(json.dumps(o, sort_keys=True), o) for o in options]
 
 
-def game_view(game_id: str, seat: int | None, at: int | None = None) -> dict:
+def game_view(game_id: str, seat: int | None, at: int | None = None, loaded: Loaded | None = None) -> dict:
     """The game as `seat` sees it, with the roster and the version it is at."""
     arena = Arena.of()
-    loaded = arena.service.load(game_id, at)       # once: the view, the options and the result all read it
+    loaded = loaded or arena.service.load(game_id, at)     # once: the view, the options and the result read it
     view = state_view(loaded.state, seat)
     info = roster.info(arena.redis, game_id)
     if (view["pending"] or {}).get("options"):     # the seat deciding: its options as /legal lists them
@@ -213,9 +213,9 @@ def legal(game_id: str):
     return legal_answer(game_id, auth.caller_for_game(Arena.of().redis, game_id).seat)
 
 
-def legal_answer(game_id: str, seat: int | None) -> dict:
-    """What /legal answers `seat` (also a part of /changes)."""
-    loaded = Arena.of().service.load(game_id)
+def legal_answer(game_id: str, seat: int | None, loaded: Loaded | None = None) -> dict:
+    """What /legal answers `seat` (also a part of /changes) at the latest state (`loaded`, if read)."""
+    loaded = loaded or Arena.of().service.load(game_id)
     return {"version": loaded.version, "seat": seat, "commands": listed_commands(loaded.state, seat)}
 
 

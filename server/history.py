@@ -153,7 +153,9 @@ def changes(query: dict, game_id: str):
     rows = move_rows(game_id, caller.seat, marks)
     # the first move not over before `after` (its end may have grown): those before it stand as they were
     moves_from = next((i for i, row in enumerate(rows) if row["version"] >= after), len(rows) - 1) if after else 0
-    return {"version": marks[0], "game": game_view(game_id, caller.seat), "legal": legal_answer(game_id, caller.seat),
+    loaded = arena.service.load(game_id)           # one load for the game and its legal commands
+    return {"version": marks[0], "game": game_view(game_id, caller.seat, loaded=loaded),
+            "legal": legal_answer(game_id, caller.seat, loaded),
             "log_after": after, "log": log_lines(game_id, caller.seat, after),
             "moves_from": moves_from, "moves": rows[moves_from:]}
 
