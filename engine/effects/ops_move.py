@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from .. import pieces
-from ..cards import CARDS
+from ..cards import CARDS, RANK_NAMES
 from ..geometry import (ADJACENT, COLOURED, DIRECTION_OF, DIRECTIONS, SQUARES, at_distance, direction_between,
                         distance, ray, turned)
 from ..state import HEROIC, LEGENDARY
@@ -25,7 +25,7 @@ def _times(step: dict[str, Any], rank: int | None) -> int | None:
     if times in ("any-number", "until-blocked"):
         return None
     if times == "by-rank":
-        return step["times_by_rank"][{1: "common", 2: "heroic", 3: "legendary"}[rank]] if rank else 0
+        return step["times_by_rank"][RANK_NAMES[rank]] if rank else 0
     return cast("int | None", times)
 
 
