@@ -6,9 +6,8 @@ import secrets
 from flask_smorest import Blueprint
 
 from engine.state import active_seat
-from events import GameNotFound, accounts, keys, roster, tokens
+from events import GameNotFound, accounts, keys, roster, tokens, urlguard
 from events.replication import durable
-from workers import urlguard
 
 from . import auth, invitations, limits
 from .context import Arena
@@ -43,7 +42,7 @@ def register(data: dict):
 def checked_webhook_url(url: str) -> str:
     """The URL if webhooks may be sent to it; else 400 (not such a URL) or 422 (not reachable), saying why.
 
-    Every place that sets a player's webhook_url calls this; deliveries check again (workers/urlguard.py)."""
+    Every place that sets a player's webhook_url calls this; deliveries check again (events/urlguard.py)."""
     try:
         urlguard.vet(urlguard.check_url(url))
     except urlguard.Malformed as exc:

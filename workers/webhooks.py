@@ -33,10 +33,10 @@ import ssl
 import threading
 from typing import Any
 
-from events import inbox, keys
+from events import inbox, keys, urlguard
 from events.clocks import format_epoch
 
-from . import runtime, urlguard
+from . import runtime
 
 USER_AGENT = "tash-kalar-arena-webhooks/1"
 CONNECT_TIMEOUT = 3.0

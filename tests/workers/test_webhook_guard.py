@@ -21,8 +21,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from events import keys
-from workers import urlguard, webhooks
+from events import keys, urlguard
+from workers import webhooks
 
 from .helpers import bearer, new_game, register, run_worker
 
