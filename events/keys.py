@@ -245,7 +245,7 @@ def _deadline_shard(shard: int) -> str:
 
 
 def deadlines(shard: int) -> str:
-    """sorted set, one shard of the deadline index (workers/due.py): what is due when. Member
+    """sorted set, one shard of the deadline index (events/due.py): what is due when. Member
     "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot, finish, digest, announce) in the game's shard
     (deadline_shard), score: when it is due (epoch seconds). Each worker's deadline loop claims the
     due ones of every shard (events/lua/claim_deadlines.lua). Shares a slot with its leases; the
@@ -540,7 +540,7 @@ MOVING = ":moving"
 
 
 def legacy_moving(legacy_key: str) -> str:
-    """The twin an older-layout key is renamed to while its contents are moved (workers/layout.py),
+    """The twin an older-layout key is renamed to while its contents are moved (events/layout.py),
     in the key's own slot: its tag, or the whole key as the tag when it has none."""
     return f"{legacy_key}{MOVING}" if "{" in legacy_key else f"{{{legacy_key}}}{MOVING}"
 

@@ -12,8 +12,8 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
+from events import layout
 from events.connection import queue_for
-from workers import layout
 
 from . import (accounts, chat, docs, email_prefs, errors, games, health, history, lobby, notifications, players,
                profiles, vacations, web)

@@ -396,7 +396,7 @@ def migrate() -> None:
     """Move data older versions kept in single-slot keys (deadline index, lobby, live games, account
     names) to today's sharded keys; a full pass, safe to repeat (run it once the last old process stopped)."""
     from events import connect, lobby
-    from workers import layout
+    from events import layout
     moved = layout.migrate(connect(), time.time(), lobby.table_ttl())
     click.echo(", ".join(f"{what}: {count}" for what, count in sorted(moved.items())) or "nothing to move")
 

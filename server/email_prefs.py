@@ -1,10 +1,10 @@
 """E-mail preferences (address and kinds), the failures to show, and the one-click unsubscribe link.
 
-The mail itself is workers/email.py's. The unsubscribe link works without signing in (its token
-is signed by the server). GET changes nothing (mail prefetchers and link scanners follow links):
-it shows a page with one button. POST turns the kind off: that button, or a mail client's
-RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, form-encoded) to the URL named by
-List-Unsubscribe.
+What is stored is events/email_prefs.py's; the mail itself is workers/email.py's. The unsubscribe
+link works without signing in (its token is signed by the server). GET changes nothing (mail
+prefetchers and link scanners follow links): it shows a page with one button. POST turns the kind
+off: that button, or a mail client's RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`,
+form-encoded) to the URL named by List-Unsubscribe.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from flask import Response
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from workers import email
+from events import email_prefs
 
 from . import auth
 from .context import Arena
@@ -26,7 +26,7 @@ from .schemas import Strict
 blp = Blueprint("email", __name__, description="E-mail preferences and unsubscribing")
 
 
-KindsIn = Strict.from_dict({kind: fields.Boolean() for kind in email.KINDS}, name="KindsIn")   # one list of kinds
+KindsIn = Strict.from_dict({kind: fields.Boolean() for kind in email_prefs.KINDS}, name="KindsIn")   # one list of kinds
 
 
 class EmailIn(Strict):
@@ -46,7 +46,7 @@ class UnsubscribeQuery(Schema):
 
 def _out(pid: str) -> dict:
     redis = Arena.of().redis
-    return {**email.preferences(redis, pid), "failures": email.failures(redis, pid)}
+    return {**email_prefs.preferences(redis, pid), "failures": email_prefs.failures(redis, pid)}
 
 
 @blp.route("/accounts/me/email")
@@ -64,7 +64,7 @@ def get_preferences():
 def put_preferences(data: dict):
     """Set your address and turn kinds on or off: your_turn, deadline_soon, game_over, digest."""
     pid = auth.require_player(Arena.of().redis)
-    email.set_preferences(Arena.of().redis, pid, data.get("address"), data["kinds"])
+    email_prefs.set_preferences(Arena.of().redis, pid, data.get("address"), data["kinds"])
     return _out(pid)
 
 
@@ -77,7 +77,7 @@ def _page(title: str, text: str, form: str = "") -> Response:
 
 def _kind(query: dict) -> str:
     """The kind of e-mail the link's token names (404 for a link this server did not make)."""
-    found = email.read_unsubscribe_token(Arena.of().redis, query["token"])
+    found = email_prefs.read_unsubscribe_token(Arena.of().redis, query["token"])
     if found is None:
         raise ApiError(404, "link_not_valid", "This unsubscribe link is not one this server made; use the link from "
                        "your latest e-mail, or change your preferences.")
@@ -106,6 +106,6 @@ def unsubscribe(query: dict):
     """Stop that kind of e-mail (turn it on again in your preferences): the confirmation page's
     button, or a mail client's RFC 8058 one-click POST (`List-Unsubscribe=One-Click`, form-encoded)."""
     kind = _kind(query)
-    email.unsubscribe(Arena.of().redis, query["token"])
+    email_prefs.unsubscribe(Arena.of().redis, query["token"])
     return _page("Unsubscribed", f"You will get no more {kind} e-mails. "
                                  "You can turn them on again in your preferences.")

@@ -13,8 +13,8 @@ from flask_smorest import Blueprint
 from redis.exceptions import RedisError
 from rq import Worker
 
+from events import pulses
 from events.connection import is_cluster, queue_for
-from workers import recovery
 
 from .context import Arena
 from .errors import retry_after_seconds
@@ -34,7 +34,7 @@ def _redis() -> dict:
 def _workers() -> dict:
     """Registered RQ workers whose pulse is alive (a killed one drops out within seconds)."""
     redis = queue_for(Arena.of().redis)
-    live = sum(recovery.alive(redis, worker.name) for worker in Worker.all(connection=redis))
+    live = sum(pulses.alive(redis, worker.name) for worker in Worker.all(connection=redis))
     return {"ok": live > 0, "count": live}
 
 

@@ -15,10 +15,10 @@ from flask import Flask
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from events import GameNotFound, accounts, invitations, keys, roster, tokens, unmoved
+from events import GameNotFound, accounts, due, invitations, keys, roster, tokens, unmoved
 from events.clocks import format_epoch, now
 from events.invitations import CANCELLED, STARTING, WAITING, InvitationRefused, Pending
-from workers import due, notify
+from workers import notify
 
 from . import auth
 from .context import Arena

@@ -16,9 +16,8 @@ from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from events import GameNotFound, game_clock, keys, pauses, roster, vacations
+from events import GameNotFound, due, game_clock, keys, pauses, roster, vacations
 from events.clocks import format_epoch
-from workers import due
 from workers.settings import Settings
 
 from . import auth

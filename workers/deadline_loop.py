@@ -1,7 +1,7 @@
 """The deadline loop: a thread in every worker process that applies what is due, when it is due.
 
 Each round (every ARENA_DEADLINE_POLL seconds at most, sooner when the earliest member of the
-index is due sooner) it claims the due members of the deadline index (workers/due.py) and deals
+index is due sooner) it claims the due members of the deadline index (events/due.py) and deals
 with each (workers/deadlines.py): a timeout is applied through the GameService at once, a reminder
 sent, a bot's or an end-of-game job enqueued when missing. It also claims the games of the follow-up
 index (events/followup.py) and runs the follow-up a change still owes because the process that made
@@ -29,10 +29,10 @@ from typing import Any, Callable
 import redis as redis_py
 from rq import Queue
 
-from events import GameNotFound, followup
+from events import GameNotFound, due, followup, pulses
 from events.connection import queue_for
 
-from . import deadlines, due, lobby_sweep, recovery, runtime
+from . import deadlines, lobby_sweep, recovery, runtime
 from .followup import service as service_of
 from .settings import Settings
 
@@ -100,9 +100,9 @@ class DeadlineLoop:
         now = self.now()
         if now >= self._next_chores:
             self._chores(now)
-            self._next_chores = now + recovery.PULSE_SECONDS
+            self._next_chores = now + pulses.PULSE_SECONDS
         if not self.tend:
-            return 0, min(recovery.PULSE_SECONDS, max(0.0, self._next_chores - now))
+            return 0, min(pulses.PULSE_SECONDS, max(0.0, self._next_chores - now))
         claimed = due.claim(self.redis, now, self.settings.deadline_lease, BATCH)
         for name in claimed.unknown:
             log.warning("deadline loop: dropping unknown member %r of the deadline index", name)
@@ -123,7 +123,7 @@ class DeadlineLoop:
 
     def _chores(self, now: float) -> None:
         jobs = queue_for(self.redis)                # RQ's Redis (the same one unless data is on a Cluster)
-        recovery.pulse(jobs, self.name())
+        pulses.pulse(jobs, self.name())
         recovery.rescue_abandoned(jobs, self.queues)
         for queue in self.queues:
             recovery.promote_scheduled(jobs, queue, now)

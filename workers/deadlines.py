@@ -1,4 +1,4 @@
-"""What the deadline loop does with each due member of the deadline index (workers/due.py):
+"""What the deadline loop does with each due member of the deadline index (events/due.py):
 time a wait out, remind the player before it, see that a bot's move and a game's end get done,
 and make a wait's announcement whose claimer died before it made it (workers/turns.py).
 
@@ -21,7 +21,9 @@ from typing import Any, Callable
 import engine
 from events import SYSTEM, ConflictError, GameNotFound, clocks, game_clock, pauses, roster
 
-from . import due, email, endgame, invitations, notify, queues, turns
+from events import due
+
+from . import email, endgame, invitations, notify, queues, turns
 from .settings import Settings
 
 log = logging.getLogger(__name__)

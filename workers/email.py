@@ -11,8 +11,8 @@ fallback to plain text. TLS checks the server's certificate and name against the
 ARENA_SMTP_CA_FILE names a PEM file of CAs to trust instead (a self-hosted mail server's own CA,
 or a test's). The user name and password are sent only after TLS is up when TLS is asked for.
 
-Each player chooses an address and which kinds they want (events keys.email_settings; the
-profile's preferences page). `offer` is called by workers/notify.py for every new notification:
+Each player chooses an address and which kinds they want (events/email_prefs.py, which also
+signs the unsubscribe tokens and keeps the failures; the profile's preferences page). `offer` is called by workers/notify.py for every new notification:
 a "your turn" goes out at most once per game per ARENA_EMAIL_TURN_INTERVAL seconds and never
 while the player is watching that game (stream presence), checked again when the job runs. Mail
 is delivered by a job on the notification queue with retries (ARENA_EMAIL_RETRIES); every failed
@@ -23,9 +23,7 @@ RFC 8058 List-Unsubscribe-Post too) that turns off its kind.
 """
 from __future__ import annotations
 
-import json
 import os
-import secrets
 import smtplib
 import ssl
 import time
@@ -34,19 +32,13 @@ from email.message import EmailMessage
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from itsdangerous import BadSignature, URLSafeSerializer
 from rq import Retry, get_current_job
 
 from engine.state import active_seat
-from events import GameNotFound, game_clock, inbox, keys, pauses, presence, roster
-from events.clocks import format_epoch
+from events import GameNotFound, email_prefs, game_clock, keys, pauses, presence, roster
 
-from . import due, queues, runtime
+from . import queues, runtime
 
-KINDS = ("your_turn", "deadline_soon", "game_over", "digest")
-DEFAULTS = {"your_turn": True, "deadline_soon": True, "game_over": False, "digest": True}
-DIGEST_EVERY = 24 * 3600.0
-FAILURES_KEPT = 100
 TIMEOUT = 20
 
 
@@ -69,79 +61,17 @@ class Mail:
                    tuple(int(p) for p in retries.split(",") if p.strip()))
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
-
-
-# --- preferences ---------------------------------------------------------------------------------
-
-def preferences(redis: Any, player_id: str) -> dict:
-    raw = {_text(k): _text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
-    return {"address": raw.get("address") or None,
-            "kinds": {k: raw[k] == "1" if k in raw else DEFAULTS[k] for k in KINDS}}
-
-
-def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict[str, bool],
-                    now: float | None = None) -> dict:
-    fields = {k: "1" if on else "0" for k, on in kinds.items() if k in KINDS}
-    if address is not None:
-        fields["address"] = address
-    if fields:
-        redis.hset(keys.email_settings(player_id), mapping=fields)
-    prefs = preferences(redis, player_id)
-    member = due.member("digest", player_id)
-    if prefs["address"] and prefs["kinds"]["digest"]:
-        if due.when(redis, member) is None:
-            due.add(redis, {member: (time.time() if now is None else now) + DIGEST_EVERY})
-    else:
-        due.drop(redis, [member])
-    return prefs
-
-
-# --- unsubscribe links ----------------------------------------------------------------------------
-
-def _secret(redis: Any) -> str:
-    configured = os.environ.get("ARENA_SECRET")
-    if configured:
-        return configured
-    redis.set(keys.mail_secret(), secrets.token_hex(32), nx=True)
-    return _text(redis.get(keys.mail_secret()))
-
-
-def unsubscribe_token(redis: Any, player_id: str, kind: str) -> str:
-    return URLSafeSerializer(_secret(redis), salt="unsubscribe").dumps({"p": player_id, "k": kind})
-
-
-def read_unsubscribe_token(redis: Any, token: str) -> tuple[str, str] | None:
-    """(player, kind) that a token names, or None for a forged token."""
-    try:
-        data = URLSafeSerializer(_secret(redis), salt="unsubscribe").loads(token)
-    except BadSignature:
-        return None
-    if not isinstance(data, dict) or data.get("k") not in KINDS or not keys.valid_game_id(str(data.get("p"))):
-        return None
-    return data["p"], data["k"]
-
-
-def unsubscribe(redis: Any, token: str) -> tuple[str, str] | None:
-    """Turn off the kind the token names; (player, kind), or None for a forged token."""
-    found = read_unsubscribe_token(redis, token)
-    if found is not None:
-        set_preferences(redis, found[0], None, {found[1]: False})
-    return found
-
-
 # --- offering and delivering ------------------------------------------------------------------------
 
 def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | None = None) -> bool:
     """Queue an e-mail for a new notification if the player wants one now; True if queued."""
     kind = note.get("type")
-    if kind not in KINDS:
+    if kind not in email_prefs.KINDS:
         return False
     mail = mail or Mail.from_env()
     if not mail.url:
         return False                    # no SMTP server: no mail, and no read of the player's preferences
-    prefs = preferences(redis, player_id)
+    prefs = email_prefs.preferences(redis, player_id)
     if not prefs["address"] or not prefs["kinds"][kind]:
         return False
     game_id = note.get("game_id")
@@ -175,12 +105,12 @@ def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str
 
 def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str, game_id: str | None,
             attempt: int = 1) -> str:
-    prefs = preferences(redis, player_id)
+    prefs = email_prefs.preferences(redis, player_id)
     if not prefs["address"] or not prefs["kinds"].get(kind):
         return "unsubscribed"
     if kind == "your_turn" and game_id and presence.watching(redis, game_id, player_id):
         return "watching"
-    link = f"{mail.public_url}/email/unsubscribe?token={unsubscribe_token(redis, player_id, kind)}"
+    link = f"{mail.public_url}/email/unsubscribe?token={email_prefs.unsubscribe_token(redis, player_id, kind)}"
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = mail.sender, prefs["address"], subject
     message["List-Unsubscribe"] = f"<{link}>"
@@ -189,9 +119,8 @@ def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, bod
     try:
         send(mail.url, message)
     except (OSError, smtplib.SMTPException) as err:
-        redis.xadd(keys.email_failures(player_id), {"data": json.dumps(
-            {"kind": kind, "subject": subject, "attempt": attempt, "error": f"{type(err).__name__}: {err}",
-             "time": format_epoch(time.time())})}, maxlen=FAILURES_KEPT, approximate=True)
+        email_prefs.record_failure(redis, player_id, kind, subject, attempt, f"{type(err).__name__}: {err}",
+                                   time.time())
         raise
     return "sent"
 
@@ -218,11 +147,6 @@ def send(url: str | None, message: EmailMessage) -> None:
         client.send_message(message)
 
 
-def failures(redis: Any, player_id: str, count: int = 20) -> list[dict]:
-    """The player's latest failed attempts, newest first."""
-    return [entry for _, entry in inbox.rows(redis.xrevrange(keys.email_failures(player_id), "+", "-", count=count))]
-
-
 # --- the daily digest ---------------------------------------------------------------------------------
 
 def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[dict]:
@@ -246,7 +170,7 @@ def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[
 def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, mail: Mail | None = None) -> float | None:
     """Queue the player's digest if games wait for them; when the next one is due (None: turned off)."""
     mail = mail or Mail.from_env()
-    prefs = preferences(redis, player_id)
+    prefs = email_prefs.preferences(redis, player_id)
     if not prefs["address"] or not prefs["kinds"]["digest"]:
         return None
     games = waiting_games(redis, service, player_id, now)
@@ -257,7 +181,7 @@ def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, 
         enqueue(redis, settings, mail, player_id, "digest", f"{len(games)} game(s) waiting for you",
                 "Games waiting for your move, the most urgent first:\n\n" + "\n".join(lines) + "\n", None,
                 f"mail-digest-{player_id}-{int(now)}")
-    return now + DIGEST_EVERY
+    return now + email_prefs.DIGEST_EVERY
 
 
 def _left(seconds: float) -> str:

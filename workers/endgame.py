@@ -22,11 +22,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from events import checkpoints, keys, roster, unmoved
+from events import checkpoints, due, keys, roster, unmoved
 from events.clocks import format_epoch
 from events.record import dumps_record
 
-from . import due, notify, results, runtime, turns
+from . import notify, results, runtime, turns
 from .ratings import rate
 from .settings import Settings
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from rq import get_current_job
 
-from . import bots, due, endgame, followup, runtime, webhooks
+from events import due
+
+from . import bots, endgame, followup, runtime, webhooks
 
 def bot_move(game_id: str, wait: int) -> int:
     redis = runtime.connection()

@@ -1,7 +1,7 @@
 """No job is lost with its worker, and no job waits on RQ's scheduler lock.
 
-- Pulse: every worker process keeps a key (keys.worker_pulse) alive for PULSE_TTL seconds, renewed
-  every PULSE_SECONDS by its deadline loop's thread, which runs beside the job being worked on.
+- Pulse: every worker process keeps its pulse (events/pulses.py) alive, renewed by its deadline
+  loop's thread, which runs beside the job being worked on.
 - Abandoned jobs: RQ records each running job as an execution (in the queue's StartedJobRegistry)
   with the name of its worker. An execution whose worker has no pulse belongs to a dead process:
   its registry entry is made due, and RQ's own abandoned-job handling (`StartedJobRegistry.cleanup`)
@@ -26,19 +26,10 @@ from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 from rq.utils import parse_composite_key
 
 from events import keys
+from events.pulses import alive
 
 log = logging.getLogger(__name__)
-PULSE_SECONDS = 1.0
-PULSE_TTL_MS = 3000
 PROMOTION_SECONDS = 0.9           # a killed promoter holds the others up this long at most
-
-
-def pulse(redis: Any, worker_name: str) -> None:
-    redis.set(keys.worker_pulse(worker_name), "1", px=PULSE_TTL_MS)
-
-
-def alive(redis: Any, worker_name: str) -> bool:
-    return bool(redis.exists(keys.worker_pulse(worker_name)))
 
 
 def rescue_abandoned(redis: Any, queues: Iterable[Queue]) -> list[str]:

@@ -6,7 +6,7 @@ run it too, for a change whose hook never finished). It brings the game's clock 
 (events/game_clock.py: usually extended by the caller's own batch, whose state it already has;
 else by the envelopes appended since, replayed) and, when a new wait has begun, claims that wait
 (once, atomically: a wait is named by its first version, which only grows), then in one
-transaction: drops the previous wait's members of the deadline index (workers/due.py) and its
+transaction: drops the previous wait's members of the deadline index (events/due.py) and its
 queued bot job, indexes the new wait's timeout at its recorded deadline and its reminder, enqueues
 (or indexes, after ARENA_BOT_DELAY) a bot's move when a bot is to act, and, once the game is over,
 enqueues the end-of-game job. Then it notifies players. The deadline loops of the workers
@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from events import checkpoints, clocks, game_clock, keys, pauses
+from events import checkpoints, clocks, due, game_clock, keys, pauses
 from events.clocks import Clock
 from events.game_clock import Appended
 from events.roster import Seating, seating_of
 
-from . import due, notify, queues, runtime
+from . import notify, queues, runtime
 from .settings import Settings
 
 BOT_GRACE = 30.0                    # seconds a bot's move may take before a deadline loop enqueues it again
@@ -121,7 +121,7 @@ def announce_again(redis: Any, service: Any, game_id: str, wait: int, settings: 
 def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wait: int, settings: Settings,
           end: float | None) -> None:
     """In one transaction (two on a Cluster, see queues.pipelines): the previous wait's index members
-    and queued bot job go; the new wait's timeout, reminder and bot are indexed (workers/due.py), or
+    and queued bot job go; the new wait's timeout, reminder and bot are indexed (events/due.py), or
     the end-of-game work is set going."""
     queue = queues.game_queue(redis, settings)
     pipe, index = queues.pipelines(redis)

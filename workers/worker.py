@@ -23,9 +23,9 @@ from typing import Any
 from rq import Queue
 from rq.worker import SimpleWorker
 
-from events import lobby
+from events import layout, lobby
 
-from . import layout, runtime
+from . import runtime
 from .deadline_loop import DeadlineLoop
 from .settings import Settings
 

@@ -83,7 +83,7 @@ def test_servers_that_would_drop_data_are_refused_and_risky_settings_warned(monk
 
 def test_it_says_when_data_of_an_older_key_layout_waits_to_be_moved(monkeypatch, redis_cluster, redis_server):
     from events import keys, lobby, presence
-    from workers import due
+    from events import due
     cluster = redis_cluster.client()
     cluster.zadd(keys.legacy_live_games(), {"cc-old-game": 1.0})
     cluster.zadd(keys.legacy_deadlines(), {"timeout:cc-old-game:1": 5.0})

@@ -36,9 +36,9 @@ SAMPLE_ARGS = {"game_id": "g1", "player_id": "p1", "key": "k1", "name": "info", 
 OWNER = {"game_id": "g1", "player_id": "p1", "owner": "p:p1", "name": keys.name_digest("info")}
 # Keys of one purpose kept in one slot on purpose (each group changes together in one MULTI).
 GROUPS = {"lobby": "the lobby's feed and the cursors of the buckets relayed into it, changed together",
-          "accounts": "account names and sign-in failures of older versions, moved by workers/layout.py",
+          "accounts": "account names and sign-in failures of older versions, moved by events/layout.py",
           "ratings": "the ratings of older versions, read alone",
-          "deadlines": "the unsharded deadline index of older versions, moved by workers/layout.py"}
+          "deadlines": "the unsharded deadline index of older versions, moved by events/layout.py"}
 # Shared data split over tags `<group>.<n>`: each shard's keys change together, shards spread over the masters.
 SHARDED = {"deadlines": "a shard of the deadline index and its leases, claimed together",
            "live": "a shard of the live games list, changed alone",
@@ -64,8 +64,8 @@ UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job ha
                ("events/scripts.py", "run_script"): "runs the keys its callers pass (checked here)",
                ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only",
                ("server/merged.py", "_follow"): "one XREAD over a game's log and chat channels, all in the game's slot",
-               ("workers/layout.py", "_drain"): "renames an older-layout key to its twin in its slot (checked below)",
-               ("workers/layout.py", "_signin_failures"): "deletes one older-layout key SCAN found at a time"}
+               ("events/layout.py", "_drain"): "renames an older-layout key to its twin in its slot (checked below)",
+               ("events/layout.py", "_signin_failures"): "deletes one older-layout key SCAN found at a time"}
 
 
 def hash_tag(key: str) -> str | None:

@@ -9,7 +9,8 @@ from freezegun import freeze_time
 import engine
 from engine.selfplay import pick
 from engine.state import active_seat
-from workers import bots, due
+from events import due
+from workers import bots
 
 from .helpers import later, new_game, run_worker
 

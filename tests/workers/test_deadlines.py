@@ -12,8 +12,8 @@ from freezegun import freeze_time
 from rq import Queue
 
 from events import SYSTEM, keys
+from events import due as workers_due
 from workers import deadlines, followup, runtime
-from workers import due as workers_due
 from workers.deadline_loop import DeadlineLoop
 from workers.settings import Settings
 

@@ -15,9 +15,8 @@ from aiosmtpd.controller import Controller
 from freezegun import freeze_time
 from rq import Queue
 
-from events import keys, presence
+from events import due, email_prefs, keys, presence
 from events.redis_process import free_port
-from workers import due
 from workers import email as mail
 from workers.settings import Settings
 
@@ -197,5 +196,5 @@ def test_preferences_are_validated_and_need_a_player(app, redis_db):
     assert p.client.put("/accounts/me/email", json={"address": "p@example.test"}).status_code == 403     # no CSRF
     assert app.test_client().get("/accounts/me/email").status_code == 401
     assert p.client.get("/accounts/me/email").json == {"address": None, "failures": [],
-                                                        "kinds": dict(mail.DEFAULTS)}
+                                                        "kinds": dict(email_prefs.DEFAULTS)}
     assert redis_db.exists(keys.email_settings(p.id)) == 0

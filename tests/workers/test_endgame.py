@@ -7,8 +7,9 @@ from datetime import datetime, timezone
 from freezegun import freeze_time
 from rq import Queue
 
+from events import due
 from events.verify import verify_text
-from workers import due, endgame, queues, ratings
+from workers import endgame, queues, ratings
 
 from .helpers import bearer, new_game, register, run_worker
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import time
 
-from events import accounts, keys, lobby, presence
+from events import accounts, due, keys, layout, lobby, presence
 from server import create_app
 from server.accounts import HASHER
 from tests.server.people import PASSWORD, person
-from workers import due, layout
 
 NOW = time.time()
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from events import inbox, keys
-from workers import due, notify, turns
+from events import due, inbox, keys
+from workers import notify, turns
 
 from .helpers import TWO_SECONDS, new_game, register
 from .processes import START_SECONDS, pulses, wait_for

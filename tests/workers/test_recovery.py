@@ -6,6 +6,7 @@ import pytest
 from rq import Queue
 from rq.job import JobStatus
 
+from events import pulses
 from workers import recovery
 from workers.settings import Settings
 from workers.worker import make_worker
@@ -45,6 +46,6 @@ def test_a_webhook_delivery_whose_worker_died_mid_run_is_delivered_again(client,
 
 def test_the_jobs_of_a_worker_with_a_pulse_are_left_alone(client, redis_db, hook):
     queue, job = a_webhook_in_flight(client, redis_db, hook, "busy")
-    recovery.pulse(redis_db, "busy")
+    pulses.pulse(redis_db, "busy")
     assert recovery.rescue_abandoned(redis_db, [queue]) == []
     assert job.get_status() == JobStatus.STARTED and not hook.requests

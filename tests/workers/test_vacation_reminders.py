@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 from freezegun import freeze_time
 
-from workers import due
+from events import due
 from events.clocks import parse_time
 from events.pauses import running_until
 

@@ -10,7 +10,7 @@ time (epoch seconds); a game's members all live in the game's shard (keys.deadli
     finish:<game>           the game is over: see that its end-of-game work gets done
     announce:<game>:<wait>  the wait's notifications, pledged before it is claimed and dropped once
                             sent: due only if its claimer died first (workers/turns.py)
-    digest:<player>         the player's daily e-mail digest (workers/email.py)
+    digest:<player>         the player's daily e-mail digest (events/email_settings.py; sent by workers/email.py)
     invitation:<game>       a game waiting for invited players: cancel it at its deadline (workers/invitations.py)
 
 Members are added when a wait begins (workers/turns.py, in the transaction that claims the wait)
@@ -25,13 +25,12 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from events import keys
-
-from . import runtime
+from . import keys
+from .scripts import lua, run_script
 
 KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce", "invitation")
-_CLAIM = runtime.lua("claim_deadlines.lua")
-_RELEASE = runtime.lua("release_deadline.lua")
+_CLAIM = lua("claim_deadlines.lua")
+_RELEASE = lua("release_deadline.lua")
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
         if len(items) + len(unknown) >= count:
             heads.append(now)                       # shards not looked at may hold due members
             break
-        answer = runtime.run_script(redis, _CLAIM, [keys.deadlines(shard), keys.deadline_leases(shard)],
+        answer = run_script(redis, _CLAIM, [keys.deadlines(shard), keys.deadline_leases(shard)],
                                     [f"{now:.6f}", lease, count - len(items) - len(unknown)])
         if _text(answer[0]):
             heads.append(float(_text(answer[0])))
@@ -131,7 +130,7 @@ def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
 def release(redis: Any, name: str, again: float | None = None) -> None:
     """The loop has dealt with `name`; `again`: index it anew, due then (unless it was dropped meanwhile)."""
     shard = _shard(name)
-    runtime.run_script(redis, _RELEASE, [keys.deadlines(shard), keys.deadline_leases(shard)],
+    run_script(redis, _RELEASE, [keys.deadlines(shard), keys.deadline_leases(shard)],
                        [name, "" if again is None else f"{again:.6f}"])
 
 

@@ -25,9 +25,7 @@ from typing import Any, Callable, Iterable
 
 from redis.exceptions import RedisError
 
-from events import keys, lobby
-
-from . import due
+from . import due, keys, lobby
 
 log = logging.getLogger("arena.layout")
 BATCH = 500

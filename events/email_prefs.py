@@ -1,0 +1,108 @@
+"""A player's e-mail: the address and the kinds they want, the signed one-click unsubscribe tokens,
+and the failed deliveries to show them. Stored in keys.email_settings (a hash: `address`, and one
+"1"/"0" field per kind turned on or off; a kind never set has its default) and keys.email_failures
+(a capped stream). Read and written by the server (the preferences page, the unsubscribe link) and
+by the workers that send the mail (workers/email.py).
+
+The digest is a member `digest:<player>` of the deadline index (events/due.py), kept there exactly
+while the player has an address and wants the digest, so changing the preferences schedules it.
+Unsubscribe tokens are signed with ARENA_SECRET, or else with a secret made once and kept in Redis
+(keys.mail_secret), so a link keeps working across restarts and processes.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from . import due, inbox, keys
+from .clocks import format_epoch
+
+KINDS = ("your_turn", "deadline_soon", "game_over", "digest")
+DEFAULTS = {"your_turn": True, "deadline_soon": True, "game_over": False, "digest": True}
+DIGEST_EVERY = 24 * 3600.0
+FAILURES_KEPT = 100
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
+
+
+# --- preferences ---------------------------------------------------------------------------------
+
+def preferences(redis: Any, player_id: str) -> dict:
+    """{"address": str | None, "kinds": {kind: on}} (every kind, defaults filled in)."""
+    raw = {_text(k): _text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
+    return {"address": raw.get("address") or None,
+            "kinds": {k: raw[k] == "1" if k in raw else DEFAULTS[k] for k in KINDS}}
+
+
+def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict[str, bool],
+                    now: float | None = None) -> dict:
+    """Change the address (None: keep it) and the kinds named; the digest is indexed, due a day
+    from `now`, when it becomes wanted, and dropped when not. The preferences after the change."""
+    fields = {k: "1" if on else "0" for k, on in kinds.items() if k in KINDS}
+    if address is not None:
+        fields["address"] = address
+    if fields:
+        redis.hset(keys.email_settings(player_id), mapping=fields)
+    prefs = preferences(redis, player_id)
+    member = due.member("digest", player_id)
+    if prefs["address"] and prefs["kinds"]["digest"]:
+        if due.when(redis, member) is None:
+            due.add(redis, {member: (time.time() if now is None else now) + DIGEST_EVERY})
+    else:
+        due.drop(redis, [member])
+    return prefs
+
+
+# --- unsubscribe links ----------------------------------------------------------------------------
+
+def _secret(redis: Any) -> str:
+    configured = os.environ.get("ARENA_SECRET")
+    if configured:
+        return configured
+    redis.set(keys.mail_secret(), secrets.token_hex(32), nx=True)
+    return _text(redis.get(keys.mail_secret()))
+
+
+def unsubscribe_token(redis: Any, player_id: str, kind: str) -> str:
+    return URLSafeSerializer(_secret(redis), salt="unsubscribe").dumps({"p": player_id, "k": kind})
+
+
+def read_unsubscribe_token(redis: Any, token: str) -> tuple[str, str] | None:
+    """(player, kind) that a token names, or None for a forged token."""
+    try:
+        data = URLSafeSerializer(_secret(redis), salt="unsubscribe").loads(token)
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("k") not in KINDS or not keys.valid_game_id(str(data.get("p"))):
+        return None
+    return data["p"], data["k"]
+
+
+def unsubscribe(redis: Any, token: str) -> tuple[str, str] | None:
+    """Turn off the kind the token names; (player, kind), or None for a forged token."""
+    found = read_unsubscribe_token(redis, token)
+    if found is not None:
+        set_preferences(redis, found[0], None, {found[1]: False})
+    return found
+
+
+# --- failed deliveries ------------------------------------------------------------------------------
+
+def record_failure(redis: Any, player_id: str, kind: str, subject: str, attempt: int, error: str,
+                   now: float) -> None:
+    """One failed attempt to send the player a mail, kept among their latest FAILURES_KEPT."""
+    redis.xadd(keys.email_failures(player_id), {"data": json.dumps(
+        {"kind": kind, "subject": subject, "attempt": attempt, "error": error, "time": format_epoch(now)})},
+        maxlen=FAILURES_KEPT, approximate=True)
+
+
+def failures(redis: Any, player_id: str, count: int = 20) -> list[dict]:
+    """The player's latest failed attempts, newest first."""
+    return [entry for _, entry in inbox.rows(redis.xrevrange(keys.email_failures(player_id), "+", "-", count=count))]
