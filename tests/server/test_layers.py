@@ -1,5 +1,6 @@
 """The layers keep their places (issue 12, point 7): the HTTP layer imports the workers only to
-schedule work (and to start a worker process), and every Lua script lives under events/lua/."""
+schedule work (and to start a worker process), the store (events/) imports neither edge, and
+every Lua script lives under events/lua/. (The engine's imports: tests/engine/test_purity.py.)"""
 from __future__ import annotations
 
 import ast
@@ -10,44 +11,46 @@ ROOT = Path(__file__).resolve().parents[2]
 # What the server may take from workers/: scheduling entry points.
 SCHEDULING = {
     "workers.followup": "the GameService's follow-up hook, given once by the app (server/context.py)",
-    "workers.due": "indexing what is due when (vacation re-timing, invitation expiry)",
     "workers.notify": "sending a notification, which schedules its webhook and e-mail",
     "workers.worker": "`arena worker` starting a worker process",
     "workers.settings": "the workers' settings, to start them (`arena serve`) and to time reminders",
 }
-# Not scheduling, still imported; each named so that a new one fails here and a gone one is dropped.
-NOT_YET_MOVED = {
-    "workers.email": "e-mail preferences and unsubscribe tokens (server/email_prefs.py)",
-    "workers.urlguard": "checking a webhook URL when it is registered (server/players.py)",
-    "workers.recovery": "counting live workers by their pulse for /health",
-    "workers.layout": "moving keys of older layouts at start-up and in `arena migrate`",
-}
 
 
-def imports_of_workers(path: Path) -> set[str]:
-    """Every `workers...` module a file imports, at the top or inside a function."""
+def imports_of(path: Path, package: str) -> set[str]:
+    """Every `package...` module a file imports, at the top or inside a function."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and \
-                node.module.split(".")[0] == "workers":
-            if node.module == "workers":
-                found.update(f"workers.{alias.name}" for alias in node.names)
+                node.module.split(".")[0] == package:
+            if node.module == package:
+                found.update(f"{package}.{alias.name}" for alias in node.names)
             else:
                 found.add(node.module)
         elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "workers")
+            found.update(a.name for a in node.names if a.name.split(".")[0] == package)
     return found
 
 
-def test_the_server_imports_the_workers_only_to_schedule():
+def imports_between(importer: str, imported: str) -> dict[str, list[str]]:
+    """module of `imported` -> the files of package `importer` that import it."""
     used: dict[str, list[str]] = {}
-    for path in sorted((ROOT / "server").rglob("*.py")):
-        for module in imports_of_workers(path):
+    for path in sorted((ROOT / importer).rglob("*.py")):
+        for module in imports_of(path, imported):
             used.setdefault(module, []).append(str(path.relative_to(ROOT)))
-    unexpected = {m: files for m, files in used.items() if m not in SCHEDULING and m not in NOT_YET_MOVED}
+    return used
+
+
+def test_the_server_imports_the_workers_only_to_schedule():
+    used = imports_between("server", "workers")
+    unexpected = {m: files for m, files in used.items() if m not in SCHEDULING}
     assert not unexpected, f"the server imports workers/ beyond scheduling: {unexpected}"
-    gone = set(NOT_YET_MOVED) - set(used)
-    assert not gone, f"no longer imported, drop from NOT_YET_MOVED: {gone}"
+
+
+def test_the_store_imports_neither_edge_and_the_workers_not_the_server():
+    """events/ is what both edges stand on; the workers never reach into the HTTP layer."""
+    for importer, imported in (("events", "workers"), ("events", "server"), ("workers", "server")):
+        assert not imports_between(importer, imported), f"{importer}/ imports {imported}/"
 
 
 def test_no_lua_outside_events_lua():
