@@ -25,7 +25,7 @@ existed (records exported then still verify against their final state).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .state import State, clone
 from .vocabulary import STEP_COMMANDS
@@ -89,7 +89,7 @@ def _command(state: State, event: dict[str, Any], version: int) -> None:
     state["undo"] = record
 
 
-def usable(events: list[dict[str, Any]]) -> list[bool]:
+def usable(events: Sequence[dict[str, Any]]) -> list[bool]:
     """For each event of a log folded in one go, whether the checkpoints it keeps can still be
     used: a barrier drops every checkpoint, so what a turn kept before a later barrier (with no
     undo or redo in between) is dropped unused. `replay` follows only the events marked True and

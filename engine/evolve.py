@@ -7,7 +7,7 @@ fingerprints. `apply` mutates a state in place (used by `decide` on its scratch 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable, Sequence, cast
 
 from . import checkpoints
 from .cards import RANKS
@@ -33,22 +33,28 @@ def reducer(name: str, version: int = 1) -> Callable[[Reducer], Reducer]:
 
 
 def apply(state: State, event: Event) -> None:
-    version = state.get("version", 0) + 1
-    REDUCERS[event["type"]](state, event)
-    checkpoints.follow(state, event, version)
+    """Fold one event into `state` in place."""
+    fold(state, (event,))
 
 
 def replay(events: list[Event], state: State | None = None) -> State:
     """Fold events through the reducers, from nothing or from a given state (left unchanged)."""
     out: State = clone(state) if state is not None else {}
-    for event, usable in zip(events, checkpoints.usable(events)):
-        version = out.get("version", 0) + 1
-        REDUCERS[event["type"]](out, event)
-        if usable:
-            checkpoints.follow(out, event, version)
-        else:
-            checkpoints.count(out, event, version)
+    fold(out, events)
     return out
+
+
+def fold(state: State, events: Sequence[Event]) -> None:
+    """Fold events into `state` in place, the one body of `apply` and `replay`: each through its
+    reducer, then counted and kept for undo, or only counted where a later barrier drops what it
+    would keep (checkpoints.usable)."""
+    for event, usable in zip(events, checkpoints.usable(events)):
+        version = state.get("version", 0) + 1
+        REDUCERS[event["type"]](state, event)
+        if usable:
+            checkpoints.follow(state, event, version)
+        else:
+            checkpoints.count(state, event, version)
 
 
 def evolve(state: State, event: Event) -> State:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from .cards import RANK_NAMES
 from .cards import card_name as _card
+from .vocabulary import STEP_COMMANDS
 
 Names = dict[int, str]
 
@@ -102,6 +103,7 @@ GATEWAY_MARKED = {"no_gateway": "a Nethervoid being summoned while there was non
                   "released": "back from stasis on the Merchant of Time"}
 GATEWAY_LOST = {"destroyed": "destroyed", "converted": "converted", "became_legendary": "it became legendary",
                 "picked_up": "picked up for lack of pieces", "removed": "taken off the board"}
+STEP_WORDS = dict(zip(STEP_COMMANDS, ("takes back a step", "plays a step again")))   # undo, redo
 
 
 def _gateway_marked(e: dict[str, Any], names: Names) -> str:
@@ -231,8 +233,8 @@ def describe_command(command: dict[str, Any], names: Names | None = None) -> str
     if kind == "choose":
         picked = next((f"{k} {v}" for k, v in command.items() if k not in ("type", "seat")), "")
         return f"{who} chooses {picked}".rstrip()
-    if kind in ("undo", "redo"):
-        return f"{who} {'takes back a step' if kind == 'undo' else 'plays a step again'}"
+    if kind in STEP_COMMANDS:
+        return f"{who} {STEP_WORDS[kind]}"
     return f"{who}: {kind.replace('_', ' ')}"
 
 

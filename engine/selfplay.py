@@ -22,7 +22,7 @@ from .evolve import replay
 from .legal import legal_commands
 from .setup import new_game
 from .state import State, active_seat, color_of
-from .vocabulary import FORMS
+from .vocabulary import FORMS, STEP_COMMANDS
 
 MAX_COMMANDS = 5000
 
@@ -41,7 +41,7 @@ class GameOutcome:
 def pick(rng: random.Random, commands: list[dict[str, Any]]) -> dict[str, Any]:
     by_type: dict[str, list[dict[str, Any]]] = {}
     for c in commands:
-        if c["type"] not in ("resign", "undo", "redo"):
+        if c["type"] != "resign" and c["type"] not in STEP_COMMANDS:
             by_type.setdefault(c["type"], []).append(c)
     kind = rng.choice(sorted(by_type))
     return rng.choice(by_type[kind])

@@ -14,6 +14,7 @@ from typing import Any
 
 import engine
 from engine.state import State, color_of, colors, counts, melee_scores, score, two_sided
+from engine.vocabulary import STEP_COMMANDS
 from events import SYSTEM, ConflictError, game_clock, roster
 
 from . import turns
@@ -41,7 +42,7 @@ def evaluate(state: State, seat: int) -> float:
 
 def choose(state: State, seat: int, rng: random.Random) -> dict:
     """The bot's command for `seat` (complete, with the seat)."""
-    options = [c for c in engine.legal_commands(state, seat) if c["type"] not in ("resign", "undo", "redo")]
+    options = [c for c in engine.legal_commands(state, seat) if c["type"] != "resign" and c["type"] not in STEP_COMMANDS]
     for command in options:
         if command["type"] == "claim_win":
             return command
