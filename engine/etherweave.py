@@ -21,6 +21,7 @@ from .cards import CARDS, RANK_NAMES
 from .context import Context
 from .errors import RuleError
 from .state import State, color_of, enemy_colors, seats_of, two_sided
+from .view_shapes import Stasis
 
 MERCHANT = "etherweave-merchant-of-time"
 EMPEROR = "etherweave-eternal-emperor"
@@ -115,12 +116,10 @@ def check_discard(state: State, seat: int, card: str, returns: list[str]) -> Non
         raise RuleError("pending_being", "Your pending being can be neither discarded nor put under your deck; summon it or choose another card.", RULE)
 
 
-def view_fields(state: State, seat: int) -> dict[str, Any]:
-    """Public facts of a seat (both None but for Etherweave): its pending being, face up, and the
-    piece on its Merchant of Time."""
+def stasis_view(state: State, seat: int) -> Stasis | None:
+    """The piece on the seat's Merchant of Time, as all see it (None but for Etherweave)."""
     stored = stored_piece(state, seat)
-    return {"pending_being": pending_being(state, seat),
-            "stasis": {"color": stored[1], "rank": RANK_NAMES[stored[2]]} if stored else None}
+    return {"color": stored[1], "rank": RANK_NAMES[stored[2]]} if stored else None
 
 
 # --- facts ------------------------------------------------------------------------------------------

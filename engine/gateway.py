@@ -45,11 +45,10 @@ def squares(state: State) -> dict[str, str]:
     return out
 
 
-def view_fields(state: State) -> dict[str, Any]:
-    """For player_view: `gateways` {colour: square} and `gateway`, the square of the game's one
-    Gateway (no two seats play the same school, so at most one is Nethervoid) or None."""
-    marked = squares(state)
-    return {"gateways": marked, "gateway": next(iter(marked.values()), None)}
+def sole(marked: dict[str, str]) -> str | None:
+    """For player_view: the square of the game's one Gateway among the `squares` marked (no two
+    seats play the same school, so at most one is Nethervoid), or None."""
+    return next(iter(marked.values()), None)
 
 
 def mark(ctx: Context, color: int, pid: int, reason: str) -> None:

@@ -280,7 +280,9 @@ class FlareInvoked(TypedDict):
     upper: bool
 
 
-class GameCreated(TypedDict):
+class GameCreatedPublic(TypedDict):
+    """GameCreated but its seed: what every seat sees of it (engine/view_shapes.py)."""
+
     type: Literal["GameCreated"]
     capacity: list[list[int]]
     form: str
@@ -288,9 +290,12 @@ class GameCreated(TypedDict):
     options: dict[str, Any]
     points: list[Any]
     seats: list[SeatEntry]
-    seed: str
     teams: bool
     rules: NotRequired[dict[str, str]]
+
+
+class GameCreated(GameCreatedPublic):
+    seed: str
 
 
 class GameEnded(TypedDict):

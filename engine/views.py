@@ -6,29 +6,37 @@ Spectators (seat None) see only public facts.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, cast
 
 from . import decisions, etherweave, frost, gateway, tasks, teams
 from .cards import RANK_NAMES
 from .notation import to_text
+from .shapes import Command, GameCreatedPublic, GameEvent, GameState
 from .state import State, active_seat, color_of, melee_scores, score, supply, threshold, two_sided
+from .view_shapes import (BoardSquare, CardsHidden, CardsReturnedHidden, CommandAcceptedSeen, DeckShuffledSeen,
+                          DiscardSeen, EffectView, PendingPublic, PendingView, PlayerView,
+                          ResolutionAdvancedSeen, Score, SeatView, SeenEvent, TasksDealtSeen, TurnView)
 
 Seat = int | None
 
+PUBLIC_PENDING = ("seat", "kind", "ask", "prompt", "can_skip", "card")
+PUBLIC_EFFECT = ("seat", "card", "kind", "part", "origin", "marked")
 
-def board_list(state: State) -> list[dict[str, Any]]:
+
+def board_list(state: State) -> list[BoardSquare]:
     """The board as [{square, seat, rank}] with `seat` the owner (its colour's first seat)."""
     owner = {s["color"]: i for i, s in reversed(list(enumerate(state["seats"])))}
     return [{"square": sq, "seat": owner[p[1]], "color": p[1], "rank": RANK_NAMES[p[2]]}
             for sq, p in sorted(state["board"].items())]
 
 
-def _scores(state: State) -> list[dict[str, Any]]:
+def _scores(state: State) -> list[Score]:
     out = []
     for seat in range(len(state["seats"])):
         color = color_of(state, seat)
+        entry: Score
         if two_sided(state):
-            entry: dict[str, Any] = {"seat": seat, "score": score(state, color)}
+            entry = {"seat": seat, "score": score(state, color)}
             if state["tasks"]:
                 entry["tasks"] = list(state["tasks"]["claimed"][color])
         else:
@@ -39,62 +47,63 @@ def _scores(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def _pending(state: State, seat: Seat) -> dict[str, Any] | None:
+def _pending(state: State, seat: Seat) -> PendingView | None:
     pending = state["pending"]
     if not pending:
         return None
-    view = {k: pending[k] for k in ("seat", "kind", "ask", "prompt", "can_skip") if k in pending}
-    if "card" in pending:
-        view["card"] = pending["card"]
+    view = cast("PendingView", _only(pending, PUBLIC_PENDING))
     if pending.get("info"):
         view["info"] = pending["info"]
     if seat == pending["seat"]:
-        view["options"] = decisions.options(state)[0]
+        view["options"] = cast("list[Command]", decisions.options(state).commands)
     return view
 
 
-def _effect(state: State) -> dict[str, Any] | None:
-    frame = state["effect"]
+def _effect(frame: Mapping[str, Any] | None) -> EffectView | None:
+    """The public part of an effect frame (a frame for no card, such as a timeout's, shows none)."""
     if not frame or "card" not in frame:
         return None
-    return {k: frame.get(k) for k in ("seat", "card", "kind", "part", "origin", "marked") if k in frame}
+    return cast("EffectView", _only(frame, PUBLIC_EFFECT))
 
 
-def player_view(state: State, seat: Seat) -> dict[str, Any]:
-    """The state as `seat` may see it (None: a spectator)."""
-    over = state["phase"] == "over"
+def player_view(state: GameState, seat: Seat) -> PlayerView:
+    """The state as `seat` may see it (None: a spectator); engine/view_shapes.py says what is hidden."""
+    s = cast("State", state)
+    over = s["phase"] == "over"
     seats = []
-    for i, s in enumerate(state["seats"]):
-        color = s["color"]
-        nonleg, leg = supply(state, color)
-        entry = {"seat": i, "school": s["school"], "color": color, "hand_size": len(state["hands"][i]),
-                 "deck_size": len(state["decks"][i]), "discard": list(state["discards"][i]),
-                 "supply": {"non_legendary": nonleg, "legendary": leg}, "frozen": frost.frozen_card(state, i),
-                 **etherweave.view_fields(state, i)}
-        if teams.team_play(state):
-            entry["sideways"] = teams.sideways(state, i)
+    for i, entry in enumerate(s["seats"]):
+        color = entry["color"]
+        nonleg, leg = supply(s, color)
+        seen: SeatView = {
+            "seat": i, "school": entry["school"], "color": color, "hand_size": len(s["hands"][i]),
+            "deck_size": len(s["decks"][i]), "discard": list(s["discards"][i]),
+            "supply": {"non_legendary": nonleg, "legendary": leg}, "frozen": frost.frozen_card(s, i),
+            "pending_being": etherweave.pending_being(s, i), "stasis": etherweave.stasis_view(s, i)}
+        if teams.team_play(s):
+            seen["sideways"] = teams.sideways(s, i)
         if i == seat or over:
-            entry["hand"] = list(state["hands"][i])
-        seats.append(entry)
-    view: dict[str, Any] = {
-        "form": state["form"], "teams": teams.team_play(state),
-        "status": "finished" if over else ("setup" if state["phase"] == "setup" else "playing"),
-        "board": board_list(state), "notation": to_text(state["board"]), "seats": seats, "scores": _scores(state),
-        "legends": {"deck_size": len(state["legends"]["deck"]), "discard": list(state["legends"]["discard"])},
-        "flares": {"deck_size": len(state["flares"]["deck"]), "discard": list(state["flares"]["discard"])},
-        "turn": _turn(state), "active_seat": active_seat(state), "pending": _pending(state, seat),
-        "effect": _effect(state), "final_round": state["final"], "result": state["result"], "target": threshold(state),
-        **gateway.view_fields(state),
+            seen["hand"] = list(s["hands"][i])
+        seats.append(seen)
+    gateways = gateway.squares(s)
+    view: PlayerView = {
+        "form": s["form"], "teams": teams.team_play(s),
+        "status": "finished" if over else ("setup" if s["phase"] == "setup" else "playing"),
+        "board": board_list(s), "notation": to_text(s["board"]), "seats": seats, "scores": _scores(s),
+        "legends": {"deck_size": len(s["legends"]["deck"]), "discard": list(s["legends"]["discard"])},
+        "flares": {"deck_size": len(s["flares"]["deck"]), "discard": list(s["flares"]["discard"])},
+        "turn": _turn(s), "active_seat": active_seat(s), "pending": _pending(s, seat),
+        "effect": _effect(s["effect"]), "final_round": s["final"], "result": s["result"], "target": threshold(s),
+        "gateways": gateways, "gateway": gateway.sole(gateways),
     }
-    if state["tasks"]:
-        t = state["tasks"]
+    if s["tasks"]:
+        t = s["tasks"]
         view["tasks"] = {"current": list(t["current"]), "next": t["next"], "deck_size": len(t["deck"])}
-        if seat is not None and state["turn"] and state["turn"]["seat"] == seat and not over:
-            view["tasks"]["claimable"] = tasks.claimable(state, color_of(state, seat))
+        if seat is not None and s["turn"] and s["turn"]["seat"] == seat and not over:
+            view["tasks"]["claimable"] = tasks.claimable(s, color_of(s, seat))
     return view
 
 
-def _turn(state: State) -> dict[str, Any] | None:
+def _turn(state: State) -> TurnView | None:
     turn = state["turn"]
     if not turn:
         return None
@@ -102,38 +111,45 @@ def _turn(state: State) -> dict[str, Any] | None:
             "discarded": turn["discarded"], "extra": turn["extra"], "control": turn.get("control")}
 
 
-def redact(event: dict[str, Any], seat: Seat) -> dict[str, Any]:
-    """`event` as `seat` may see it: hidden cards become counts, deck orders and the seed vanish."""
-    kind = event["type"]
-    if kind == "GameCreated":
-        return {k: v for k, v in event.items() if k != "seed"}
-    if kind == "DeckShuffled":
-        return {**{k: v for k, v in event.items() if k != "cards"}, "count": len(event["cards"])}
-    if kind == "TasksDealt":
-        return {**{k: v for k, v in event.items() if k != "deck"}, "deck_size": len(event["deck"])}
-    if kind == "LegendsPassed" and seat not in (event["seat"], event["to"]):
-        return {**{k: v for k, v in event.items() if k != "cards"}, "count": len(event["cards"])}
-    if kind in ("CardsDrawn", "CardsReturned") and event["seat"] != seat:
-        hidden = {k: v for k, v in event.items() if k != "cards"}
-        hidden["count"] = len(event["cards"])
-        if kind == "CardsReturned":
-            hidden["decks"] = [d for d, _ in event["cards"]]
-        return hidden
-    if kind == "CommandAccepted" and event["seat"] != seat and event["command"].get("returns"):
-        command = dict(event["command"], returns=len(event["command"]["returns"]))
-        return {**event, "command": command}
-    if kind == "PositionSet":
-        return {**event, "state": player_view(event["state"], seat)}
-    if kind == "ResolutionAdvanced":
-        return {"type": kind, "effect": _effect({"effect": event["effect"]}) if event["effect"] else None,
-                "pending": _pending_public(event["pending"])}
+def redact(event: GameEvent, seat: Seat) -> SeenEvent:
+    """`event` as `seat` may see it: hidden cards become counts, deck orders and the seed vanish
+    (engine/view_shapes.py: SeenEvent)."""
+    if event["type"] == "GameCreated":
+        return cast("GameCreatedPublic", _without(event, "seed"))
+    if event["type"] == "DeckShuffled":
+        return cast("DeckShuffledSeen", {**_without(event, "cards"), "count": len(event["cards"])})
+    if event["type"] == "TasksDealt":
+        return cast("TasksDealtSeen", {**_without(event, "deck"), "deck_size": len(event["deck"])})
+    if (event["type"] == "LegendsPassed" and seat not in (event["seat"], event["to"])
+            or event["type"] == "CardsDrawn" and event["seat"] != seat):
+        return cast("CardsHidden", {**_without(event, "cards"), "count": len(event["cards"])})
+    if event["type"] == "CardsReturned" and event["seat"] != seat:
+        return cast("CardsReturnedHidden", {**_without(event, "cards"), "count": len(event["cards"]),
+                                            "decks": [d for d, _ in event["cards"]]})
+    if event["type"] == "CommandAccepted" and event["seat"] != seat and event["command"].get("returns"):
+        command = cast("DiscardSeen", {**event["command"], "returns": len(event["command"].get("returns", []))})
+        return cast("CommandAcceptedSeen", {**event, "command": command})
+    if event["type"] == "PositionSet":
+        return {"type": "PositionSet", "state": player_view(event["state"], seat)}
+    if event["type"] == "ResolutionAdvanced":
+        return cast("ResolutionAdvancedSeen", {"type": "ResolutionAdvanced", "effect": _effect(event["effect"]),
+                                               "pending": _pending_public(event["pending"])})
     return event
 
 
-def _pending_public(pending: dict[str, Any] | None) -> dict[str, Any] | None:
+def _pending_public(pending: Mapping[str, Any] | None) -> PendingPublic | None:
     if not pending:
         return None
-    return {k: pending[k] for k in ("seat", "kind", "ask", "prompt", "can_skip", "card") if k in pending}
+    return cast("PendingPublic", _only(pending, PUBLIC_PENDING))
+
+
+def _only(mapping: Mapping[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """The entries of `mapping` under `keys`, those it has."""
+    return {k: mapping[k] for k in keys if k in mapping}
+
+
+def _without(mapping: Mapping[str, object], key: str) -> dict[str, object]:
+    return {k: v for k, v in mapping.items() if k != key}
 
 
 def hidden_cards(state: State, seat: Seat) -> set[str]:

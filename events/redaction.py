@@ -6,7 +6,11 @@ the seed is committed (a hash) and the event hashes are keyed with it (see hashc
 """
 from __future__ import annotations
 
+from typing import Any, cast
+
 import engine
+from engine.shapes import GameEvent, GameState
+from engine.view_shapes import PlayerView
 
 from .envelope import Envelope
 from .schemas import REGISTRY, SchemaRegistry
@@ -14,12 +18,12 @@ from .schemas import REGISTRY, SchemaRegistry
 Seat = int | None
 
 
-def engine_event(env: Envelope, registry: SchemaRegistry = REGISTRY) -> dict:
+def engine_event(env: Envelope, registry: SchemaRegistry = REGISTRY) -> GameEvent:
     """The event as the engine replays it: its payload upcast to the current schema version."""
-    return {"type": env.type, **registry.upcast(env.type, env.schema_version, env.payload)}
+    return cast(GameEvent, {"type": env.type, **registry.upcast(env.type, env.schema_version, env.payload)})
 
 
-def redact_envelope(env: Envelope, seat: Seat, registry: SchemaRegistry = REGISTRY) -> dict:
+def redact_envelope(env: Envelope, seat: Seat, registry: SchemaRegistry = REGISTRY) -> dict[str, Any]:
     """The envelope as `seat` may read it; its payload is upcast, so schema_version is current."""
     event = engine.redact(engine_event(env, registry), seat)
     out = env.to_dict()
@@ -28,5 +32,5 @@ def redact_envelope(env: Envelope, seat: Seat, registry: SchemaRegistry = REGIST
     return out
 
 
-def state_view(state: dict, seat: Seat) -> dict:
+def state_view(state: GameState, seat: Seat) -> PlayerView:
     return engine.player_view(state, seat)

@@ -2,6 +2,7 @@
 of the recorded corpus and of random games fits them, key by key and value by value."""
 from __future__ import annotations
 
+import functools
 import json
 import random
 import types
@@ -28,7 +29,7 @@ def misfits(value: Any, shape: Any, where: str = "") -> list[str]:
     if is_typeddict(shape):
         if not isinstance(value, dict):
             return [f"{where}: {type(value).__name__} is not a {shape.__name__}"]
-        hints = get_type_hints(shape)
+        hints = _hints(shape)
         out = [f"{where}: {shape.__name__} lacks {k!r}" for k in shape.__required_keys__ - set(value)]
         out += [f"{where}: {shape.__name__} has no {k!r}" for k in set(value) - set(hints)]
         for key in set(value) & set(hints):
@@ -51,6 +52,12 @@ def misfits(value: Any, shape: Any, where: str = "") -> list[str]:
     if shape is int and isinstance(value, bool):
         return [f"{where}: {value!r} is a bool, not an int"]
     return [] if isinstance(value, shape) else [f"{where}: {value!r} is not {shape.__name__}"]
+
+
+@functools.cache
+def _hints(shape: Any) -> dict[str, Any]:
+    """A TypedDict's key types, read once (get_type_hints is most of the time the checks take)."""
+    return get_type_hints(shape)
 
 
 def event_misfits(event: dict) -> list[str]:
