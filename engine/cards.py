@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from .card_steps import Part, Step, part, steps
 from .geometry import ORIENTATIONS
 from .vocabulary import RANKS as RANK_WORDS
 
@@ -38,10 +39,10 @@ class Being:
     anchor: str
     own_square: int | None          # minimum rank of the own piece required on the being square
     orientations: tuple[Orientation, ...]
-    steps: tuple[dict[str, Any], ...]
+    steps: tuple[Step, ...]
     summary: str
-    frozen: dict[str, Any] | None = None
-    warp: dict[str, Any] | None = None
+    frozen: Part | None = None          # Everfrost: the effect of thawing the card
+    warp: Part | None = None            # Etherweave: the warp effect
 
     @property
     def is_legend(self) -> bool:
@@ -52,8 +53,8 @@ class Being:
 class Flare:
     id: str
     name: str
-    upper: dict[str, Any]
-    lower: dict[str, Any]
+    upper: Part
+    lower: Part
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,13 @@ def _being(raw: dict[str, Any]) -> Being:
     return Being(
         id=raw["id"], name=raw["name"], deck=raw["deck"], rank=RANKS[raw["rank"]], anchor=raw["anchor"],
         own_square=RANKS[own] if own else None, orientations=_orientations(raw),
-        steps=tuple(raw["steps"]), summary=raw["summary"], frozen=raw.get("frozen"), warp=raw.get("warp"),
+        steps=steps(raw["steps"], raw["id"]), summary=raw["summary"],
+        frozen=_part(raw, "frozen"), warp=_part(raw, "warp"),
     )
+
+
+def _part(raw: dict[str, Any], name: str) -> Part | None:
+    return part(raw[name], f"{raw['id']} {name}") if raw.get(name) else None
 
 
 def _read() -> dict[str, Any]:
@@ -113,7 +119,8 @@ def load(raw: dict[str, Any] = RAW_CARD_DATA) -> Catalogue:
             if c["kind"] == "being":
                 cat.beings[c["id"]] = _being(c)
             elif c["kind"] == "flare":
-                cat.flares[c["id"]] = Flare(c["id"], c["name"], c["upper"], c["lower"])
+                cat.flares[c["id"]] = Flare(c["id"], c["name"], part(c["upper"], f"{c['id']} upper"),
+                                            part(c["lower"], f"{c['id']} lower"))
             else:
                 cat.tasks[c["id"]] = Task(c["id"], c["name"], c["type"], c["advanced"], c["points"],
                                           tuple(c["checks"]), c["summary"])

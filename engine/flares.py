@@ -16,9 +16,9 @@ def halves(state: State, seat: int, card: str, against: int) -> list[str]:
     mine_total, mine_up = counts(state, color_of(state, seat))
     their_total, their_up = counts(state, against)
     out = []
-    if their_up - mine_up >= flare.upper["threshold"]:
+    if their_up - mine_up >= flare.upper.threshold:
         out.append("upper")
-    if their_total - mine_total >= flare.lower["threshold"]:
+    if their_total - mine_total >= flare.lower.threshold:
         out.append("lower")
     return out
 

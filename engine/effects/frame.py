@@ -9,6 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping, cast
 
+from ..card_steps import Part, Step
 from ..cards import CARDS
 from ..context import Context
 from ..state import clone, color_of, square_of
@@ -36,13 +37,13 @@ def open_block(frame: Frame, key: list[Any], bind: dict[str, Any]) -> None:
     frame["stack"].append({"path": top["path"] + [top["i"]] + key, "i": 0, "prog": None, "bind": bind})
 
 
-def current_step(frame: Frame) -> dict[str, Any] | None:
+def current_step(frame: Frame) -> Step | None:
     top = frame["stack"][-1]
     steps = steps_at(frame, top["path"])
     return steps[top["i"]] if top["i"] < len(steps) else None
 
 
-def finish_step(res: "Resolution", step: dict[str, Any], did: bool) -> None:
+def finish_step(res: "Resolution", step: Step, did: bool) -> None:
     """Record what the step did (for later steps that refer to it) and move past it."""
     prog = res.top["prog"] or {}
     outcome = {k: prog[k] for k in RESULT_KEYS if k in prog}
@@ -53,22 +54,23 @@ def finish_step(res: "Resolution", step: dict[str, Any], did: bool) -> None:
     res.top["i"] += 1
 
 
-def root_steps(frame: Frame) -> list[dict[str, Any]]:
+def root_steps(frame: Frame) -> tuple[Step, ...]:
     card, part = frame["card"], frame["part"]
     part, _, other = part.partition("@")         # "warp@<card>": another card's warp, copied (Etherweave)
     card = other or card
     if card in CARDS.flares:
-        return cast("list[dict[str, Any]]", getattr(CARDS.flares[card], part)["steps"])
+        return cast(Part, getattr(CARDS.flares[card], part)).steps
     being = CARDS.beings[card]
-    return list(being.steps) if part == "steps" else getattr(being, part)["steps"]
+    return being.steps if part == "steps" else cast(Part, getattr(being, part)).steps
 
 
-def steps_at(frame: Frame, path: list[Any]) -> list[dict[str, Any]]:
-    """The list of steps a stack entry walks: the root list, or options/steps nested in it."""
+def steps_at(frame: Frame, path: list[Any]) -> tuple[Step, ...]:
+    """The steps a stack entry walks: the root steps, or options/steps nested in them (a path like
+    [2, "options", 1, "steps"]: step 2, its option 1, that option's steps)."""
     steps: Any = root_steps(frame)
     for key in path:
-        steps = steps[key]
-    return cast("list[dict[str, Any]]", steps)
+        steps = getattr(steps, key) if isinstance(key, str) else steps[key]
+    return cast("tuple[Step, ...]", steps)
 
 
 class Resolution:
@@ -80,7 +82,7 @@ class Resolution:
         self.frame = frame
         self.ops = ops
 
-    def run(self, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+    def run(self, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
         """Run the op of `step` as it stands: what it asks (answer None) or what the answer does."""
         return self.ops[step["op"]](self, step, prog, answer)
 
@@ -129,7 +131,7 @@ class Resolution:
     def result(self, step_id: str) -> dict[str, Any]:
         return cast("dict[str, Any]", self.frame["results"].get(step_id, {}))
 
-    def record(self, step: dict[str, Any], **outcome: Any) -> None:
+    def record(self, step: Step, **outcome: Any) -> None:
         if "id" in step:
             self.frame["results"][step["id"]] = outcome
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..card_steps import Step
 from ..cards import CARDS
 from ..context import Context
 from ..state import State
@@ -37,7 +38,7 @@ def _pop_block(res: Resolution) -> bool:
     return True
 
 
-def _run(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def _run(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Run a step's op; inside a linked block a question keeps only the answers that complete it."""
     outcome = res.run(step, prog, answer)
     if isinstance(outcome, Ask) and res.bind(LINKED):

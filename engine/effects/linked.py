@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..card_steps import Step
 from .frame import Resolution, current_step, finish_step, open_block
 from .outcomes import Ask, Done, Outcome, Push
 from .select import holds
@@ -17,7 +18,7 @@ from .select import holds
 LINKED = "linked"          # bind key marking the stack entry of a linked block
 
 
-def linked_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def linked_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     if prog.get("entered"):
         return Done(True)
     trial = res.trial()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ..card_steps import Step
 from ..cards import RANK_NAMES, RANKS
 from .frame import Resolution
 from .ops_targets import piece_candidates, place_colors, step_count
@@ -12,26 +13,26 @@ from .outcomes import Ask, Done, Outcome, Push, is_skip
 from .select import holds, where_squares
 
 
-def choose_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def choose_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     if "chosen" in prog:
         return Done(True)
     options = step["options"]
     if step.get("by") == "rank-of-chosen-own-piece":
         return _choose_by_piece(res, step, prog, answer)
     if answer is None:
-        open_ = [o["label"] for o in options if _feasible(res, o["steps"][0])]
+        open_ = [o.label for o in options if _feasible(res, o.steps[0])]
         if not open_:
             return Done(False)
         return Ask("option", [{"type": "choose", "option": label} for label in open_],
                    bool(step.get("optional")), "Choose one", {"labels": open_})
     if is_skip(answer):
         return Done(False)
-    k = [o["label"] for o in options].index(answer["option"])
+    k = [o.label for o in options].index(answer["option"])
     prog["chosen"] = k
     return Push(["options", k, "steps"], {})
 
 
-def _feasible(res: Resolution, step: dict[str, Any]) -> bool:
+def _feasible(res: Resolution, step: Step) -> bool:
     """Whether a branch's first step can do anything now (tried on a throwaway copy).
 
     Only branches that can act are offered, so a mandatory "either ... or" cannot be dodged by
@@ -41,9 +42,9 @@ def _feasible(res: Resolution, step: dict[str, Any]) -> bool:
         or isinstance(outcome, Push)
 
 
-def _choose_by_piece(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def _choose_by_piece(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Tree Shepherd: the rank of the own piece picked decides the branch, which acts on it."""
-    labels = [o["label"].split()[0] for o in step["options"]]
+    labels = [o.label.split()[0] for o in step["options"]]
     own = sorted(sq for sq, p in res.state["board"].items() if p[1] == res.color)
     if answer is None:
         if not own:
@@ -58,10 +59,10 @@ def _choose_by_piece(res: Resolution, step: dict[str, Any], prog: dict[str, Any]
     return Push(["options", k, "steps"], {"piece": pid})
 
 
-def _fitting_option(res: Resolution, step: dict[str, Any], sq: str) -> int | None:
+def _fitting_option(res: Resolution, step: Step, sq: str) -> int | None:
     """Eldest Tree: the option whose (single) step can act on the square's content."""
     for k, option in enumerate(step["options"]):
-        inner = option["steps"][0]
+        inner = option.steps[0]
         with res.binding({"square": sq}):
             if inner["op"] == "place":
                 fits = sq not in res.state["board"] and bool(place_colors(res, inner, RANKS[inner.get("rank", "common")]))
@@ -72,7 +73,7 @@ def _fitting_option(res: Resolution, step: dict[str, Any], sq: str) -> int | Non
     return None
 
 
-def for_each_square_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def for_each_square_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     done = prog.get("squares", [])
     if answer is None:
         if len(done) >= step.get("count", 1):
@@ -90,7 +91,7 @@ def for_each_square_op(res: Resolution, step: dict[str, Any], prog: dict[str, An
     return Push(["options", _fitting_option(res, step, sq), "steps"], {"square": sq})
 
 
-def repeat_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def repeat_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Run the nested steps again and again: stop when an `until` condition holds after a pass, or
     when the first nested step has nothing left to act on (so every pass makes progress)."""
     passes = prog.get("passes", 0)
@@ -102,7 +103,7 @@ def repeat_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answe
     return Push(["steps"], {})
 
 
-def gain_action_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def gain_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     n = cast(int, step_count(res, step))          # a number here: no gain step counts 'all'
     if n <= 0:
         return Done(False)
@@ -110,19 +111,19 @@ def gain_action_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], 
     return Done(True)
 
 
-def extra_turn_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def extra_turn_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     res.ctx.emit("ExtraTurnGranted", seat=res.seat)
     return Done(True)
 
 
-def draw_extra_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def draw_extra_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     deck = "school" if step.get("deck", "own") == "own" else step["deck"]
     for _ in range(step.get("count", 1)):
         res.ctx.emit("ExtraDrawGranted", seat=res.seat, deck=deck)
     return Done(True)
 
 
-def summon_modifier_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def summon_modifier_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     kind, _, ref = step["modifier"].partition(":")
     modifier = {"modifier": kind, "count": step.get("count", 1), "scope": step.get("scope")}
     if kind == "use-color-of":                    # Possessed Summoner: the colour of the piece of `ref`
@@ -131,7 +132,7 @@ def summon_modifier_op(res: Resolution, step: dict[str, Any], prog: dict[str, An
     return Done(True)
 
 
-def card_to_deck_top_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def card_to_deck_top_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Kiskin Spirit: a card of your discard pile goes on top of your deck."""
     pile = res.state["discards"][res.seat]
     if answer is None:
@@ -146,7 +147,7 @@ def card_to_deck_top_op(res: Resolution, step: dict[str, Any], prog: dict[str, A
     return Done(True)
 
 
-def nothing_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def nothing_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     return Done(True)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..card_steps import Step
 from .. import frost
 from ..state import enemy_colors
 from . import mirror
@@ -14,7 +15,7 @@ from .frame import Resolution
 from .outcomes import Ask, Done, Outcome, is_skip
 
 
-def choose_direction_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def choose_direction_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Crystal Mirror ('among': 'mirror-sides'): pick the block copied from; only sides with
     something to copy are offered."""
     if answer is None:
@@ -29,7 +30,7 @@ def choose_direction_op(res: Resolution, step: dict[str, Any], prog: dict[str, A
     return Done(True)
 
 
-def freeze_from_discard_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def freeze_from_discard_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Frozen Chest: a frozen card of your discard pile becomes your frozen effect."""
     if answer is None:
         cards = frost.revivable(res.state, res.seat)
@@ -43,14 +44,14 @@ def freeze_from_discard_op(res: Resolution, step: dict[str, Any], prog: dict[str
     return Done(True)
 
 
-def opponents_lose_action_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def opponents_lose_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Every other colour starts its next turn with fewer actions (charged by frost.charge_lost_actions)."""
     res.ctx.emit("ActionLossImposed", seat=res.seat, colors=enemy_colors(res.state, res.color),
                  count=step.get("count", 1))
     return Done(True)
 
 
-def applied_with_destruction_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def applied_with_destruction_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """count_destroyed_twice, remove_from_game: already applied by the destroy step they name,
     whose PieceDestroyed event carries the weight and the removal (ops_targets.destruction_terms)."""
     return Done(True)

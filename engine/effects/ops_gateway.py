@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..card_steps import Selector, Step
 from .. import gateway
 from ..state import LEGENDARY
 from .frame import Resolution
@@ -13,13 +14,13 @@ from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares
 
 
-def _candidates(res: Resolution, step: dict[str, Any]) -> list[str]:
-    sel: dict[str, Any] = {k: step[k] for k in ("who", "rank", "where", "ref") if k in step}
+def _candidates(res: Resolution, step: Step) -> list[str]:
+    sel = Selector(who=step.who, rank=step.rank, where=step.where, ref=step.ref)
     board = res.state["board"]
     return [sq for sq in piece_squares(res, sel) if board[sq][1] == res.color and board[sq][2] != LEGENDARY]
 
 
-def set_gateway_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def set_gateway_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """'... becomes your Gateway': one of your non-legendary pieces named by the step."""
     if answer is None:
         options = [{"type": "choose", "square": sq} for sq in _candidates(res, step)]

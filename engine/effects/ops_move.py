@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ..card_steps import Step
 from .. import pieces
 from ..cards import CARDS, RANK_NAMES
 from ..geometry import (ADJACENT, COLOURED, DIRECTION_OF, DIRECTIONS, SQUARES, at_distance, direction_between,
@@ -19,7 +20,7 @@ from .outcomes import Ask, Done, Outcome, is_skip
 from .select import RANK_FILTERS, owner_ok, piece_squares, where_squares
 
 
-def _times(step: dict[str, Any], rank: int | None) -> int | None:
+def _times(step: Step, rank: int | None) -> int | None:
     """How many moves the step allows; None for any number."""
     times = step.get("times", 1)
     if times in ("any-number", "until-blocked"):
@@ -29,7 +30,7 @@ def _times(step: dict[str, Any], rank: int | None) -> int | None:
     return cast("int | None", times)
 
 
-def _movers(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[tuple[str, bool]]:
+def _movers(res: Resolution, step: Step, prog: dict[str, Any]) -> list[tuple[str, bool]]:
     """(square, is the being) of every piece that may make the next move."""
     if step.get("same_piece") and prog.get("mover") is not None:
         sq = next((s for s, p in res.state["board"].items() if p[0] == prog["mover"]), None)
@@ -50,7 +51,7 @@ def _movers(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list
     return out
 
 
-def _may_move_again(step: dict[str, Any], prog: dict[str, Any], pid: int) -> bool:
+def _may_move_again(step: Step, prog: dict[str, Any], pid: int) -> bool:
     """per_piece: each of up to `count` different pieces makes up to `times` moves."""
     moved = prog.get("pieces", [])
     if pid in moved:
@@ -59,13 +60,13 @@ def _may_move_again(step: dict[str, Any], prog: dict[str, Any], pid: int) -> boo
     return cast("bool", len(set(moved)) < step.get("count", 1))
 
 
-def _colour_full(step: dict[str, Any], prog: dict[str, Any], color: int) -> bool:
+def _colour_full(step: Step, prog: dict[str, Any], color: int) -> bool:
     """Dark Sphere: at most `max_per_color` of the pieces moved may share a colour."""
     most = step.get("max_per_color")
     return most is not None and prog.get("colors", []).count(color) >= most
 
 
-def _kind(step: dict[str, Any], prog: dict[str, Any], is_being: bool) -> str:
+def _kind(step: Step, prog: dict[str, Any], is_being: bool) -> str:
     kind = step.get("kind", "standard")
     if kind == "combat-or-standard":
         return "standard" if prog.get("combat_used") else "combat"
@@ -86,7 +87,7 @@ def enterable(kind: str, mover_rank: int, occupant: list[Any] | None) -> bool:
     return cast("bool", occupant[2] <= mover_rank)
 
 
-def _direction_rule(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> str | None:
+def _direction_rule(res: Resolution, step: Step, prog: dict[str, Any]) -> str | None:
     rule = step.get("direction")
     if rule == "fixed":
         return prog.get("dir")
@@ -98,7 +99,7 @@ def _direction_rule(res: Resolution, step: dict[str, Any], prog: dict[str, Any])
     return None
 
 
-def _steered(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[str] | None:
+def _steered(res: Resolution, step: Step, prog: dict[str, Any]) -> list[str] | None:
     """Directions of a charge steered by the card's arrows: the first move toward an arrow, then
     straight on ('marked-then-fixed') or straight on or turned 45 degrees ('marked-then-max-45-turn');
     None for other moves."""
@@ -111,7 +112,7 @@ def _steered(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> lis
     return [last] if rule == "marked-then-fixed" else [turned(last, -1), last, turned(last, 1)]
 
 
-def _ends_ok(res: Resolution, step: dict[str, Any], src: str, dst: str) -> bool:
+def _ends_ok(res: Resolution, step: Step, src: str, dst: str) -> bool:
     rule = step.get("ends_on")
     if rule is None:
         return True
@@ -136,7 +137,7 @@ def _ends_ok(res: Resolution, step: dict[str, Any], src: str, dst: str) -> bool:
     raise ValueError(f"unknown ends_on: {rule}")
 
 
-def _destinations(res: Resolution, step: dict[str, Any], prog: dict[str, Any], src: str) -> list[str]:
+def _destinations(res: Resolution, step: Step, prog: dict[str, Any], src: str) -> list[str]:
     via = step.get("via", "move")
     if via == "leap":
         return [sq for sq in SQUARES if sq != src]
@@ -156,7 +157,7 @@ def _destinations(res: Resolution, step: dict[str, Any], prog: dict[str, Any], s
     return list(ADJACENT[src])
 
 
-def move_options(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[dict[str, Any]]:
+def move_options(res: Resolution, step: Step, prog: dict[str, Any]) -> list[dict[str, Any]]:
     board = res.state["board"]
     out = []
     for src, is_being in _movers(res, step, prog):
@@ -173,7 +174,7 @@ def _note(prog: dict[str, Any], **values: Any) -> None:
         prog.setdefault(key, []).append(value)
 
 
-def move_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def move_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     n = prog.get("n", 0)
     if answer is None:
         limit = prog.get("times", _times(step, None) if step.get("times") != "by-rank" else 1)
@@ -192,7 +193,7 @@ def move_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer:
     return None
 
 
-def _apply_move(res: Resolution, step: dict[str, Any], prog: dict[str, Any], src: str, dst: str) -> None:
+def _apply_move(res: Resolution, step: Step, prog: dict[str, Any], src: str, dst: str) -> None:
     board = res.state["board"]
     pid, color, rank = board[src]
     if prog.get("n", 0) == 0 and step.get("times") == "by-rank":
@@ -221,7 +222,7 @@ def _apply_move(res: Resolution, step: dict[str, Any], prog: dict[str, Any], src
 
 # --- shots -------------------------------------------------------------------------------------------
 
-def _shot_directions(res: Resolution, step: dict[str, Any]) -> list[str]:
+def _shot_directions(res: Resolution, step: Step) -> list[str]:
     rule = step.get("direction", "marked")
     if rule.startswith("both-45-degrees-from:"):
         base = res.result(rule.split(":", 1)[1]).get("dir")
@@ -233,7 +234,7 @@ def _shot_directions(res: Resolution, step: dict[str, Any]) -> list[str]:
     return sorted({d for d in out if d}, key=list(DIRECTIONS).index)
 
 
-def _fans_out(res: Resolution, step: dict[str, Any]) -> bool:
+def _fans_out(res: Resolution, step: Step) -> bool:
     """Whether a later step also shoots at 45 degrees from this one (Fire Dragon)."""
     spread = f"both-45-degrees-from:{step.get('id')}"
     return "id" in step and any(s.get("direction") == spread for s in root_steps(res.frame))
@@ -250,7 +251,7 @@ def _arrows(res: Resolution) -> list[str]:
             if kind == "direction" and (dx, dy) in DIRECTION_OF]
 
 
-def _fire(res: Resolution, step: dict[str, Any], prog: dict[str, Any], direction: str) -> None:
+def _fire(res: Resolution, step: Step, prog: dict[str, Any], direction: str) -> None:
     being = res.being_square()
     if being is None:
         return
@@ -275,7 +276,7 @@ def _fire(res: Resolution, step: dict[str, Any], prog: dict[str, Any], direction
                 break
 
 
-def shoot_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def shoot_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     n = prog.get("n", 0)
     times = step.get("times", 1)
     directions = _shot_directions(res, step)

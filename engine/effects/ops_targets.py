@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, cast
 
+from ..card_steps import Selector, Step
 from .. import pieces
 from ..cards import RANK_NAMES, RANKS
 from ..geometry import ADJACENT
@@ -28,7 +29,7 @@ PROMPTS = {
 DESTRUCTION_TERMS = {"count_destroyed_twice": ("weight", 2), "remove_from_game": ("removed", True)}
 
 
-def step_count(res: Resolution, step: dict[str, Any]) -> int | str:
+def step_count(res: Resolution, step: Step) -> int | str:
     """How many pieces or squares the step's `count` allows now ('all' stays 'all')."""
     count = step.get("count", 1)
     if count == "one-per-color":
@@ -39,7 +40,7 @@ def step_count(res: Resolution, step: dict[str, Any]) -> int | str:
     return cast("int | str", count)
 
 
-def _eligible(res: Resolution, step: dict[str, Any], sq: str) -> bool:
+def _eligible(res: Resolution, step: Step, sq: str) -> bool:
     """Op-specific: can this op act on the piece standing on `sq`?"""
     op = step["op"]
     _, color, rank = res.state["board"][sq]
@@ -64,7 +65,7 @@ def _requirement_met(res: Resolution, need: dict[str, Any] | None, sq: str) -> b
     return cast("bool", others >= need["min_other_own_pieces_adjacent_to_target"])
 
 
-def destruction_terms(res: Resolution, step: dict[str, Any]) -> dict[str, Any]:
+def destruction_terms(res: Resolution, step: Step) -> dict[str, Any]:
     """How the destruction by `step` counts: its weight and whether the piece leaves the game."""
     terms = {"removed": bool(step.get("removed")), "weight": 1}
     for later in steps_at(res.frame, res.top["path"]):
@@ -74,10 +75,9 @@ def destruction_terms(res: Resolution, step: dict[str, Any]) -> dict[str, Any]:
     return terms
 
 
-def piece_candidates(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[str]:
-    sel: dict[str, Any] = {k: step[k] for k in ("who", "rank", "where", "exclude", "ref") if k in step}
-    if step["op"] == "upgrade" and "ref" in step:
-        sel.pop("rank", None)
+def piece_candidates(res: Resolution, step: Step, prog: dict[str, Any]) -> list[str]:
+    rank = None if step.op == "upgrade" and step.ref is not None else step.rank
+    sel = Selector(who=step.who, rank=rank, where=step.where, exclude=step.exclude, ref=step.ref)
     done = set(prog.get("pieces", ()))
     out = [sq for sq in piece_squares(res, sel)
            if res.state["board"][sq][0] not in done and _eligible(res, step, sq)]
@@ -90,13 +90,13 @@ def piece_candidates(res: Resolution, step: dict[str, Any], prog: dict[str, Any]
     return out
 
 
-def place_colors(res: Resolution, step: dict[str, Any], rank: int) -> list[int]:
+def place_colors(res: Resolution, step: Step, rank: int) -> list[int]:
     who = step.get("who", "own")
     choices = [res.color] if who == "own" else enemy_colors(res.state, res.color)
     return [c for c in choices if has_supply(res.state, c, rank)]
 
 
-def _place_options(res: Resolution, step: dict[str, Any]) -> list[dict[str, Any]]:
+def _place_options(res: Resolution, step: Step) -> list[dict[str, Any]]:
     ranks: list[str] = step["rank_choices"] if step.get("rank") == "chosen" else [step.get("rank", "common")]
     out: list[dict[str, Any]] = []
     for rank in ranks:
@@ -114,7 +114,7 @@ def _place_options(res: Resolution, step: dict[str, Any]) -> list[dict[str, Any]
     return out
 
 
-def _options(res: Resolution, step: dict[str, Any], prog: dict[str, Any]) -> list[dict[str, Any]]:
+def _options(res: Resolution, step: Step, prog: dict[str, Any]) -> list[dict[str, Any]]:
     if step["op"] == "place":
         return _place_options(res, step)
     if step["op"] == "choose_square":
@@ -127,7 +127,7 @@ def _note(prog: dict[str, Any], **values: Any) -> None:
         prog.setdefault(key, []).append(value)
 
 
-def _apply(res: Resolution, step: dict[str, Any], prog: dict[str, Any], cmd: dict[str, Any]) -> None:
+def _apply(res: Resolution, step: Step, prog: dict[str, Any], cmd: dict[str, Any]) -> None:
     op, sq, ctx = step["op"], cmd["square"], res.ctx
     if op == "place":
         rank = RANKS[cmd.get("rank", step.get("rank", "common"))]
@@ -158,7 +158,7 @@ def _apply(res: Resolution, step: dict[str, Any], prog: dict[str, Any], cmd: dic
         res.frame["destroyed"] += 1
 
 
-def target_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def target_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     limit = step_count(res, step)
     if limit == "all":
         squares = [o["square"] for o in _options(res, step, prog)]
@@ -178,7 +178,7 @@ def target_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answe
     return None
 
 
-def convert_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def convert_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Enemy pieces into yours (the shared target loop); with `to_color`, the being itself into a
     piece of an enemy colour that has one in supply (Frostweave Illusionist: not a destruction)."""
     if "to_color" not in step:
@@ -199,6 +199,6 @@ def convert_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answ
     return Done(True)
 
 
-OPS: dict[str, Callable[[Resolution, dict[str, Any], dict[str, Any], dict[str, Any] | None], Outcome]] = {
+OPS: dict[str, Callable[[Resolution, Step, dict[str, Any], dict[str, Any] | None], Outcome]] = {
     **{op: target_op for op in PROMPTS}, "convert": convert_op,
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..card_steps import Step
 from .. import turns
 from ..cards import CARDS
 from ..state import enemy_colors
@@ -15,7 +16,7 @@ from .outcomes import Ask, Done, Outcome, is_skip
 UNDER_DECK = "under_deck"        # frame flag read by summon.finish_card
 
 
-def spend_action_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def spend_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Give up one of the turn's remaining actions; not done when none remains."""
     left = res.state["turn"]["actions"]
     if left <= 0:
@@ -24,7 +25,7 @@ def spend_action_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any],
     return Done(True)
 
 
-def discard_flare_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def discard_flare_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Discard a flare card from the hand (the player picks one when extra draws gave several)."""
     if answer is None:
         held = sorted({c for c in res.state["hands"][res.seat] if c in CARDS.flares})
@@ -38,13 +39,13 @@ def discard_flare_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any]
     return Done(True)
 
 
-def card_to_deck_bottom_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def card_to_deck_bottom_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Hell Hound: when the effect ends, the card goes under the school deck, not to the discard."""
     res.frame["flags"][UNDER_DECK] = True
     return Done(True)
 
 
-def count_as_legend_summoned_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def count_as_legend_summoned_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """This summoning counts as a legend's: the task check sees a legendary summoning on the being
     square, and Deathmatch scores its point (in a melee, in the colour the player chooses)."""
     melee = res.state["form"] == "melee"

@@ -8,9 +8,11 @@ once the current steps are done (each of those cards ends with it), and no pendi
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from .. import etherweave, pieces
+from ..card_steps import Selector, Step
 from ..cards import CARDS, RANK_NAMES, card_kind
 from ..geometry import COLOURED, SQUARES
 from .frame import Resolution
@@ -25,7 +27,7 @@ def _choose(squares: list[str]) -> list[dict[str, Any]]:
     return [{"type": "choose", "square": sq} for sq in squares]
 
 
-def _once(step: dict[str, Any], answer: dict[str, Any] | None, label: str, prompt: str, act: Callable[[], None]) -> Outcome:
+def _once(step: Step, answer: dict[str, Any] | None, label: str, prompt: str, act: Callable[[], None]) -> Outcome:
     """A step with nothing to pick: done at once, or, when optional, asked as yes (`label`) or skip."""
     if answer is None and step.get("optional"):
         return Ask("option", [{"type": "choose", "option": label}], True, prompt)
@@ -37,15 +39,16 @@ def _once(step: dict[str, Any], answer: dict[str, Any] | None, label: str, promp
 
 # --- swap -------------------------------------------------------------------------------------------
 
-def _partners(res: Resolution, step: dict[str, Any], first: str) -> list[str]:
+def _partners(res: Resolution, step: Step, first: str) -> list[str]:
     """Squares of the pieces the piece on `first` may swap with ('same-rank-as:first' reads its rank)."""
-    sel = dict(step["second"])
-    if str(sel.get("rank", "")).startswith("same-rank-as:"):
-        sel["rank"] = RANK_NAMES[res.state["board"][first][2]]
+    sel = step.second
+    assert sel is not None, "a swap names its second piece"
+    if sel.rank and sel.rank.startswith("same-rank-as:"):
+        sel = replace(sel, rank=RANK_NAMES[res.state["board"][first][2]])
     return [sq for sq in piece_squares(res, sel) if sq != first]
 
 
-def swap_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def swap_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Exchange two pieces' squares, `times` times: first pick a piece, then its partner. Nothing is
     destroyed and nothing moves in the sense of a move."""
     n, first, times = prog.get("n", 0), prog.get("first"), step.get("times", 1)
@@ -75,7 +78,7 @@ def _run_warp_of(res: Resolution, card: str) -> None:
     res.frame["parts"].insert(0, f"warp@{card}")
 
 
-def copy_warp_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def copy_warp_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Doppelganger: the pending being's warp; Ziggurat Sentinel: a warp of the discard pile. The
     Merchant of Time's warp is never copied; the pending being stays pending."""
     if step.get("source") == "pending-being":
@@ -96,7 +99,7 @@ def copy_warp_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], an
     return Done(True)
 
 
-def perform_warp_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def perform_warp_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Eternal Emperor: its own warp text, resolved as this effect (no pending being)."""
     return _once(step, answer, "warp", "Resolve this card's warp effect now?",
                  lambda: _run_warp_of(res, res.frame["card"]))
@@ -110,7 +113,7 @@ def _clear_pending(res: Resolution, card: str, reason: str) -> None:
         res.ctx.emit("CardDiscarded", seat=res.seat, card=card, deck="school", from_hand=True)
 
 
-def discard_pending_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def discard_pending_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     card = etherweave.releasable(res.state, res.seat)
     if card is None:
         return Done(False)
@@ -118,7 +121,7 @@ def discard_pending_op(res: Resolution, step: dict[str, Any], prog: dict[str, An
                  lambda: _clear_pending(res, card, "discarded"))
 
 
-def return_pending_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def return_pending_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     card = etherweave.releasable(res.state, res.seat)
     if card is None:
         return Done(False)
@@ -126,7 +129,7 @@ def return_pending_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any
                  lambda: _clear_pending(res, card, "returned"))
 
 
-def discard_from_hand_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def discard_from_hand_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Reality Patch: any one card of the hand (being, legend or flare) but the pending being."""
     if answer is None:
         pending = etherweave.pending_being(res.state, res.seat)
@@ -142,7 +145,7 @@ def discard_from_hand_op(res: Resolution, step: dict[str, Any], prog: dict[str, 
     return Done(True)
 
 
-def discard_legend_cards_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def discard_legend_cards_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Iris of Eternity: every legend card of the hand goes to the legends' discard pile."""
     legends = [c for c in res.state["hands"][res.seat] if card_kind(c) == "legend"]
     for card in legends:
@@ -150,7 +153,7 @@ def discard_legend_cards_op(res: Resolution, step: dict[str, Any], prog: dict[st
     return Done(bool(legends))
 
 
-def discard_top_to_deck_top_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def discard_top_to_deck_top_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Time Traveler: the most recently discarded card of your pile goes back on top of your deck."""
     pile = res.state["discards"][res.seat]
     if not pile:
@@ -161,10 +164,10 @@ def discard_top_to_deck_top_op(res: Resolution, step: dict[str, Any], prog: dict
 
 # --- the Merchant of Time's stasis ----------------------------------------------------------------------
 
-def stasis_take_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def stasis_take_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Lift a piece off an uncoloured square onto the card (it leaves the board, not destroyed)."""
     if answer is None:
-        squares = piece_squares(res, {k: step[k] for k in ("who", "rank", "where") if k in step})
+        squares = piece_squares(res, Selector(who=step.who, rank=step.rank, where=step.where))
         if not squares:
             return Done(False)
         return Ask("square", _choose(squares), bool(step.get("optional")), "Choose a piece to put in stasis")
@@ -174,13 +177,13 @@ def stasis_take_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], 
     return Done(True)
 
 
-def _landing_squares(res: Resolution, step: dict[str, Any], rank: int) -> list[str]:
+def _landing_squares(res: Resolution, step: Step, rank: int) -> list[str]:
     board = res.state["board"]
     return [sq for sq in SQUARES if (step.get("ends_on") != "colorless" or sq not in COLOURED)
             and enterable(step.get("kind", "standard"), rank, board.get(sq))]
 
 
-def stasis_release_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def stasis_release_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Put the stored piece back with a leap of the step's kind; a piece no square can take goes
     back to its owner's supply."""
     stored = etherweave.stored_piece(res.state, res.seat)
@@ -201,7 +204,7 @@ def stasis_release_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any
     return Done(True)
 
 
-def count_extra_destroyed_op(res: Resolution, step: dict[str, Any], prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
+def count_extra_destroyed_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Gate of Oblivion's warp: for the rest of the turn each piece you destroy counts once more
     (scoring and tasks); a second such warp adds one more."""
     res.ctx.emit("DestructionBonusGranted", seat=res.seat)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from ..card_steps import Step
 from .frame import Resolution
 from .outcomes import Outcome
 
-Op = Callable[[Resolution, dict[str, Any], dict[str, Any], "dict[str, Any] | None"], Outcome]
+Op = Callable[[Resolution, Step, dict[str, Any], "dict[str, Any] | None"], Outcome]
 
 
 def op_table(*tables: Mapping[str, Op]) -> Mapping[str, Op]:

@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable, cast
 
 from ..geometry import (ADJACENT, CENTRE, COLOURED, DIAG_ADJACENT, GREEN, ORTHO_ADJACENT, RED, SQUARES,
                         at_distance, direction_between, ray, within)
+from ..card_steps import AnyOf, Condition, Selector
 from ..cards import RANKS
 from ..state import COMMON, HEROIC, LEGENDARY, counts, enemy_colors, has_supply, square_of
 from .frame import Resolution
@@ -190,10 +191,10 @@ def rank_ok(res: Resolution, rank: str | None, value: int) -> bool:
     return value in RANK_FILTERS[rank]
 
 
-def excluded(res: Resolution, exclude: list[str] | None) -> set[int]:
+def excluded(res: Resolution, exclude: tuple[str, ...]) -> set[int]:
     """Piece ids a step may not choose: 'self' and the pieces of the named steps."""
     out: set[int] = set()
-    for ref in exclude or ():
+    for ref in exclude:
         if ref == "self":
             if res.frame["being"] is not None:
                 out.add(res.frame["being"])
@@ -202,36 +203,37 @@ def excluded(res: Resolution, exclude: list[str] | None) -> set[int]:
     return out
 
 
-def piece_squares(res: Resolution, sel: dict[str, Any]) -> list[str]:
+def piece_squares(res: Resolution, sel: Selector) -> list[str]:
     """Squares of the pieces matching a selector {who, rank, where, exclude, ref}."""
     board = res.state["board"]
-    if "ref" in sel:
-        return [sq for sq in _ref_squares(res, sel["ref"]) if sq in board]
-    if sel.get("who") == "self":
+    if sel.ref is not None:
+        return [sq for sq in _ref_squares(res, sel.ref) if sq in board]
+    if sel.who == "self":
         sq = res.being_square()
-        return [sq] if sq and rank_ok(res, sel.get("rank"), board[sq][2]) else []
-    area = where_squares(res, sel.get("where"))
-    banned = excluded(res, sel.get("exclude"))
+        return [sq] if sq and rank_ok(res, sel.rank, board[sq][2]) else []
+    area = where_squares(res, sel.where)
+    banned = excluded(res, sel.exclude)
     only = res.bind("piece")
     out = []
     for sq in sorted(area):
         p = board.get(sq)
         if p is None or p[0] in banned or (only is not None and p[0] != only):
             continue
-        if owner_ok(res, sel.get("who"), p[1], p[0]) and rank_ok(res, sel.get("rank"), p[2]):
+        if owner_ok(res, sel.who, p[1], p[0]) and rank_ok(res, sel.rank, p[2]):
             out.append(sq)
     return out
 
 
 # --- conditions -------------------------------------------------------------------------------------
 
-def holds(res: Resolution, cond: str | None) -> bool:
+def holds(res: Resolution, cond: Condition | None) -> bool:
+    """Whether a step's `if` holds: a name, 'not:' a condition, all of a tuple, any of an AnyOf."""
     if cond is None:
         return True
-    if isinstance(cond, list):
+    if isinstance(cond, tuple):
         return all(holds(res, c) for c in cond)
-    if isinstance(cond, dict):
-        return any(holds(res, c) for c in cond["any"])
+    if isinstance(cond, AnyOf):
+        return any(holds(res, c) for c in cond.conditions)
     if cond.startswith("not:"):
         return not holds(res, cond[4:])
     name, _, arg = cond.partition(":")

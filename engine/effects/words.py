@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
+from ..card_steps import AnyOf, Condition, Selector, Step
 from ..cards import Catalogue
 
 
@@ -13,65 +14,61 @@ class UnknownCardWord(ValueError):
     """Card data that uses a word of the step vocabulary the interpreter does not define."""
 
 
-def _steps(steps: Any) -> Iterator[dict[str, Any]]:
+def all_steps(steps: tuple[Step, ...]) -> Iterator[Step]:
+    """Every step of a list, with the steps nested in it (a block's, an option's), depth first."""
     for step in steps:
         yield step
-        yield from _steps(step.get("steps", ()))
-        for option in step.get("options", ()):
-            yield from _steps(option.get("steps", ()))
+        yield from all_steps(step.steps)
+        for option in step.options:
+            yield from all_steps(option.steps)
 
 
-def _conditions(cond: Any) -> Iterator[str]:
-    """The condition names of an `if` (a name, 'not:' a condition, a list of all, {'any': [...]})."""
+def _conditions(cond: Condition | None) -> Iterator[str]:
+    """The condition names of an `if` (a name, 'not:' a condition, a tuple of all, any of an AnyOf)."""
     if cond is None:
         return
-    if isinstance(cond, list):
-        for c in cond:
-            yield from _conditions(c)
-    elif isinstance(cond, dict):
-        for c in cond.get("any", ()):
+    if isinstance(cond, (tuple, AnyOf)):
+        for c in cond.conditions if isinstance(cond, AnyOf) else cond:
             yield from _conditions(c)
     else:
-        text = str(cond)
-        yield from _conditions(text[4:]) if text.startswith("not:") else iter([text.partition(":")[0]])
+        yield from _conditions(cond[4:]) if cond.startswith("not:") else iter([cond.partition(":")[0]])
 
 
-def _wheres(value: Any) -> Iterator[str]:
-    """The `where` values of a step and of its selectors (mover, first, second...), not of the
+def selectors(step: Step) -> Iterator[Selector]:
+    """The step itself and the selectors it holds (mover, destroy, first, second, any_of), not the
     steps nested in it (those are steps of their own)."""
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            if key == "where" and isinstance(inner, str):
-                yield inner
-            elif key not in ("steps", "options", "if"):
-                yield from _wheres(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _wheres(inner)
+    pending: list[Selector] = [step]
+    while pending:
+        sel = pending.pop()
+        yield sel
+        pending.extend(sel.any_of)
+        if isinstance(sel, Step):
+            pending.extend(s for s in (sel.mover, sel.destroy, sel.first, sel.second) if s is not None)
 
 
-def card_parts(cards: Catalogue) -> Iterator[tuple[str, Any]]:
+def card_parts(cards: Catalogue) -> Iterator[tuple[str, tuple[Step, ...]]]:
     """(card id, steps) of every part of every card that the interpreter runs."""
     for being in cards.beings.values():
         yield being.id, being.steps
         for part in (being.frozen, being.warp):
             if part:
-                yield being.id, part.get("steps", ())
+                yield being.id, part.steps
     for flare in cards.flares.values():
-        yield flare.id, flare.upper.get("steps", ())
-        yield flare.id, flare.lower.get("steps", ())
+        yield flare.id, flare.upper.steps
+        yield flare.id, flare.lower.steps
 
 
 def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any],
                   wheres: Mapping[str, Any]) -> list[str]:
     out = []
     for card, steps in card_parts(cards):
-        for step in _steps(steps):
-            if step.get("op") not in ops:
-                out.append(f"{card}: op {step.get('op')!r}")
-            out.extend(f"{card}: condition {name!r}" for name in _conditions(step.get("if")) if name not in conditions)
-            out.extend(f"{card}: where {name!r}" for where in _wheres(step) for name in where_names(where)
-                       if name not in wheres)
+        for step in all_steps(steps):
+            if step.op not in ops:
+                out.append(f"{card}: op {step.op!r}")
+            for cond in (step.if_, step.until):
+                out.extend(f"{card}: condition {name!r}" for name in _conditions(cond) if name not in conditions)
+            out.extend(f"{card}: where {name!r}" for sel in selectors(step) if sel.where
+                       for name in where_names(sel.where) if name not in wheres)
     return out
 
 

@@ -38,8 +38,8 @@ def test_every_being_keeps_name_rank_pattern_and_marked_squares(card):
 @pytest.mark.parametrize("card", [c for d, c in _ref_cards("flares")], ids=lambda c: c["id"])
 def test_every_flare_keeps_its_thresholds(card):
     flare = CARDS.flares[card["id"]]
-    assert flare.upper["threshold"] == card["upper"]["threshold"]
-    assert flare.lower["threshold"] == card["lower"]["threshold"]
+    assert flare.upper.threshold == card["upper"]["threshold"]
+    assert flare.lower.threshold == card["lower"]["threshold"]
 
 
 @pytest.mark.parametrize("card", [c for d, c in _ref_cards("tasks")], ids=lambda c: c["id"])

@@ -9,7 +9,8 @@ from pathlib import Path
 from engine import CARDS
 from engine.effects.interpreter import OPS
 from engine.effects.select import CONDITIONS, WHERE
-from engine.effects.words import _wheres, unknown_words
+from engine.card_steps import step as parse_step
+from engine.effects.words import selectors, unknown_words
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
@@ -28,11 +29,10 @@ def test_an_unknown_op_or_condition_is_named_with_its_card():
     assert any(w.endswith("where 'within'") for w in found), "a part of an '&' where is checked too"
 
 
-
 def test_the_where_of_a_selector_is_checked_and_nested_steps_are_left_to_themselves():
-    step = {"op": "move", "mover": {"who": "own", "where": "adjacent-to:s1"},
-            "options": [{"steps": [{"op": "place", "where": "within:2"}]}]}
-    assert list(_wheres(step)) == ["adjacent-to:s1"]
+    step = parse_step({"op": "move", "mover": {"who": "own", "where": "adjacent-to:s1"},
+                       "options": [{"label": "a", "steps": [{"op": "place", "where": "within:2"}]}]}, "test")
+    assert [sel.where for sel in selectors(step) if sel.where] == ["adjacent-to:s1"]
 
 
 def _import_with(tmp_path: Path, old: str, new: str) -> subprocess.CompletedProcess[str]:
@@ -57,3 +57,9 @@ def test_a_card_with_an_unknown_where_word_fails_at_import(tmp_path):
     run = _import_with(tmp_path, '"where": "diagonally-adjacent"', '"where": "diagonally-adjacant"')
     assert run.returncode != 0
     assert "UnknownCardWord" in run.stderr and "where 'diagonally-adjacant'" in run.stderr
+
+
+def test_a_card_with_an_unknown_key_fails_at_import(tmp_path):
+    run = _import_with(tmp_path, '"up_to": true', '"upto": true')
+    assert run.returncode != 0
+    assert "UnknownCardKey" in run.stderr and "'upto'" in run.stderr

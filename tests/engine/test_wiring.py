@@ -7,6 +7,7 @@ import engine
 from engine.context import Context
 from engine.effects.interpreter import OPS
 from engine.effects.registry import op_table
+from engine.effects.words import all_steps, card_parts
 from engine.effects import linked, ops_flow, ops_frost, ops_gateway, ops_move, ops_targets, ops_turn, ops_warp
 from events.snapshots import ENGINE_DIR, imports_of
 
@@ -65,21 +66,9 @@ def test_the_op_table_holds_every_op_of_every_module_once():
 
 
 def test_every_word_of_the_card_data_has_an_op():
-    def ops(steps):
-        for step in steps:
-            yield step["op"]
-            yield from ops(step.get("steps", []))
-            for option in step.get("options", []):
-                yield from ops(option["steps"])
-    used = set()
-    for being in engine.CARDS.beings.values():
-        used.update(ops(being.steps))
-        for part in (being.frozen, being.warp):
-            used.update(ops(part["steps"]) if part else ())
-    for flare in engine.CARDS.flares.values():
-        used.update(ops(flare.upper["steps"]))
-        used.update(ops(flare.lower["steps"]))
+    used = {step.op for _, steps in card_parts(engine.CARDS) for step in all_steps(steps)}
     assert used <= set(OPS)
+    assert len(used) > 30, "every part of every card is walked"
 
 
 def test_the_context_runs_the_watchers_it_is_given_and_no_others():
