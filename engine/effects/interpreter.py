@@ -27,7 +27,8 @@ from . import words
 from .select import CONDITIONS, WHERE, holds
 
 OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
-words.check(CARDS, OPS, CONDITIONS, WHERE)   # a card with a word no op, condition or where defines fails here
+WORDS = words.vocabulary()
+words.check(CARDS, OPS, CONDITIONS, WHERE, WORDS)   # a card with a word the interpreter does not define fails here
 
 
 def _pop_block(res: Resolution) -> bool:

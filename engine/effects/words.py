@@ -4,7 +4,8 @@ naming the card, rather than in the middle of someone's game.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from dataclasses import fields
+from typing import Any, Collection, Iterator, Mapping
 
 from ..card_steps import AnyOf, Condition, Selector, Step
 from ..cards import Catalogue
@@ -58,8 +59,35 @@ def card_parts(cards: Catalogue) -> Iterator[tuple[str, tuple[Step, ...]]]:
         yield flare.id, flare.lower.steps
 
 
+Vocabulary = Mapping[str, Collection[str]]
+"""The names a step or selector field may take ({"who": {"own", "enemy", ...}}): each ops module
+offers one for the fields it reads (its WORDS), and a value 'name:arg' is checked by its name."""
+
+
+def vocabulary(*tables: Vocabulary) -> dict[str, frozenset[str]]:
+    """The words of every ops module joined per field (a field two modules read takes both's words);
+    a field no Step or Selector declares is refused, so a table cannot name a field by a typo."""
+    known = {f.name for f in fields(Step)}
+    joined: dict[str, frozenset[str]] = {}
+    for table in tables:
+        for name, words in table.items():
+            if name not in known:
+                raise ValueError(f"no step field is called {name!r}")
+            joined[name] = joined.get(name, frozenset()) | frozenset(words)
+    return joined
+
+
+def _field_words(card: str, step: Step, vocab: Vocabulary) -> Iterator[str]:
+    for sel in selectors(step):
+        for name, words in vocab.items():
+            value = getattr(sel, name, None)
+            for word in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(word, str) and word.partition(":")[0] not in words:
+                    yield f"{card}: {name} {word!r}"
+
+
 def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any],
-                  wheres: Mapping[str, Any]) -> list[str]:
+                  wheres: Mapping[str, Any], vocab: Vocabulary | None = None) -> list[str]:
     out = []
     for card, steps in card_parts(cards):
         for step in all_steps(steps):
@@ -69,6 +97,7 @@ def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[
                 out.extend(f"{card}: condition {name!r}" for name in _conditions(cond) if name not in conditions)
             out.extend(f"{card}: where {name!r}" for sel in selectors(step) if sel.where
                        for name in where_names(sel.where) if name not in wheres)
+            out.extend(_field_words(card, step, vocab or {}))
     return out
 
 
@@ -77,8 +106,9 @@ def where_names(where: str) -> list[str]:
     return [part.partition(":")[0] for part in where.split("&")]
 
 
-def check(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any], wheres: Mapping[str, Any]) -> None:
+def check(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any], wheres: Mapping[str, Any],
+          vocab: Vocabulary) -> None:
     """Raise UnknownCardWord naming every card word the interpreter does not know."""
-    unknown = unknown_words(cards, ops, conditions, wheres)
+    unknown = unknown_words(cards, ops, conditions, wheres, vocab)
     if unknown:
         raise UnknownCardWord("card data uses words the interpreter does not know: " + "; ".join(unknown))

@@ -6,17 +6,28 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import CARDS
-from engine.effects.interpreter import OPS
+from engine.effects.interpreter import OPS, WORDS
 from engine.effects.select import CONDITIONS, WHERE
 from engine.card_steps import step as parse_step
-from engine.effects.words import selectors, unknown_words
+from engine.effects.words import selectors, unknown_words, vocabulary
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
 def test_the_shipped_cards_use_only_known_words():
-    assert unknown_words(CARDS, OPS, CONDITIONS, WHERE) == []
+    assert unknown_words(CARDS, OPS, CONDITIONS, WHERE, WORDS) == []
+
+
+def test_a_field_word_no_ops_module_offers_is_named_with_its_card():
+    found = unknown_words(CARDS, OPS, CONDITIONS, WHERE, {"via": {"move"}, "exclude": {"s1", "s2"}})
+    assert any(w.endswith("via 'leap'") for w in found), "'leap:2' is checked by its name"
+    assert any(w.endswith("exclude 'self'") for w in found), "each word of a tuple is checked"
+    assert not any(" via 'move'" in w for w in found)
+    with pytest.raises(ValueError, match="no step field is called 'vai'"):
+        vocabulary({"vai": {"move"}})
 
 
 def test_an_unknown_op_or_condition_is_named_with_its_card():
