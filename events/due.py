@@ -12,6 +12,8 @@ time (epoch seconds); a game's members all live in the game's shard (keys.deadli
                             sent: due only if its claimer died first (workers/turns.py)
     digest:<player>         the player's daily e-mail digest (events/email_settings.py; sent by workers/email.py)
     invitation:<game>       a game waiting for invited players: cancel it at its deadline (workers/invitations.py)
+    outbox:<player>         the player's notifications whose e-mail and webhook may not be handed over yet
+                            (events/inbox.py): indexed before each is stored, due a grace after the last
 
 Members are added when a wait begins (workers/turns.py, in the transaction that claims the wait)
 and dropped when the next one begins. Every worker's deadline loop (workers/deadline_loop.py)
@@ -28,7 +30,7 @@ from typing import Any, Iterable
 from . import keys
 from .scripts import lua, run_script
 
-KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce", "invitation")
+KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce", "invitation", "outbox")
 _CLAIM = lua("claim_deadlines.lua")
 _RELEASE = lua("release_deadline.lua")
 
@@ -80,10 +82,11 @@ def _by_shard(names: Iterable[str]) -> dict[int, list[str]]:
     return shards
 
 
-def add(client: Any, items: dict[str, float], only_new: bool = False) -> None:
-    """Index `items` (member -> when due; `only_new`: leave those indexed already); `client` may be a pipeline."""
+def add(client: Any, items: dict[str, float], only_new: bool = False, only_later: bool = False) -> None:
+    """Index `items` (member -> when due; `only_new`: leave those indexed already; `only_later`: move
+    those indexed already only to a later time); `client` may be a pipeline."""
     for shard, names in _by_shard(items).items():
-        client.zadd(keys.deadlines(shard), {name: items[name] for name in names}, nx=only_new)
+        client.zadd(keys.deadlines(shard), {name: items[name] for name in names}, nx=only_new, gt=only_later)
 
 
 def drop(client: Any, members: Iterable[str]) -> None:

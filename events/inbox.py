@@ -1,16 +1,29 @@
-"""A registered player's inbox: notifications delivered once each, and the webhook failures.
+"""A registered player's inbox: notifications delivered once each, what is owed for them, and the
+webhook failures.
 
 The inbox is a Redis stream in the player's slot (keys.inbox), capped; its entry ids are the SSE
 event ids of GET /players/me/stream. A notification is delivered once by its id (keys.notified
-remembers the ids sent), in one script with the lookup of the player's webhook URL. What to send
-and when is the workers' (workers/notify.py); this module only keeps it.
+remembers the ids sent), in one script with the lookup of the player's webhook URL.
+
+Its e-mail and webhook are owed from that moment: a transactional outbox, as for a game's
+follow-up (events/followup.py).
+1. Before the script, the player goes into the deadline index (`outbox:<player>`, events/due.py),
+   due a grace (ARENA_FOLLOW_UP_GRACE) after their latest notification; only later, never sooner.
+2. The script writes the notification to the player's outbox (keys.notify_outbox) with the inbox
+   entry: both are stored or neither.
+3. The fast path: the sender hands it over (workers/notify.py queues the e-mail and webhook once,
+   by the notification's id) and settles the outbox entry.
+4. The slow path: a deadline loop claims `outbox:<player>` when due and hands over what is left.
+
+What to send and when is the workers' (workers/notify.py); this module only keeps it.
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from . import keys
+from . import due, keys
+from .followup import grace
 from .scripts import lua, run_script
 
 FAILURES_KEPT = 200
@@ -19,11 +32,32 @@ _DELIVER = lua("notify_once.lua")
 
 def deliver_once(redis: Any, player_id: str, note_id: str, body: str, moment: float, size: int,
                  forget_before: float) -> str | None:
-    """Append `body` to the inbox unless `note_id` was delivered; None if it was, else the player's
-    webhook URL ('' for none)."""
-    answer = run_script(redis, _DELIVER, [keys.notified(player_id), keys.inbox(player_id), keys.player(player_id)],
+    """Append `body` to the inbox unless `note_id` was delivered, and owe its e-mail and webhook
+    (settle them with `settle`); None if it was delivered, else the player's webhook URL ('' for none)."""
+    due.add(redis, {due.member("outbox", player_id): moment + grace()}, only_later=True)
+    answer = run_script(redis, _DELIVER, [keys.notified(player_id), keys.inbox(player_id), keys.player(player_id),
+                                          keys.notify_outbox(player_id)],
                         [note_id, f"{moment:.6f}", body, size, f"{forget_before:.6f}"])
     return _text(answer[1]) if answer else None
+
+
+def owed(redis: Any, player_id: str) -> dict[str, str]:
+    """The player's notifications whose e-mail and webhook are not handed over: id -> JSON."""
+    return {_text(k): _text(v) for k, v in redis.hgetall(keys.notify_outbox(player_id)).items()}
+
+
+def is_owed(redis: Any, player_id: str, note_id: str) -> bool:
+    return bool(redis.hexists(keys.notify_outbox(player_id), note_id))
+
+
+def settle(client: Any, player_id: str, note_id: str) -> None:
+    """The notification's e-mail and webhook are handed over; `client` may be a pipeline."""
+    client.hdel(keys.notify_outbox(player_id), note_id)
+
+
+def webhook_url(redis: Any, player_id: str) -> str:
+    """The player's webhook URL now ('' for none)."""
+    return _text(redis.hget(keys.player(player_id), "webhook_url") or "")
 
 
 def read(redis: Any, player_id: str, after: str = "0", count: int = 100) -> list[tuple[str, dict]]:

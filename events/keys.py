@@ -295,6 +295,20 @@ def notified(player_id: str) -> str:
     return f"{_player(player_id)}:notified"
 
 
+def notify_outbox(player_id: str) -> str:
+    """hash: notification id -> its JSON, for notifications in the inbox whose e-mail and webhook
+    are not handed to the queue yet; written with the inbox entry (events/inbox.py)."""
+    return f"{_player(player_id)}:outbox"
+
+
+def handed_over(player_id: str, note_id: str) -> str:
+    """string on the queue Redis, set in the transaction that queues a notification's e-mail and
+    webhook, and deleted once its outbox entry is gone: a notification is handed over once."""
+    if not valid_idempotency_key(note_id):
+        raise InvalidKeyPart(f"notification id must be 1-128 letters, digits, '_' or '-': {note_id!r}")
+    return f"{_player(player_id)}:handed:{note_id}"
+
+
 def webhook_failures(player_id: str) -> str:
     """stream: failed webhook deliveries (delivery id, attempt, error), capped."""
     return f"{_player(player_id)}:webhook_failures"

@@ -1,6 +1,7 @@
 """What the deadline loop does with each due member of the deadline index (events/due.py):
 time a wait out, remind the player before it, see that a bot's move and a game's end get done,
-and make a wait's announcement whose claimer died before it made it (workers/turns.py).
+make a wait's announcement whose claimer died before it made it (workers/turns.py), and hand over
+the e-mail and webhook of notifications whose sender died first (workers/notify.py).
 
 The timeout judges the wait against the deadline recorded in the game (events/clocks.py), never
 against the time the member was due: a member claimed early waits out a remainder of at most
@@ -19,9 +20,7 @@ import threading
 from typing import Any, Callable
 
 import engine
-from events import SYSTEM, ConflictError, GameNotFound, clocks, game_clock, pauses, roster
-
-from events import due
+from events import SYSTEM, ConflictError, GameNotFound, clocks, due, game_clock, pauses, roster
 
 from . import email, endgame, invitations, notify, queues, turns
 from .settings import Settings
@@ -40,6 +39,9 @@ def handle(redis: Any, service: Any, item: due.Due, settings: Settings, now: Cal
         return email.digest(redis, service, settings, item.game_id, now())
     if item.kind == "invitation":               # a game not created yet: it waits for invited players
         return invitations.expire(redis, item.game_id, settings, now())
+    if item.kind == "outbox":                   # `game_id` is a player's id: notifications owed mail and webhook
+        notify.hand_over_owed(redis, item.game_id, settings)
+        return None
     if not service.store.exists(item.game_id):
         raise GameNotFound(item.game_id)
     if item.kind == "announce":

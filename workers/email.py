@@ -36,6 +36,7 @@ from rq import Retry, get_current_job
 
 from engine.state import active_seat
 from events import GameNotFound, email_prefs, game_clock, keys, pauses, presence, roster
+from events.replies import text
 
 from . import queues, runtime
 
@@ -63,13 +64,19 @@ class Mail:
 
 # --- offering and delivering ------------------------------------------------------------------------
 
-def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | None = None) -> bool:
-    """Queue an e-mail for a new notification if the player wants one now; True if queued."""
+def may_offer(note: dict, mail: Mail | None = None) -> bool:
+    """Whether `offer` might queue a mail for this notification (its kind is mailed, SMTP is set up)."""
+    return note.get("type") in email_prefs.KINDS and bool((mail or Mail.from_env()).url)
+
+
+def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | None = None,
+          pipeline: Any = None) -> bool:
+    """Queue an e-mail for a new notification if the player wants one now (in `pipeline`, a
+    transaction on the queues' Redis, when given); True if queued. Offering one notification again
+    decides as the first time did (its own "your turn" marker does not stop it)."""
     kind = note.get("type")
-    if kind not in email_prefs.KINDS:
-        return False
     mail = mail or Mail.from_env()
-    if not mail.url:
+    if not may_offer(note, mail):
         return False                    # no SMTP server: no mail, and no read of the player's preferences
     prefs = email_prefs.preferences(redis, player_id)
     if not prefs["address"] or not prefs["kinds"][kind]:
@@ -78,21 +85,23 @@ def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | No
     if kind == "your_turn":
         if presence.watching(redis, game_id, player_id):
             return False
-        if not redis.set(keys.email_turn_sent(player_id, game_id), "1", nx=True, ex=max(1, int(mail.turn_interval))):
+        sent = keys.email_turn_sent(player_id, game_id)
+        if not redis.set(sent, note["id"], nx=True, ex=max(1, int(mail.turn_interval))) and \
+                text(redis.get(sent)) != note["id"]:
             return False                # one "your turn" per game per interval
     link = f"{mail.public_url}/play/{game_id}"
     subject = {"your_turn": f"Your turn in game {game_id}", "deadline_soon": f"Your time runs out in game {game_id}",
                "game_over": f"Game {game_id} is over"}[kind]
     body = f"{note.get('text') or subject}\n\nPlay: {link}\n"
-    enqueue(redis, settings, mail, player_id, kind, subject, body, game_id, f"mail-{note['id']}")
+    enqueue(redis, settings, mail, player_id, kind, subject, body, game_id, f"mail-{note['id']}", pipeline)
     return True
 
 
 def enqueue(redis: Any, settings: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str,
-            game_id: str | None, job_id: str) -> None:
+            game_id: str | None, job_id: str, pipeline: Any = None) -> None:
     retry = Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
     queues.enqueue(queues.notify_queue(redis, settings), "workers.email.deliver_job", player_id, kind, subject, body,
-                   game_id, job_id=job_id, retry=retry, job_timeout=TIMEOUT * 3)
+                   game_id, job_id=job_id, retry=retry, job_timeout=TIMEOUT * 3, pipeline=pipeline)
 
 
 def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str | None) -> str:

@@ -4,9 +4,17 @@ and invitations to a game with their answers (sent by server/invitations.py).
 Each notification has an id made from what it is about (kind, game, wait or version, seat), so
 sending it twice delivers it once: one Lua script checks the id in the player's `notified` set,
 appends the notification to the player's inbox stream (read by GET /players/me/stream, resumable
-by stream id) and answers with the player's webhook URL. If the player registered one, a webhook
-job is enqueued on the notify queue (workers/webhooks.py signs and retries it); its delivery id is
-the notification id.
+by stream id), records in the player's outbox that its e-mail and webhook are owed, and answers
+with the player's webhook URL (events/inbox.py).
+
+Then it is handed over: the e-mail (workers/email.py decides whether one is wanted) and, if the
+player registered a URL, the webhook (workers/webhooks.py signs and retries it; its delivery id is
+the notification id) are queued on the notify queue in one transaction on the queues' Redis,
+which also sets the notification's `handed_over` marker; then the outbox entry and the marker go.
+A process that dies in between leaves the outbox entry, and a deadline loop hands it over within
+seconds (`hand_over_owed`). The marker, watched while the jobs are queued, makes each hand-over
+happen once: a sender and a loop racing, or a loop finding an entry whose jobs were queued by a
+process that died before it settled, queue nothing twice.
 
     note = notification("your_turn", game_id, seat, ref=wait, version=v, text="...")
     send(redis, player_id, note, settings)
@@ -16,9 +24,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from redis.exceptions import WatchError
 from rq import Retry
 
-from events import inbox
+from events import checkpoints, inbox, keys
+from events.connection import queue_for
 
 from . import email, queues, runtime
 from .settings import Settings
@@ -45,10 +55,53 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
                              moment - REMEMBER_SECONDS)
     if url is None:
         return False
-    email.offer(redis, player_id, note, settings)
-    if url:
-        retry = Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \
-            if settings.webhook_retries else None
-        queues.enqueue(queues.notify_queue(redis, settings), "workers.jobs.deliver_webhook", player_id, note["id"],
-                       body, job_id=f"hook-{note['id']}", retry=retry, job_timeout=int(settings.webhook_timeout) + 30)
+    checkpoints.reached("notify.stored")
+    hand_over(redis, player_id, body, settings, url)
     return True
+
+
+def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: str | None = None) -> None:
+    """Queue the e-mail and webhook a notification in the player's outbox is owed, unless they were
+    queued already, then settle the entry. `url`: the webhook URL the inbox script answered (None:
+    read it now)."""
+    note = json.loads(body)
+    url = inbox.webhook_url(redis, player_id) if url is None else url
+    if not url and not email.may_offer(note):
+        inbox.settle(redis, player_id, note["id"])          # nothing to queue
+        return
+    jobs = queue_for(redis)
+    marker = keys.handed_over(player_id, note["id"])
+    with jobs.pipeline() as pipe:
+        while True:
+            try:
+                pipe.watch(marker)
+                if not pipe.exists(marker) and inbox.is_owed(redis, player_id, note["id"]):
+                    pipe.multi()
+                    email.offer(redis, player_id, note, settings, pipeline=pipe)
+                    if url:
+                        _enqueue_webhook(pipe, redis, player_id, note["id"], body, settings)
+                    pipe.set(marker, "1", ex=REMEMBER_SECONDS)
+                    pipe.execute()
+                break
+            except WatchError:
+                continue                # another hand-over of this notification moved first: look again
+    checkpoints.reached("notify.handed")
+    inbox.settle(redis, player_id, note["id"])
+    jobs.delete(marker)
+
+
+def hand_over_owed(redis: Any, player_id: str, settings: Settings) -> int:
+    """Hand over every notification still in the player's outbox (a deadline loop's `outbox:`
+    member: its sender died before it did); how many there were."""
+    owed = inbox.owed(redis, player_id)
+    for body in owed.values():
+        hand_over(redis, player_id, body, settings)
+    return len(owed)
+
+
+def _enqueue_webhook(pipe: Any, redis: Any, player_id: str, note_id: str, body: str, settings: Settings) -> None:
+    retry = Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \
+        if settings.webhook_retries else None
+    queues.enqueue(queues.notify_queue(redis, settings), "workers.jobs.deliver_webhook", player_id, note_id,
+                   body, job_id=f"hook-{note_id}", retry=retry, job_timeout=int(settings.webhook_timeout) + 30,
+                   pipeline=pipe)

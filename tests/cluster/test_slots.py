@@ -32,7 +32,7 @@ PACKAGES = ("events", "server", "workers")
 SAMPLE_ARGS = {"game_id": "g1", "player_id": "p1", "key": "k1", "name": "info", "token_hash": "ab" * 32,
                "shard": 3, "bucket": 3, "pool": "duel-move-600-0", "channel": "players", "table_id": "t1",
                "worker_name": "w1", "queue_name": "arena", "owner": "p:p1", "name_hex": "616e6e",
-               "legacy_key": "arena:{deadlines}:due"}
+               "legacy_key": "arena:{deadlines}:due", "note_id": "yourturn-g1-3-0"}
 OWNER = {"game_id": "g1", "player_id": "p1", "owner": "p:p1", "name": keys.name_digest("info")}
 # Keys of one purpose kept in one slot on purpose (each group changes together in one MULTI).
 GROUPS = {"lobby": "the lobby's feed and the cursors of the buckets relayed into it, changed together",

@@ -10,6 +10,7 @@ import pytest
 
 from server import create_app
 
+from .helpers import Receiver
 from .processes import DurableRedis, Worker
 
 DB = 1
@@ -44,6 +45,15 @@ def app(redis_url, redis_db):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def hook(monkeypatch):
+    """A webhook receiver on 127.0.0.1 (allowed for webhooks) answering 200."""
+    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1/32")
+    receiver = Receiver([200])
+    yield receiver
+    receiver.close()
 
 
 # --- real processes (tests/workers/processes.py): a Redis that can be killed, worker processes -------

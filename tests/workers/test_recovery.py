@@ -2,7 +2,6 @@
 RQ's abandoned-job handling, whose Retry runs them again; a live worker's jobs are left alone."""
 from __future__ import annotations
 
-import pytest
 from rq import Queue
 from rq.job import JobStatus
 
@@ -11,15 +10,7 @@ from workers import recovery
 from workers.settings import Settings
 from workers.worker import make_worker
 
-from .helpers import Receiver, new_game, register, run_worker
-
-
-@pytest.fixture
-def hook(monkeypatch):
-    monkeypatch.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1/32")
-    receiver = Receiver([200])
-    yield receiver
-    receiver.close()
+from .helpers import new_game, register, run_worker
 
 
 def taken_by_a_worker_that_dies(redis, queue: Queue, name: str):
