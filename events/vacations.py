@@ -24,3 +24,8 @@ def of_players(redis: Any, player_ids: list[str]) -> dict[str, list[list[float]]
 
 def save(redis: Any, player_id: str, rows: list[list[float]]) -> None:
     redis.set(keys.vacation(player_id), json.dumps(rows))
+
+
+def away_until(redis: Any, player_id: str, now: float) -> float | None:
+    """When the player's vacation under way at `now` ends (None: not away then)."""
+    return next((end for start, end in intervals(redis, player_id) if start <= now < end), None)

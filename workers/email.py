@@ -12,14 +12,16 @@ ARENA_SMTP_CA_FILE names a PEM file of CAs to trust instead (a self-hosted mail 
 or a test's). The user name and password are sent only after TLS is up when TLS is asked for.
 
 Each player chooses an address and which kinds they want (events/email_prefs.py, which also
-signs the unsubscribe tokens and keeps the failures; the profile's preferences page). `offer` is called by workers/notify.py for every new notification:
-a "your turn" goes out at most once per game per ARENA_EMAIL_TURN_INTERVAL seconds and never
-while the player is watching that game (stream presence), checked again when the job runs. Mail
-is delivered by a job on the notification queue with retries (ARENA_EMAIL_RETRIES); every failed
-attempt is recorded in the player's `email_failures` and shown to them. The digest is a member
-`digest:<player>` of the deadline index, due once a day: it lists the games waiting for the player,
-those with the least time left first. Every mail has a one-click unsubscribe link (a signed token,
-RFC 8058 List-Unsubscribe-Post too) that turns off its kind.
+signs the unsubscribe tokens and keeps the failures; the profile's preferences page). `offer` is
+called by workers/notify.py for every new notification: a "your turn" goes out at most once per
+game per ARENA_EMAIL_TURN_INTERVAL seconds and never while the player is watching that game
+(stream presence) or is on vacation, checked again when the job runs. Mail is delivered by a job
+on the notification queue with retries (ARENA_EMAIL_RETRIES); every failed attempt is recorded in
+the player's `email_failures` and shown to them. The digest is a member `digest:<player>` of the
+deadline index, due once a day: it lists the games waiting for the player, those with the least
+time left first; while the player is on vacation none goes out, and the next is due on their
+return. Every mail has a one-click unsubscribe link (a signed token, RFC 8058
+List-Unsubscribe-Post too) that turns off its kind.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from rq import Retry, get_current_job
 
 from engine.state import active_seat
-from events import GameNotFound, email_prefs, game_clock, keys, pauses, presence, roster
+from events import GameNotFound, email_prefs, game_clock, keys, pauses, presence, roster, vacations
 from events.replies import text
 
 from . import queues, runtime
@@ -70,7 +72,7 @@ def may_offer(note: dict, mail: Mail | None = None) -> bool:
 
 
 def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | None = None,
-          pipeline: Any = None) -> bool:
+          pipeline: Any = None, now: float | None = None) -> bool:
     """Queue an e-mail for a new notification if the player wants one now (in `pipeline`, a
     transaction on the queues' Redis, when given); True if queued. Offering one notification again
     decides as the first time did (its own "your turn" marker does not stop it)."""
@@ -83,8 +85,8 @@ def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | No
         return False
     game_id = note.get("game_id")
     if kind == "your_turn":
-        if presence.watching(redis, game_id, player_id):
-            return False
+        if _not_now(redis, player_id, game_id, runtime.now() if now is None else now):
+            return False                # watching the game, or away
         sent = keys.email_turn_sent(player_id, game_id)
         if not redis.set(sent, note["id"], nx=True, ex=max(1, int(mail.turn_interval))) and \
                 text(redis.get(sent)) != note["id"]:
@@ -117,8 +119,10 @@ def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, bod
     prefs = email_prefs.preferences(redis, player_id)
     if not prefs["address"] or not prefs["kinds"].get(kind):
         return "unsubscribed"
-    if kind == "your_turn" and game_id and presence.watching(redis, game_id, player_id):
-        return "watching"
+    if kind == "your_turn" and game_id:
+        reason = _not_now(redis, player_id, game_id, runtime.now())
+        if reason:
+            return reason
     link = f"{mail.public_url}/email/unsubscribe?token={email_prefs.unsubscribe_token(redis, player_id, kind)}"
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = mail.sender, prefs["address"], subject
@@ -132,6 +136,14 @@ def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, bod
                                    time.time())
         raise
     return "sent"
+
+
+def _not_now(redis: Any, player_id: str, game_id: str, now: float) -> str | None:
+    """Why no "your turn" goes out now: the player is 'watching' that game, or is 'away' on vacation
+    (their clocks stand still; the inbox has the notification for their return)."""
+    if presence.watching(redis, game_id, player_id):
+        return "watching"
+    return "away" if vacations.away_until(redis, player_id, now) is not None else None
 
 
 def send(url: str | None, message: EmailMessage) -> None:
@@ -177,11 +189,15 @@ def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[
 
 
 def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, mail: Mail | None = None) -> float | None:
-    """Queue the player's digest if games wait for them; when the next one is due (None: turned off)."""
+    """Queue the player's digest if games wait for them; when the next one is due (None: turned off).
+    None while the player is on vacation: the next one is due when they are back."""
     mail = mail or Mail.from_env()
     prefs = email_prefs.preferences(redis, player_id)
     if not prefs["address"] or not prefs["kinds"]["digest"]:
         return None
+    back = vacations.away_until(redis, player_id, now)
+    if back is not None:
+        return back
     games = waiting_games(redis, service, player_id, now)
     if games and mail.url:
         lines = [f"- {g['form']} against {', '.join(g['opponents'])}: "

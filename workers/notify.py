@@ -56,11 +56,12 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
     if url is None:
         return False
     checkpoints.reached("notify.stored")
-    hand_over(redis, player_id, body, settings, url)
+    hand_over(redis, player_id, body, settings, url, moment)
     return True
 
 
-def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: str | None = None) -> None:
+def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: str | None = None,
+              now: float | None = None) -> None:
     """Queue the e-mail and webhook a notification in the player's outbox is owed, unless they were
     queued already, then settle the entry. `url`: the webhook URL the inbox script answered (None:
     read it now)."""
@@ -77,7 +78,7 @@ def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: st
                 pipe.watch(marker)
                 if not pipe.exists(marker) and inbox.is_owed(redis, player_id, note["id"]):
                     pipe.multi()
-                    email.offer(redis, player_id, note, settings, pipeline=pipe)
+                    email.offer(redis, player_id, note, settings, pipeline=pipe, now=now)
                     if url:
                         _enqueue_webhook(pipe, redis, player_id, note["id"], body, settings)
                     pipe.set(marker, "1", ex=REMEMBER_SECONDS)

@@ -2,7 +2,8 @@
 (freezegun moves the clock for the app, the worker and its loop alike): no reminder while the
 player is away (one due before they left waits for their return), the reminder moved by the
 clock's pause when the vacation starts and when it ends early, and a long vacation begun just
-before a deadline holds that deadline back all the way (it used to give up after 64 rounds)."""
+before a deadline holds that deadline back all the way (it used to give up after 64 rounds).
+E-mail (a real SMTP server): no "your turn" while away and no digest until the player is back."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -15,7 +16,7 @@ from events.clocks import parse_time
 from events.pauses import running_until
 
 from .helpers import run_worker
-from .test_email import Person, table_game
+from .test_email import Person, end_turn, mails_to, smtp, table_game, to_play  # noqa: F401 - smtp: a fixture
 
 HOUR, DAY = 3600.0, 86400.0
 T0 = datetime(2026, 4, 1, 9, 0, 0)
@@ -78,6 +79,43 @@ def test_a_long_vacation_begun_just_before_the_deadline_holds_it_all_the_way(app
         assert "TurnTimedOut" not in types
         assert _reminders(mover, game_id) == []                  # its time came before, but they are away
         assert due.when(redis_db, due.member("remind", game_id, 1)) == pytest.approx(parse_time(view["clocks"]["since"]) + HOUR - 60 + 3 * DAY)
+
+
+def test_no_turn_mail_nor_digest_while_away_and_the_digest_comes_on_return(app, redis_db, smtp, monkeypatch):
+    monkeypatch.setenv("ARENA_EMAIL_TURN_INTERVAL", "1")
+    with freeze_time(T0) as clock:
+        ann, bob = Person(app), Person(app, "home@example.test")
+        game_id = table_game(ann, bob, time_control={"kind": "move", "seconds": DAY})
+        if to_play([ann, bob], game_id) is ann:
+            end_turn(ann, game_id)
+        run_worker(redis_db)
+        assert ann.client.put("/accounts/me/email", json={"address": "away@example.test"},
+                              headers=ann.csrf).status_code == 200     # no mail to her yet, so none within the interval
+        away = ann.post("/accounts/me/vacation", {"days": 2})
+        assert away.status_code == 201
+        back = parse_time(away.json["until"])
+        clock.tick(60)
+        end_turn(bob, game_id)                                    # Ann's turn, while she is away
+        run_worker(redis_db)
+        assert mails_to(smtp, "away@example.test") == []
+        notes = ann.client.get("/players/me/notifications").json["notifications"]
+        assert [n for n in notes if n["type"] == "your_turn" and n["game_id"] == game_id]    # in her inbox
+
+        member = due.member("digest", ann.id)
+        clock.move_to(datetime.utcfromtimestamp(due.when(redis_db, member) + 1))            # a day on: digest time
+        run_worker(redis_db)
+        assert not [m for m in mails_to(smtp, "away@example.test") if "waiting for you" in m["Subject"]]
+        assert due.when(redis_db, member) == pytest.approx(back, abs=0.01)                # due on her return
+        clock.move_to(datetime.utcfromtimestamp(back + 1))
+        run_worker(redis_db)
+        [digest] = [m for m in mails_to(smtp, "away@example.test") if "waiting for you" in m["Subject"]]
+        assert f"/play/{game_id}" in digest.get_content() and "24.0 hours left" in digest.get_content()
+
+        end_turn(ann, game_id)                                    # home: the next "your turn" is mailed
+        end_turn(bob, game_id)
+        run_worker(redis_db)
+        assert [m["Subject"] for m in mails_to(smtp, "away@example.test") if m is not digest] == \
+            [f"Your turn in game {game_id}"]
 
 
 def test_running_time_skips_every_pause_whatever_its_length():
