@@ -84,7 +84,7 @@ class Resolution:
 
     def run(self, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
         """Run the op of `step` as it stands: what it asks (answer None) or what the answer does."""
-        return self.ops[step["op"]](self, step, prog, answer)
+        return self.ops[step.op](self, step, prog, answer)
 
     def trial(self) -> "Resolution":
         """A throwaway copy of the state and frame, to try an answer on without changing anything."""
@@ -132,8 +132,8 @@ class Resolution:
         return cast("dict[str, Any]", self.frame["results"].get(step_id, {}))
 
     def record(self, step: Step, **outcome: Any) -> None:
-        if "id" in step:
-            self.frame["results"][step["id"]] = outcome
+        if step.id is not None:
+            self.frame["results"][step.id] = outcome
 
     def marked(self, kind: str | None = None) -> list[str]:
         return [sq for sq, k in self.frame["marked"] if kind is None or k == kind]

@@ -72,7 +72,7 @@ def advance(ctx: Context, answer: dict[str, Any] | None = None) -> Ask | None:
                 continue
             return None
         if res.top["prog"] is None:
-            if not holds(res, step.get("if")):
+            if not holds(res, step.if_):
                 res.record(step, did=False)
                 res.top["i"] += 1
                 continue

@@ -46,7 +46,7 @@ def _completes(res: Resolution, depth: int, answer: dict[str, Any] | None) -> bo
             frame["stack"].pop()
             continue
         if res.top["prog"] is None:
-            if not holds(res, step.get("if")):
+            if not holds(res, step.if_):
                 return False
             res.top["prog"] = {}
         outcome = res.run(step, res.top["prog"], answer)

@@ -26,7 +26,7 @@ def set_gateway_op(res: Resolution, step: Step, prog: dict[str, Any], answer: di
         options = [{"type": "choose", "square": sq} for sq in _candidates(res, step)]
         if not options:
             return Done(False)
-        return Ask("square", options, bool(step.get("optional")), "Choose the piece that becomes your Gateway")
+        return Ask("square", options, step.optional, "Choose the piece that becomes your Gateway")
     if is_skip(answer):
         return Done(False)
     gateway.mark(res.ctx, res.color, res.state["board"][answer["square"]][0], "effect")
