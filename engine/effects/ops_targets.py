@@ -7,7 +7,7 @@ apply, count, and stop at the step's count, when nothing is left, or when the pl
 """
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, Callable, Mapping, cast
 
 from ..card_steps import Selector, Step
 from .. import pieces
@@ -29,48 +29,76 @@ PROMPTS = {
 DESTRUCTION_TERMS = {"count_destroyed_twice": ("weight", 2), "remove_from_game": ("removed", True)}
 
 
+# The words a `count` may be instead of a number, each with what it allows now ('all' stays 'all');
+# 'per-destroyed:s1+s2' counts the pieces the named steps destroyed
+COUNTS: dict[str, Callable[[Resolution, str], "int | str"]] = {
+    "all": lambda res, _: "all",
+    "one-per-color": lambda res, _: len(enemy_colors(res.state, res.color)),
+    "per-destroyed": lambda res, refs: sum(len(res.result(r).get("destroyed", [])) for r in refs.split("+")),
+}
+
+
 def step_count(res: Resolution, step: Step) -> int | str:
-    """How many pieces or squares the step's `count` allows now ('all' stays 'all')."""
-    count = step.get("count", 1)
-    if count == "one-per-color":
-        return len(enemy_colors(res.state, res.color))
-    if isinstance(count, str) and count.startswith("per-destroyed:"):
-        refs = count.split(":", 1)[1].split("+")
-        return sum(len(res.result(r).get("destroyed", [])) for r in refs)
-    return cast("int | str", count)
+    """How many pieces or squares the step's `count` allows now (1 when the card gives none)."""
+    if step.count is None:
+        return 1
+    if isinstance(step.count, int):
+        return step.count
+    name, _, arg = step.count.partition(":")
+    return COUNTS[name](res, arg)
+
+
+def step_number(res: Resolution, step: Step) -> int:
+    """The step's count where only a number makes sense (actions, draws, squares, modifier uses)."""
+    count = step_count(res, step)
+    if not isinstance(count, int):
+        raise ValueError(f"count {count!r} is not a number of times")
+    return count
+
+
+# `to_rank` of a conversion: the rank the piece takes ('same': the one it had)
+TO_RANK: dict[str, Callable[[int], int]] = {"common": lambda rank: COMMON, "same": lambda rank: rank}
+
+
+def converted_rank(step: Step, rank: int) -> int:
+    return TO_RANK[step.to_rank or "common"](rank)
+
+
+def place_rank(step: Step) -> str:
+    """The rank a place step puts down when the card names one (common when it names none)."""
+    return step.rank or "common"
 
 
 def _eligible(res: Resolution, step: Step, sq: str) -> bool:
     """Op-specific: can this op act on the piece standing on `sq`?"""
-    op = step["op"]
+    op = step.op
     _, color, rank = res.state["board"][sq]
     if op == "upgrade":
         return rank == COMMON or (rank == HEROIC and has_supply(res.state, color, LEGENDARY))
     if op == "downgrade":
         return rank == HEROIC or (rank == LEGENDARY and has_supply(res.state, color, HEROIC))
     if op == "convert":
-        to = rank if step.get("to_rank") == "same" else COMMON
-        return has_supply(res.state, res.color, to)
+        return has_supply(res.state, res.color, converted_rank(step, rank))
     if op == "destroy":
-        return _requirement_met(res, step.get("requires", {}).get(RANK_NAMES[rank]), sq)
+        return _requirement_met(res, (step.requires or {}).get(RANK_NAMES[rank]), sq)
     return True
 
 
-def _requirement_met(res: Resolution, need: dict[str, Any] | None, sq: str) -> bool:
+def _requirement_met(res: Resolution, need: Mapping[str, int] | None, sq: str) -> bool:
     """Deathbringer: a target of some ranks needs enough of your other pieces beside it."""
     if not need:
         return True
     board, being = res.state["board"], res.frame["being"]
     others = sum(1 for n in ADJACENT[sq] if n in board and board[n][1] == res.color and board[n][0] != being)
-    return cast("bool", others >= need["min_other_own_pieces_adjacent_to_target"])
+    return others >= need["min_other_own_pieces_adjacent_to_target"]
 
 
 def destruction_terms(res: Resolution, step: Step) -> dict[str, Any]:
     """How the destruction by `step` counts: its weight and whether the piece leaves the game."""
-    terms = {"removed": bool(step.get("removed")), "weight": 1}
+    terms: dict[str, Any] = {"removed": False, "weight": 1}
     for later in steps_at(res.frame, res.top["path"]):
-        if "id" in step and later.get("ref") == step["id"] and later["op"] in DESTRUCTION_TERMS:
-            key, value = DESTRUCTION_TERMS[later["op"]]
+        if step.id is not None and later.ref == step.id and later.op in DESTRUCTION_TERMS:
+            key, value = DESTRUCTION_TERMS[later.op]
             terms[key] = value
     return terms
 
@@ -81,44 +109,43 @@ def piece_candidates(res: Resolution, step: Step, prog: dict[str, Any]) -> list[
     done = set(prog.get("pieces", ()))
     out = [sq for sq in piece_squares(res, sel)
            if res.state["board"][sq][0] not in done and _eligible(res, step, sq)]
-    if step.get("where") == "connected-group-anywhere" and prog.get("squares"):
+    if step.where == "connected-group-anywhere" and prog.get("squares"):
         group = set(prog["squares"])
         out = [sq for sq in out if group.intersection(ADJACENT[sq])]
-    if step.get("count") == "one-per-color":
+    if step.count == "one-per-color":
         used = set(prog.get("colors", ()))
         out = [sq for sq in out if res.state["board"][sq][1] not in used]
     return out
 
 
 def place_colors(res: Resolution, step: Step, rank: int) -> list[int]:
-    who = step.get("who", "own")
-    choices = [res.color] if who == "own" else enemy_colors(res.state, res.color)
+    choices = [res.color] if step.who in (None, "own") else enemy_colors(res.state, res.color)
     return [c for c in choices if has_supply(res.state, c, rank)]
 
 
 def _place_options(res: Resolution, step: Step) -> list[dict[str, Any]]:
-    ranks: list[str] = step["rank_choices"] if step.get("rank") == "chosen" else [step.get("rank", "common")]
+    ranks = step.rank_choices if step.rank == "chosen" else (place_rank(step),)
     out: list[dict[str, Any]] = []
     for rank in ranks:
         cols = place_colors(res, step, RANKS[rank])
         for col in cols:
             with res.binding({"color": col}):           # 'adjacent-to:same-color-piece' reads it
-                squares = sorted(sq for sq in where_squares(res, step.get("where")) if sq not in res.state["board"])
+                squares = sorted(sq for sq in where_squares(res, step.where) if sq not in res.state["board"])
             for sq in squares:
                 cmd: dict[str, Any] = {"type": "choose", "square": sq}
                 if len(ranks) > 1:
                     cmd["rank"] = rank
-                if step.get("who") == "enemy" and len(enemy_colors(res.state, res.color)) > 1:
+                if step.who == "enemy" and len(enemy_colors(res.state, res.color)) > 1:
                     cmd["color"] = col
                 out.append(cmd)
     return out
 
 
 def _options(res: Resolution, step: Step, prog: dict[str, Any]) -> list[dict[str, Any]]:
-    if step["op"] == "place":
+    if step.op == "place":
         return _place_options(res, step)
-    if step["op"] == "choose_square":
-        return [{"type": "choose", "square": sq} for sq in sorted(where_squares(res, step.get("where")))]
+    if step.op == "choose_square":
+        return [{"type": "choose", "square": sq} for sq in sorted(where_squares(res, step.where))]
     return [{"type": "choose", "square": sq} for sq in piece_candidates(res, step, prog)]
 
 
@@ -128,9 +155,9 @@ def _note(prog: dict[str, Any], **values: Any) -> None:
 
 
 def _apply(res: Resolution, step: Step, prog: dict[str, Any], cmd: dict[str, Any]) -> None:
-    op, sq, ctx = step["op"], cmd["square"], res.ctx
+    op, sq, ctx = step.op, cmd["square"], res.ctx
     if op == "place":
-        rank = RANKS[cmd.get("rank", step.get("rank", "common"))]
+        rank = RANKS[cmd.get("rank", place_rank(step))]
         color = cmd.get("color", place_colors(res, step, rank)[0])
         pid = pieces.place(ctx, sq, color, rank, cause="effect")
         _note(prog, pieces=pid, squares=sq, colors=color, ranks=rank)
@@ -141,10 +168,9 @@ def _apply(res: Resolution, step: Step, prog: dict[str, Any], cmd: dict[str, Any
     pid, color, rank = res.state["board"][sq]
     _note(prog, pieces=pid, squares=sq, colors=color, ranks=rank)
     if op == "destroy":
-        credited = step.get("credited", True)
-        if pid == res.frame["being"] and step.get("who") == "self":
+        if pid == res.frame["being"] and step.who == "self":
             res.frame["flags"]["self_destroyed_at"] = sq     # Bomb: 'around it' still means this square
-        pieces.destroy(ctx, sq, res.seat, credited=credited, **destruction_terms(res, step))
+        pieces.destroy(ctx, sq, res.seat, credited=step.credited, **destruction_terms(res, step))
         _note(prog, destroyed=[color, rank])
         res.frame["destroyed"] += 1
     elif op == "upgrade":
@@ -153,7 +179,7 @@ def _apply(res: Resolution, step: Step, prog: dict[str, Any], cmd: dict[str, Any
     elif op == "downgrade":
         pieces.set_rank(ctx, sq, rank - 1, cause="downgrade")
     elif op == "convert":
-        pieces.convert(ctx, sq, res.seat, rank if step.get("to_rank") == "same" else COMMON)
+        pieces.convert(ctx, sq, res.seat, converted_rank(step, rank))
         _note(prog, destroyed=[color, rank])
         res.frame["destroyed"] += 1
 
@@ -170,8 +196,8 @@ def target_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[st
         options = _options(res, step, prog) if n < cast(int, limit) else []
         if not options:
             return Done(n > 0)
-        can_skip = bool(step.get("up_to")) or (bool(step.get("optional")) and n == 0)
-        return Ask("square", options, can_skip, PROMPTS[step["op"]], {"op": step["op"], "done": n, "of": limit})
+        can_skip = step.up_to or (step.optional and n == 0)
+        return Ask("square", options, can_skip, PROMPTS[step.op], {"op": step.op, "done": n, "of": limit})
     if is_skip(answer):
         return Done(n > 0)
     _apply(res, step, prog, answer)
@@ -181,19 +207,21 @@ def target_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[st
 def convert_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Enemy pieces into yours (the shared target loop); with `to_color`, the being itself into a
     piece of an enemy colour that has one in supply (Frostweave Illusionist: not a destruction)."""
-    if "to_color" not in step:
+    if step.to_color is None:
         return target_op(res, step, prog, answer)
-    rank = RANKS[step.get("to_rank", "common")]
     square = res.being_square()
+    if square is None:
+        return Done(False)
+    pid, color, old = res.state["board"][square]
+    rank = converted_rank(step, old)
     if answer is None:
         colors = [c for c in enemy_colors(res.state, res.color) if has_supply(res.state, c, rank)]
-        if square is None or not colors:
+        if not colors:
             return Done(False)
-        return Ask("color", [{"type": "choose", "color": c} for c in colors], bool(step.get("optional")),
+        return Ask("color", [{"type": "choose", "color": c} for c in colors], step.optional,
                    "Choose the enemy colour the being turns into")
     if is_skip(answer):
         return Done(False)
-    pid, color, old = res.state["board"][square]
     res.ctx.emit("PieceConverted", square=square, piece=pid, from_color=color, from_rank=RANK_NAMES[old],
                  to_color=answer["color"], to_rank=RANK_NAMES[rank], by=res.seat, credited=False)
     return Done(True)
