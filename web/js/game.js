@@ -39,6 +39,7 @@ export class GamePage {
     this.recent = new Set();
     this.error = null;
     this.busy = false;
+    this.heldTap = null;        // a square tapped while our own command was still settling
     this.seq = 0;
     this.seekSeq = 0;
     this.skew = 0;
@@ -245,6 +246,11 @@ export class GamePage {
       this.busy = false;
       this.root.classList.remove("busy");
     }
+    // A tap made on the new position while ours was still settling (a stream update can draw it
+    // before our own refresh returns) counts, unless the game moved on after it was made.
+    const tap = this.heldTap;
+    this.heldTap = null;
+    if (tap && tap.version === this.legal.version) this.onSquare(tap.square);
   }
 
   // Every refusal in plain words with what to do (words.js); the code stays for those who look.
@@ -285,7 +291,11 @@ export class GamePage {
   }
 
   onSquare(square) {
-    if (this.rewound || this.busy || !this.plan) return;
+    if (this.rewound || !this.plan) return;
+    if (this.busy) {
+      this.heldTap = { square, version: this.legal.version };
+      return;
+    }
     const entry = this.plan.squares.get(square);
     if (!entry) {
       const armed = this.armed;
