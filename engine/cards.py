@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from .card_steps import Part, Step, part, steps
+from .task_checks import TaskCheck, checks
 from .geometry import ORIENTATIONS
 from .vocabulary import RANKS as RANK_WORDS
 
@@ -64,7 +65,7 @@ class Task:
     type: str
     advanced: bool
     points: int
-    checks: tuple[dict[str, Any], ...]
+    checks: tuple[TaskCheck, ...]      # all must hold (engine/tasks.py decides each)
     summary: str
 
 
@@ -123,7 +124,7 @@ def load(raw: dict[str, Any] = RAW_CARD_DATA) -> Catalogue:
                                             part(c["lower"], f"{c['id']} lower"))
             else:
                 cat.tasks[c["id"]] = Task(c["id"], c["name"], c["type"], c["advanced"], c["points"],
-                                          tuple(c["checks"]), c["summary"])
+                                          checks(c["checks"], c["id"]), c["summary"])
     return cat
 
 

@@ -1,15 +1,17 @@
 """High Form tasks (RULES.md 12): dealing the face-up tasks and checking whether one is met."""
 from __future__ import annotations
 
-from typing import Any, cast
-
 import random
 from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Collection, Iterable, Mapping
 
-from .cards import CARDS
+from .cards import CARDS, Task
 from .context import Context
 from .geometry import ADJACENT, CENTRAL, COORD, GREEN, RED, SQUARES, distance
 from .state import HEROIC, LEGENDARY, State, enemy_colors
+from .task_checks import (AnyOf, AroundEnemyPiece, Chain, CompareUpgradedOn, DestroyedThisTurn, EachOf, Isolation,
+                          LineDifference, PiecesOn, SummonedThisTurn, TaskCheck, UnknownTaskWord, all_checks)
 
 DIAGONAL_A = frozenset(f"{'abcdefghi'[i - 1]}{i}" for i in range(2, 9))
 DIAGONAL_B = frozenset(f"{'abcdefghi'[i - 1]}{10 - i}" for i in range(2, 9))
@@ -19,14 +21,17 @@ SQUARE_SETS = {
     "central-x": frozenset({"d4", "f4", "e5", "d6", "f6"}),
     "diagonal-a": DIAGONAL_A, "diagonal-b": DIAGONAL_B,
 }
-LINES = [frozenset(sq for sq in SQUARES if COORD[sq][axis] == k) for axis in (0, 1) for k in (4, 5, 6)]
+LINE_SETS = {"rows-and-columns-through-central-3x3":
+             [frozenset(sq for sq in SQUARES if COORD[sq][axis] == k) for axis in (0, 1) for k in (4, 5, 6)]}
 SIDES = {
     "left": {sq for sq in SQUARES if COORD[sq][0] == 1}, "right": {sq for sq in SQUARES if COORD[sq][0] == 9},
     "top": {sq for sq in SQUARES if COORD[sq][1] == 1}, "bottom": {sq for sq in SQUARES if COORD[sq][1] == 9},
 }
 CORNERS = {"nw": {"a3", "b2", "c1"}, "ne": {"g1", "h2", "i3"}, "sw": {"a7", "b8", "c9"}, "se": {"g9", "h8", "i7"}}
-OPPOSITE_SIDES = [("left", "right"), ("top", "bottom")]
-OPPOSITE_CORNERS = [("nw", "se"), ("ne", "sw")]
+ENDS = {   # a chain's `between`: the pairs of ends it may link
+    "opposite-sides": [(SIDES["left"], SIDES["right"]), (SIDES["top"], SIDES["bottom"])],
+    "opposite-corners": [(CORNERS["nw"], CORNERS["se"]), (CORNERS["ne"], CORNERS["sw"])],
+}
 
 
 # --- dealing ---------------------------------------------------------------------------------------
@@ -86,7 +91,7 @@ def replace_claimed(ctx: Context) -> None:
 # --- checks ----------------------------------------------------------------------------------------
 
 def met(state: State, color: int, task_id: str) -> bool:
-    return all(_check(state, color, c) for c in CARDS.tasks[task_id].checks)
+    return all(_holds(state, color, c) for c in CARDS.tasks[task_id].checks)
 
 
 def claimable(state: State, color: int) -> list[str]:
@@ -97,32 +102,35 @@ def _own(state: State, color: int) -> dict[str, int]:
     return {sq: p[2] for sq, p in state["board"].items() if p[1] == color}
 
 
-def _check(state: State, color: int, c: dict[str, Any]) -> bool:
-    kind = c["check"]
-    if kind == "any-of":
-        return any(_check(state, color, x) for x in c["of"])
-    if kind == "each-of":
-        return all(_check(state, color, x) for x in c["of"])
-    return CHECKS[kind](state, color, c)
+def _holds(state: State, color: int, c: TaskCheck) -> bool:
+    return RULES[type(c)].holds(state, color, c)
 
 
-def _destroyed(state: State, color: int, c: dict[str, Any]) -> bool:
+def _any_of(state: State, color: int, c: AnyOf) -> bool:
+    return any(_holds(state, color, x) for x in c.of)
+
+
+def _each_of(state: State, color: int, c: EachOf) -> bool:
+    return all(_holds(state, color, x) for x in c.of)
+
+
+def _destroyed(state: State, color: int, c: DestroyedThisTurn) -> bool:
     ranks = [r for _, r in state["turn"]["destroyed"]]
-    return cast("bool", (len(ranks) >= c.get("min_total", 0))
-            and sum(r >= HEROIC for r in ranks) >= c.get("min_upgraded", 0)
-            and ranks.count(HEROIC) >= c.get("min_heroic", 0)
-            and ranks.count(LEGENDARY) >= c.get("min_legendary", 0))
+    return (len(ranks) >= c.min_total
+            and sum(r >= HEROIC for r in ranks) >= c.min_upgraded
+            and ranks.count(HEROIC) >= c.min_heroic
+            and ranks.count(LEGENDARY) >= c.min_legendary)
 
 
-def _pieces_on(state: State, color: int, c: dict[str, Any]) -> bool:
-    ranks = [r for sq, r in _own(state, color).items() if sq in SQUARE_SETS[c["squares"]]]
-    return cast("bool", (len(ranks) >= c.get("min_total", 0))
-            and sum(r >= HEROIC for r in ranks) >= c.get("min_upgraded", 0)
-            and ranks.count(LEGENDARY) >= c.get("min_legendary", 0))
+def _pieces_on(state: State, color: int, c: PiecesOn) -> bool:
+    ranks = [r for sq, r in _own(state, color).items() if sq in SQUARE_SETS[c.squares]]
+    return (len(ranks) >= c.min_total
+            and sum(r >= HEROIC for r in ranks) >= c.min_upgraded
+            and ranks.count(LEGENDARY) >= c.min_legendary)
 
 
-def _compare_upgraded(state: State, color: int, c: dict[str, Any]) -> bool:
-    squares = SQUARE_SETS[c["squares"]]
+def _compare_upgraded(state: State, color: int, c: CompareUpgradedOn) -> bool:
+    squares = SQUARE_SETS[c.squares]
 
     def upgraded(col: int) -> int:
         return sum(1 for sq, r in _own(state, col).items() if sq in squares and r >= HEROIC)
@@ -130,22 +138,22 @@ def _compare_upgraded(state: State, color: int, c: dict[str, Any]) -> bool:
     return all(mine > upgraded(e) for e in enemy_colors(state, color))
 
 
-def _summoned(state: State, color: int, c: dict[str, Any]) -> bool:
+def _summoned(state: State, color: int, c: SummonedThisTurn) -> bool:
     summons = state["turn"]["summons"]
     squares = [sq for sq, _ in summons]
-    return cast("bool", (len(summons) >= c.get("min_beings", 0))
-            and sum(sq in RED for sq in squares) >= c.get("min_on_red", 0)
-            and sum(sq in GREEN for sq in squares) >= c.get("min_on_green", 0)
-            and sum(sq in RED or sq in GREEN for sq in squares) >= c.get("min_on_red_or_green", 0)
-            and sum(r == LEGENDARY for _, r in summons) >= c.get("min_legendary", 0))
+    return (len(summons) >= c.min_beings
+            and sum(sq in RED for sq in squares) >= c.min_on_red
+            and sum(sq in GREEN for sq in squares) >= c.min_on_green
+            and sum(sq in RED or sq in GREEN for sq in squares) >= c.min_on_red_or_green
+            and sum(r == LEGENDARY for _, r in summons) >= c.min_legendary)
 
 
-def _line_difference(state: State, color: int, c: dict[str, Any]) -> bool:
+def _line_difference(state: State, color: int, c: LineDifference) -> bool:
     board = state["board"]
-    for line in LINES:
+    for line in LINE_SETS[c.lines]:
         mine = sum(1 for sq in line if sq in board and board[sq][1] == color)
         theirs = sum(1 for sq in line if sq in board and board[sq][1] != color)
-        if mine - theirs >= c["min_difference"]:
+        if mine - theirs >= c.min_difference:
             return True
     return False
 
@@ -164,31 +172,27 @@ def _connected(own: set[str], start: set[str], goal: set[str]) -> bool:
     return False
 
 
-def _chain(state: State, color: int, c: dict[str, Any]) -> bool:
+def _chain(state: State, color: int, c: Chain) -> bool:
     own = set(_own(state, color))
-    if c["between"] == "opposite-sides":
-        pairs = [(SIDES[a], SIDES[b]) for a, b in OPPOSITE_SIDES]
-    else:
-        pairs = [(CORNERS[a], CORNERS[b]) for a, b in OPPOSITE_CORNERS]
-    return any(_connected(own, a, b) for a, b in pairs)
+    return any(_connected(own, a, b) for a, b in ENDS[c.between])
 
 
-def _around_enemy(state: State, color: int, c: dict[str, Any]) -> bool:
+def _around_enemy(state: State, color: int, c: AroundEnemyPiece) -> bool:
     own = set(_own(state, color))
-    return any(p[1] != color and len(own.intersection(ADJACENT[sq])) >= c["min_adjacent"]
+    return any(p[1] != color and len(own.intersection(ADJACENT[sq])) >= c.min_adjacent
                for sq, p in state["board"].items())
 
 
-def _isolated(state: State, color: int, c: dict[str, Any]) -> bool:
+def _isolated(state: State, color: int, c: Isolation) -> bool:
     """Some enemy piece has a fellow at distance 2 yet cannot reach one in 3 empty-square moves."""
     board = state["board"]
     for sq, p in board.items():
         if p[1] == color:
             continue
         fellows = [o for o, q in board.items() if o != sq and q[1] == p[1]]
-        if not any(distance(sq, o) == c["partner_at_distance"] for o in fellows):
+        if not any(distance(sq, o) == c.partner_at_distance for o in fellows):
             continue
-        if not _can_join(board, sq, set(fellows), c["max_moves"]):
+        if not _can_join(board, sq, set(fellows), c.max_moves):
             return True
     return False
 
@@ -208,8 +212,42 @@ def _can_join(board: dict[str, Any], start: str, fellows: set[str], moves: int) 
     return False
 
 
-CHECKS = {
-    "destroyed-this-turn": _destroyed, "pieces-on": _pieces_on, "compare-upgraded-on": _compare_upgraded,
-    "summoned-this-turn": _summoned, "line-difference": _line_difference, "chain": _chain,
-    "around-enemy-piece": _around_enemy, "isolation": _isolated,
+@dataclass(frozen=True)
+class Rule:
+    """How one kind of check is decided, and the words of its fields that the rule interprets."""
+
+    holds: Callable[[State, int, Any], bool]
+    words: Mapping[str, Collection[str]] = field(default_factory=dict)
+
+
+# The rules read the player's own pieces, or the pieces destroyed / isolated of its enemies: a `who`
+# is the one word its kind is written for. The other words are the keys of the tables above.
+OWN, ENEMY = {"own"}, {"enemy"}
+RULES: Mapping[type[TaskCheck], Rule] = {
+    DestroyedThisTurn: Rule(_destroyed, {"who": ENEMY}),
+    PiecesOn: Rule(_pieces_on, {"squares": SQUARE_SETS, "who": OWN}),
+    CompareUpgradedOn: Rule(_compare_upgraded, {"squares": SQUARE_SETS, "relation": {"more-than-opponent"}}),
+    SummonedThisTurn: Rule(_summoned),
+    LineDifference: Rule(_line_difference, {"lines": LINE_SETS}),
+    Chain: Rule(_chain, {"who": OWN, "between": ENDS, "adjacency": {"8-neighbour"}}),
+    AroundEnemyPiece: Rule(_around_enemy, {"who": OWN}),
+    Isolation: Rule(_isolated, {"who": ENEMY, "path": {"empty-squares-only"}}),
+    AnyOf: Rule(_any_of),
+    EachOf: Rule(_each_of),
 }
+
+
+def unknown_words(tasks: Iterable[Task]) -> list[str]:
+    """'card: field 'word'' for every word of a task's checks that its rule does not interpret."""
+    return [f"{task.id}: {name} {getattr(c, name)!r}"
+            for task in tasks for c in all_checks(task.checks)
+            for name, words in RULES[type(c)].words.items() if getattr(c, name) not in words]
+
+
+def _refuse_unknown_words(tasks: Iterable[Task]) -> None:
+    unknown = unknown_words(tasks)
+    if unknown:
+        raise UnknownTaskWord("task data uses words the task rules do not know: " + "; ".join(unknown))
+
+
+_refuse_unknown_words(CARDS.tasks.values())     # a task with a word no rule interprets fails at import
