@@ -13,17 +13,13 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from . import keys
 from .replication import durable
+from .replies import text
 
 SESSION_SECONDS = 30 * 24 * 3600
 FAILURE_WINDOW = 15 * 60
-
-
-def _text(value: Any) -> str | None:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def digest(secret: str) -> str:
@@ -50,14 +46,14 @@ def new_player_id() -> str:
 def load(redis, player_id: str) -> Account | None:
     if not keys.valid_game_id(player_id):
         return None
-    raw = {(_text(k)): _text(v) for k, v in redis.hgetall(keys.player(player_id)).items()}
+    raw = {text(k): text(v) for k, v in redis.hgetall(keys.player(player_id)).items()}
     if not raw:
         return None
     return Account(player_id, raw.get("name", ""), raw.get("password") or None, float(raw.get("created") or 0))
 
 
 def find(redis, name: str) -> Account | None:
-    pid = _text(redis.get(keys.account_name(name)))
+    pid = text(redis.get(keys.account_name(name)))
     return load(redis, pid) if pid else None
 
 
@@ -66,7 +62,7 @@ def claim_name(redis, name: str, player_id: str) -> bool:
     False when another account has it."""
     if redis.set(keys.account_name(name), player_id, nx=True):
         return True
-    return _text(redis.get(keys.account_name(name))) == player_id
+    return text(redis.get(keys.account_name(name))) == player_id
 
 
 def create(redis, player_id: str, name: str, password_hash: str, now: float | None = None) -> None:
@@ -86,7 +82,7 @@ def set_password(redis, player_id: str, password_hash: str) -> None:
 # --- sign-in failures: a brake on guessing one account's password -------------------------------
 
 def failures(redis, name: str) -> int:
-    return int(_text(redis.get(keys.signin_failures(name))) or 0)
+    return int(text(redis.get(keys.signin_failures(name))) or 0)
 
 
 def count_failure(redis, name: str) -> int:
@@ -143,7 +139,7 @@ def close_session(redis, s: Session) -> None:
 
 def close_all_sessions(redis, player_id: str, keep: Session | None = None) -> int:
     """Sign out everywhere (but `keep`); how many sessions were closed."""
-    names = [_text(k) for k in redis.hkeys(keys.sessions(player_id))]
+    names = [text(k) for k in redis.hkeys(keys.sessions(player_id))]
     gone = [n for n in names if keep is None or n != keep.secret_hash]
     if gone:
         redis.hdel(keys.sessions(player_id), *gone)
@@ -170,7 +166,7 @@ def tokens(redis, player_id: str) -> list[dict]:
 def revoke_token(redis, player_id: str, tid: str) -> bool:
     """Revoke the player's token whose id is `tid`; False when the player has none such."""
     for hashed in redis.hkeys(keys.player_token_list(player_id)):
-        hashed = _text(hashed)
+        hashed = text(hashed)
         if token_id(hashed) == tid:
             redis.delete(keys.player_token(hashed))
             redis.hdel(keys.player_token_list(player_id), hashed)

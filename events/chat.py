@@ -11,18 +11,15 @@ import time
 from typing import Any
 
 from . import keys
+from .replies import text
 
 MAX_KEPT = 2000
 CHANNELS = ("players", "spectators")
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def _decode(fields: dict) -> dict:
     for key, value in fields.items():
-        if _text(key) == "data":
+        if text(key) == "data":
             return json.loads(value)
     raise KeyError("data")
 
@@ -30,7 +27,7 @@ def _decode(fields: dict) -> dict:
 def post(redis: Any, game_id: str, channel: str, message: dict) -> dict:
     """Append a message ({player, name, seat, text}); it comes back with its id and time."""
     body = {**message, "time": round(time.time(), 3)}
-    sid = _text(redis.xadd(keys.chat(game_id, channel), {"data": json.dumps(body)}, maxlen=MAX_KEPT,
+    sid = text(redis.xadd(keys.chat(game_id, channel), {"data": json.dumps(body)}, maxlen=MAX_KEPT,
                            approximate=True))
     return {"id": sid, "channel": channel, **body}
 
@@ -38,7 +35,7 @@ def post(redis: Any, game_id: str, channel: str, message: dict) -> dict:
 def read(redis: Any, game_id: str, channel: str, after: str = "0", count: int = 200) -> list[dict]:
     """Messages after stream id `after`, oldest first."""
     start = "-" if after in ("", "0", "0-0") else f"({after}"
-    return [{"id": _text(sid), "channel": channel, **_decode(fields)}
+    return [{"id": text(sid), "channel": channel, **_decode(fields)}
             for sid, fields in redis.xrange(keys.chat(game_id, channel), start, "+", count=count)]
 
 
@@ -49,7 +46,7 @@ def message(redis: Any, game_id: str, channel: str, message_id: str) -> dict | N
 
 def report(redis: Any, game_id: str, found: dict, reporter: str | None, reason: str) -> str:
     body = {"game_id": game_id, "message": found, "reporter": reporter, "reason": reason, "time": time.time()}
-    return _text(redis.xadd(keys.chat_reports(), {"data": json.dumps(body)}, maxlen=100_000, approximate=True))
+    return text(redis.xadd(keys.chat_reports(), {"data": json.dumps(body)}, maxlen=100_000, approximate=True))
 
 
 def mute(redis: Any, player_id: str, other: str) -> None:
@@ -63,7 +60,7 @@ def unmute(redis: Any, player_id: str, other: str) -> None:
 def muted(redis: Any, player_id: str | None) -> set[str]:
     if player_id is None:
         return set()
-    return {_text(m) for m in redis.smembers(keys.mutes(player_id))}
+    return {text(m) for m in redis.smembers(keys.mutes(player_id))}
 
 
 def export(redis: Any, game_id: str, channels: tuple[str, ...] = CHANNELS) -> dict[str, list[dict]]:

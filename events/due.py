@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from . import keys
+from .replies import text
 from .scripts import lua, run_script
 
 KINDS = ("timeout", "remind", "bot", "finish", "digest", "announce", "invitation", "outbox")
@@ -118,13 +119,13 @@ def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
             break
         answer = run_script(redis, _CLAIM, [keys.deadlines(shard), keys.deadline_leases(shard)],
                                     [f"{now:.6f}", lease, count - len(items) - len(unknown)])
-        if _text(answer[0]):
-            heads.append(float(_text(answer[0])))
+        if text(answer[0]):
+            heads.append(float(text(answer[0])))
         for raw, score in zip(answer[1::2], answer[2::2]):
-            text = _text(raw)
-            item = parse(text, float(_text(score)))
+            name = text(raw)
+            item = parse(name, float(text(score)))
             if item is None:
-                unknown.append(text)
+                unknown.append(name)
             else:
                 items.append(item)
     return Claimed(items, unknown, min(heads) if heads else None)
@@ -141,7 +142,3 @@ def when(redis: Any, name: str) -> float | None:
     """When `name` is due (None: not in the index)."""
     score = redis.zscore(keys.deadlines(_shard(name)), name)
     return None if score is None else float(score)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))

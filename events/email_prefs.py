@@ -21,6 +21,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from . import due, inbox, keys
 from .clocks import format_epoch
+from .replies import text
 
 KINDS = ("your_turn", "deadline_soon", "game_over", "digest")
 DEFAULTS = {"your_turn": True, "deadline_soon": True, "game_over": False, "digest": True}
@@ -28,15 +29,11 @@ DIGEST_EVERY = 24 * 3600.0
 FAILURES_KEPT = 100
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
-
-
 # --- preferences ---------------------------------------------------------------------------------
 
 def preferences(redis: Any, player_id: str) -> dict:
     """{"address": str | None, "kinds": {kind: on}} (every kind, defaults filled in)."""
-    raw = {_text(k): _text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
+    raw = {text(k): text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
     return {"address": raw.get("address") or None,
             "kinds": {k: raw[k] == "1" if k in raw else DEFAULTS[k] for k in KINDS}}
 
@@ -67,7 +64,7 @@ def _secret(redis: Any) -> str:
     if configured:
         return configured
     redis.set(keys.mail_secret(), secrets.token_hex(32), nx=True)
-    return _text(redis.get(keys.mail_secret()))
+    return text(redis.get(keys.mail_secret()))
 
 
 def unsubscribe_token(redis: Any, player_id: str, kind: str) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import keys
+from .replies import text
 from .scripts import lua, run_script
 
 GRACE_ENV = "ARENA_FOLLOW_UP_GRACE"
@@ -74,9 +75,9 @@ def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
             break
         answer = run_script(redis, _CLAIM, [keys.follow_ups(shard), keys.follow_up_leases(shard)],
                             [f"{now:.6f}", lease, count - len(games)])
-        if _text(answer[0]):
-            heads.append(float(_text(answer[0])))
-        games += [_text(raw) for raw in answer[1::2]]
+        if text(answer[0]):
+            heads.append(float(text(answer[0])))
+        games += [text(raw) for raw in answer[1::2]]
     return Claimed(games, min(heads) if heads else None)
 
 
@@ -85,7 +86,3 @@ def release(redis: Any, game_id: str, again: float | None = None) -> None:
     shard = keys.deadline_shard(game_id)
     run_script(redis, _RELEASE, [keys.follow_ups(shard), keys.follow_up_leases(shard)],
                [game_id, "" if again is None else f"{again:.6f}"])
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))

@@ -24,6 +24,7 @@ from typing import Any
 
 from . import due, keys
 from .followup import grace
+from .replies import text
 from .scripts import lua, run_script
 
 FAILURES_KEPT = 200
@@ -38,12 +39,12 @@ def deliver_once(redis: Any, player_id: str, note_id: str, body: str, moment: fl
     answer = run_script(redis, _DELIVER, [keys.notified(player_id), keys.inbox(player_id), keys.player(player_id),
                                           keys.notify_outbox(player_id)],
                         [note_id, f"{moment:.6f}", body, size, f"{forget_before:.6f}"])
-    return _text(answer[1]) if answer else None
+    return text(answer[1]) if answer else None
 
 
 def owed(redis: Any, player_id: str) -> dict[str, str]:
     """The player's notifications whose e-mail and webhook are not handed over: id -> JSON."""
-    return {_text(k): _text(v) for k, v in redis.hgetall(keys.notify_outbox(player_id)).items()}
+    return {text(k): text(v) for k, v in redis.hgetall(keys.notify_outbox(player_id)).items()}
 
 
 def is_owed(redis: Any, player_id: str, note_id: str) -> bool:
@@ -57,7 +58,7 @@ def settle(client: Any, player_id: str, note_id: str) -> None:
 
 def webhook_url(redis: Any, player_id: str) -> str:
     """The player's webhook URL now ('' for none)."""
-    return _text(redis.hget(keys.player(player_id), "webhook_url") or "")
+    return text(redis.hget(keys.player(player_id), "webhook_url") or "")
 
 
 def read(redis: Any, player_id: str, after: str = "0", count: int = 100) -> list[tuple[str, dict]]:
@@ -73,7 +74,7 @@ def latest(redis: Any, player_id: str, count: int) -> list[tuple[str, dict]]:
 
 def rows(entries: Any) -> list[tuple[str, dict]]:
     """Inbox stream entries as (stream id, notification)."""
-    return [(_text(sid), json.loads(_field(fields, "data"))) for sid, fields in entries]
+    return [(text(sid), json.loads(_field(fields, "data"))) for sid, fields in entries]
 
 
 def record_webhook_failure(redis: Any, player_id: str, fields: dict) -> None:
@@ -84,7 +85,7 @@ def webhook_failures(redis: Any, player_id: str, count: int = 50) -> list[dict]:
     """The player's latest recorded webhook failures, newest first."""
     out = []
     for _, fields in redis.xrevrange(keys.webhook_failures(player_id), "+", "-", count=count):
-        item: dict[str, Any] = {_text(k): _text(v) for k, v in fields.items()}
+        item: dict[str, Any] = {text(k): text(v) for k, v in fields.items()}
         item["attempt"] = int(item.get("attempt", 0))
         out.append(item)
     return out
@@ -92,10 +93,6 @@ def webhook_failures(redis: Any, player_id: str, count: int = 50) -> list[dict]:
 
 def _field(fields: Any, name: str) -> Any:
     for key, value in fields.items():
-        if _text(key) == name:
+        if text(key) == name:
             return value
     raise KeyError(name)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import keys
+from .replies import text
 from .scripts import lua, run_script
-from .store import text
 
 ANSWER_LUA = lua("answer_invitation.lua")
 WAITING, STARTING, STARTED, CANCELLED = "waiting", "starting", "started", "cancelled"

@@ -26,19 +26,16 @@ from typing import Any, Callable, Iterable
 from redis.exceptions import RedisError
 
 from . import due, keys, lobby
+from .replies import text
 
 log = logging.getLogger("arena.layout")
 BATCH = 500
 DRAIN_ROUNDS = 10                   # an old process writing all the while: the rest waits for the next run
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
 def ensure(redis: Any, now: float, table_ttl: float) -> Counter | None:
     """Migrate unless this Redis is known to be in today's layout; what was moved (None: nothing to do)."""
-    if int(_text(redis.get(keys.layout())) or 0) >= keys.LAYOUT:
+    if int(text(redis.get(keys.layout())) or 0) >= keys.LAYOUT:
         return None
     return migrate(redis, now, table_ttl)
 
@@ -74,7 +71,7 @@ def _sorted_set(redis: Any, key: str) -> Iterable[list[tuple[str, float]]]:
     while True:
         cursor, rows = redis.zscan(key, cursor, count=BATCH)
         if rows:
-            yield [(_text(member), float(score)) for member, score in rows]
+            yield [(text(member), float(score)) for member, score in rows]
         if not cursor:
             return
 
@@ -84,7 +81,7 @@ def _hash(redis: Any, key: str) -> Iterable[dict[str, str]]:
     while True:
         cursor, rows = redis.hscan(key, cursor, count=BATCH)
         if rows:
-            yield {_text(k): _text(v) for k, v in rows.items()}
+            yield {text(k): text(v) for k, v in rows.items()}
         if not cursor:
             return
 
@@ -133,7 +130,7 @@ def _tables(redis: Any, table_ttl: float) -> int:
         lobby.reindex(redis, table["id"])
         return 1
 
-    found = {_text(k).removesuffix(keys.MOVING) for k in redis.scan_iter(match=keys.legacy_table("x").removesuffix("x") + "*",
+    found = {text(k).removesuffix(keys.MOVING) for k in redis.scan_iter(match=keys.legacy_table("x").removesuffix("x") + "*",
                                                                    count=BATCH)}
     count = sum(_drain(redis, old, copy) for old in sorted(found))
     redis.delete(keys.legacy_open_tables())                # the tables themselves say whether they are open
@@ -148,7 +145,7 @@ def _seeks(redis: Any) -> int:
                 seek = json.loads(raw)
                 pool = lobby.pool_of(seek["form"], seek.get("time_control"))
                 redis.set(keys.player_seek(player_id), pool, nx=True)        # a newer seek of the player wins
-                if _text(redis.get(keys.player_seek(player_id))) == pool:
+                if text(redis.get(keys.player_seek(player_id))) == pool:
                     redis.hsetnx(keys.seek_pool(pool), player_id, raw)
                 count += 1
         return count
@@ -176,7 +173,7 @@ def _account_names(redis: Any) -> tuple[int, int]:
         for batch in _hash(redis, source):
             for name, player_id in batch.items():
                 if not redis.set(keys.account_name(name), player_id, nx=True) and \
-                        _text(redis.get(keys.account_name(name))) != player_id:
+                        text(redis.get(keys.account_name(name))) != player_id:
                     conflicts.append(name)
                     log.warning("account name %r of player %s is held by another player now; kept by that one",
                                 name, player_id)
@@ -188,7 +185,7 @@ def _account_names(redis: Any) -> tuple[int, int]:
 def _signin_failures(redis: Any) -> int:
     count = 0
     for old in list(redis.scan_iter(match=keys.legacy_signin_failures("*"), count=BATCH)):
-        old = _text(old)
+        old = text(old)
         name = _name_of(old.rsplit(":", 1)[1])
         ttl, value = redis.pttl(old), redis.get(old)
         if name is not None and value is not None and ttl != -2:

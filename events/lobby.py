@@ -24,6 +24,7 @@ from redis.exceptions import WatchError
 
 from . import keys, scripts
 from .connection import is_cluster
+from .replies import text, text_or_none
 
 FEED_SIZE = 1000
 RELAY_BATCH = 100
@@ -33,10 +34,6 @@ TABLE_TTL_ENV, TABLE_TTL = "ARENA_LOBBY_TABLE_TTL", 24 * 3600
 def table_ttl() -> float:
     """Seconds an open table waits for its next player before it expires (the environment's, or a day)."""
     return float(os.environ.get(TABLE_TTL_ENV) or TABLE_TTL)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def new_id() -> str:
@@ -126,7 +123,7 @@ def open_tables(redis, limit: int = 200, now: float | None = None) -> list[dict]
     pipe = redis.pipeline(transaction=False)
     for bucket in range(keys.LOBBY_BUCKETS):
         pipe.zrange(keys.open_tables(bucket), 0, limit - 1, withscores=True)
-    oldest = sorted(((score, _text(i)) for rows in pipe.execute() for i, score in rows))[:limit]
+    oldest = sorted(((score, text(i)) for rows in pipe.execute() for i, score in rows))[:limit]
     if not oldest:
         return []
     wanted = [keys.table(table_id) for _, table_id in oldest]
@@ -149,7 +146,7 @@ def expire_due(redis, now: float, tell: Callable[[dict], None], limit: int = 100
     for bucket in range(keys.LOBBY_BUCKETS):
         pipe.zrangebyscore(keys.table_expiry(bucket), "-inf", now, start=0, num=limit)
     for bucket, due in enumerate(pipe.execute()):
-        for table_id in map(_text, due):
+        for table_id in map(text, due):
             after = change_table(redis, table_id, lambda t: {**t, "status": "expired"} if expired(t, now) else t)
             if after is not None and after["status"] == "expired":
                 tell(after)
@@ -166,8 +163,8 @@ _FORGET_POOL = scripts.lua("forget_pool.lua")
 def _relay_new(redis, table_id: str, done: list, data: str) -> None:
     """Copy the change a transaction just recorded into the feed (one script in the feed's slot),
     or everything not copied yet of its bucket when changes before it are still waiting."""
-    before, new_id = done[-2], _text(done[-1])
-    previous = _text(before[0][0]) if before else "0-0"
+    before, new_id = done[-2], text(done[-1])
+    previous = text(before[0][0]) if before else "0-0"
     bucket = keys.lobby_bucket(table_id)
     if _copy(redis, bucket, [(new_id, data)], previous) < 0:
         relay(redis, bucket)
@@ -183,10 +180,10 @@ def relay(redis, bucket: int) -> int:
     skips what another relay copied meanwhile); how many this call copied."""
     copied = 0
     while True:
-        after = _text(redis.get(keys.lobby_relayed(bucket))) or "0-0"
+        after = text(redis.get(keys.lobby_relayed(bucket))) or "0-0"
         rows = redis.xrange(keys.lobby_changes(bucket), f"({after}", "+", count=RELAY_BATCH)
         if rows:
-            copied += _copy(redis, bucket, [(_text(sid), _text(_field(fields))) for sid, fields in rows])
+            copied += _copy(redis, bucket, [(text(sid), text(_field(fields))) for sid, fields in rows])
         if len(rows) < RELAY_BATCH:
             return copied
 
@@ -199,7 +196,7 @@ def relay_all(redis) -> int:
         pipe.xrevrange(keys.lobby_changes(bucket), "+", "-", count=1)
     found = pipe.execute()
     behind = [bucket for bucket, (cursor, last) in enumerate(zip(found[::2], found[1::2]))
-              if last and _id(_text(last[0][0])) > _id(_text(cursor) or "0-0")]
+              if last and _id(text(last[0][0])) > _id(text(cursor) or "0-0")]
     return sum(relay(redis, bucket) for bucket in behind)
 
 
@@ -215,13 +212,13 @@ def _field(fields: Any) -> Any:
 def feed_after(redis, after: str = "0", count: int = 200) -> list[tuple[str, dict]]:
     """Feed entries after stream id `after`, oldest first."""
     start = "-" if after in ("", "0", "0-0") else f"({after}"
-    return [(_text(sid), json.loads(_field(fields))) for sid, fields in redis.xrange(keys.lobby_feed(), start, "+",
+    return [(text(sid), json.loads(_field(fields))) for sid, fields in redis.xrange(keys.lobby_feed(), start, "+",
                                                                                     count=count)]
 
 
 def feed_head(redis) -> str:
     last = redis.xrevrange(keys.lobby_feed(), "+", "-", count=1)
-    return _text(last[0][0]) if last else "0"
+    return text(last[0][0]) if last else "0"
 
 
 # --- quick-match seeks (one per player) -------------------------------------------------------------
@@ -246,7 +243,7 @@ def put_seek(redis, seek: dict) -> str:
 
 def seek_pool(redis, player_id: str) -> str | None:
     """The pool the player's seek waits in (None: no seek)."""
-    return _text(redis.get(keys.player_seek(player_id)))
+    return text_or_none(redis.get(keys.player_seek(player_id)))
 
 
 def seek(redis, player_id: str) -> dict | None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import keys
 from .memo import Memo
+from .replies import text
 
 TTL = 45.0
 LIVE_REFRESH_SECONDS = 2.0          # a game moved in again within this is not written again
@@ -38,8 +39,7 @@ def leave(redis: Any, game_id: str, viewer: str) -> None:
 
 def viewers(redis: Any, game_id: str, now: float | None = None) -> list[str]:
     now = time.time() if now is None else now
-    return [v.decode() if isinstance(v, bytes) else v
-            for v in redis.zrangebyscore(keys.presence(game_id), now, "+inf")]
+    return [text(v) for v in redis.zrangebyscore(keys.presence(game_id), now, "+inf")]
 
 
 def watching(redis: Any, game_id: str, player_id: str, now: float | None = None) -> bool:
@@ -70,4 +70,4 @@ def live(redis: Any, limit: int = 50) -> list[str]:
         pipe.zrevrange(keys.live_games(shard), 0, limit - 1, withscores=True)
     rows = [row for shard in pipe.execute() for row in shard]
     rows.sort(key=lambda row: row[1], reverse=True)
-    return [g.decode() if isinstance(g, bytes) else g for g, _ in rows[:limit]]
+    return [text(g) for g, _ in rows[:limit]]

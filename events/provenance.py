@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import keys
+from .replies import text
 from .signing import SignatureCheck
 
 MARKER = "provenance"
@@ -62,8 +63,8 @@ def read(redis: Any, game_id: str) -> Provenance:
     stored = redis.hgetall(keys.meta(game_id, MARKER))
     if not stored:
         return LOCAL
-    fields = {_text(k): _text(v) for k, v in stored.items()}
-    if fields.get("head_hash") != _text(redis.hget(keys.head(game_id), "hash")):
+    fields = {text(k): text(v) for k, v in stored.items()}
+    if fields.get("head_hash") != text(redis.hget(keys.head(game_id), "hash")):
         return UNSIGNED
     signature = json.loads(fields["signature"]) if fields.get("signature") else None
     return Provenance(fields.get("origin") or "unsigned", fields.get("key_id") or None, signature)
@@ -71,7 +72,3 @@ def read(redis: Any, game_id: str) -> Provenance:
 
 def counts_for_ratings(redis: Any, game_id: str) -> bool:
     return read(redis, game_id).rated
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else "" if value is None else str(value)

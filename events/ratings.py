@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from . import keys
+from .replies import text
 from .scripts import lua, run_script
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3      # openskill's defaults, which workers/ratings.py's model uses
@@ -29,10 +30,10 @@ def public(r: dict) -> dict:
 def stored(redis: Any, player_id: str) -> tuple[str, dict]:
     """The player's rating as stored (raw JSON, '' if none yet) and as a value (the older one-slot
     hash, else the default, when none is stored)."""
-    raw = _text(redis.get(keys.rating(player_id)))
+    raw = text(redis.get(keys.rating(player_id)))
     if raw:
         return raw, json.loads(raw)
-    legacy = _text(redis.hget(keys.legacy_ratings(), player_id))
+    legacy = text(redis.hget(keys.legacy_ratings(), player_id))
     return "", json.loads(legacy) if legacy else default()
 
 
@@ -43,14 +44,14 @@ def rating_of(redis: Any, player_id: str) -> dict:
 
 def planned(redis: Any, game_id: str) -> dict | None:
     """The change the game makes, if it was planned already."""
-    known = _text(redis.get(keys.game_rating(game_id)))
+    known = text(redis.get(keys.game_rating(game_id)))
     return json.loads(known) if known else None
 
 
 def keep_plan(redis: Any, game_id: str, plan: dict) -> dict:
     """Keep the game's planned change unless one was kept first; the one kept."""
     redis.set(keys.game_rating(game_id), json.dumps(plan, sort_keys=True), nx=True)
-    return json.loads(_text(redis.get(keys.game_rating(game_id))))
+    return json.loads(text(redis.get(keys.game_rating(game_id))))
 
 
 def apply(redis: Any, game_id: str, player_id: str, expect: str, new: dict) -> tuple[str, str]:
@@ -58,8 +59,4 @@ def apply(redis: Any, game_id: str, player_id: str, expect: str, new: dict) -> t
     `expect` (raw JSON, '' for none); ('done' | 'applied' | 'stale', the current raw rating if stale)."""
     status, current = run_script(redis, _APPLY, [keys.rating(player_id), keys.rated(player_id)],
                                  [game_id, expect, json.dumps(new, sort_keys=True)])
-    return _text(status), _text(current)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
+    return text(status), text(current)

@@ -12,6 +12,7 @@ from typing import Any
 from redis.exceptions import WatchError
 
 from . import keys
+from .replies import text
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
 
@@ -33,7 +34,7 @@ def ordinal(redis: Any, player_id: str, form: str) -> float:
 
 def form_ratings(redis: Any, player_id: str) -> dict[str, dict]:
     raw = redis.hgetall(keys.form_ratings(player_id))
-    return {(k.decode() if isinstance(k, bytes) else k): public(json.loads(v)) for k, v in raw.items()}
+    return {text(k): public(json.loads(v)) for k, v in raw.items()}
 
 
 def results(redis: Any, player_id: str) -> list[dict]:

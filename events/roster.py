@@ -17,6 +17,7 @@ from . import keys
 from .clocks import TimeControl
 from .memo import Memo
 from .replication import durable
+from .replies import text
 
 
 def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> None:
@@ -45,7 +46,7 @@ def add_player_game(redis: Any, player_id: str, game_id: str) -> None:
 
 def player_games(redis: Any, player_id: str) -> list[str]:
     """Ids of the games the player has a seat in."""
-    return sorted(_text(g) for g in redis.smembers(keys.player_games(player_id)))
+    return sorted(text(g) for g in redis.smembers(keys.player_games(player_id)))
 
 
 def seats(redis: Any, game_id: str) -> list[dict]:
@@ -111,7 +112,3 @@ def seating_of(redis: Any, game_id: str) -> Seating:
     if seating.seats:
         _seatings.put(game_id, seating)
     return seating
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)

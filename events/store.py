@@ -17,6 +17,7 @@ from .hashchain import GENESIS
 from .idempotency import TTL_SECONDS, IdempotencyRecord
 from .replication import Replication
 from .replication import default as replication_default
+from .replies import text
 from .scripts import lua
 
 APPEND_LUA = lua("append.lua")
@@ -45,11 +46,6 @@ class StoredParts:
     snapshot_version: int
     snapshot: str | None
     envelopes: list[Envelope]
-
-
-def text(value: Any) -> str:
-    """A reply as str, whatever the client's decode_responses setting."""
-    return value.decode("utf-8") if isinstance(value, bytes) else value
 
 
 class EventStore:

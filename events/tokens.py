@@ -16,6 +16,7 @@ from typing import Any, Iterable
 
 from . import keys
 from .memo import Memo
+from .replies import text_or_none
 
 SEAT_MEMORY_SECONDS = 60.0
 _seats: Memo[int] = Memo(size=65536, ttl=SEAT_MEMORY_SECONDS)
@@ -55,5 +56,4 @@ def seat_of(redis: Any, game_id: str, token: str) -> int | None:
 
 def player_of(redis: Any, token: str) -> str | None:
     """The registered player a player token acts for, None when it is no (or a revoked) player token."""
-    pid = redis.get(keys.player_token(token_hash(token)))
-    return pid.decode() if isinstance(pid, bytes) else pid
+    return text_or_none(redis.get(keys.player_token(token_hash(token))))

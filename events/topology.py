@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 
 from . import connection, keys
 from .replication import default as default_replication
+from .replies import text
 
 # Keys of older layouts: any left means `arena migrate` has work (tables are found by SCAN, not here).
 LEGACY_KEYS = (keys.legacy_deadlines(), keys.legacy_deadline_leases(), keys.legacy_open_tables(),
@@ -139,11 +140,7 @@ def _settings(client: Any, address: str) -> dict[str, str]:
 
 def _config(client: Any) -> dict[str, str]:
     found = client.config_get("*")
-    return {_str(k): _str(v) for k, v in found.items()}
-
-
-def _str(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
+    return {text(k): text(v) for k, v in found.items()}
 
 
 def _check_keeping(report: Report, who: str, settings: dict[str, str], what: str) -> None:

@@ -21,8 +21,8 @@ from collections import OrderedDict
 from typing import Any, Sequence
 
 from . import keys
+from .replies import text
 from .scripts import lua, run_script
-from .store import text
 
 CLAIM_LUA = lua("claim_unmoved.lua")
 KEEP_LUA = lua("keep_game.lua")

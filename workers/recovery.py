@@ -27,6 +27,7 @@ from rq.utils import parse_composite_key
 
 from events import keys
 from events.pulses import alive
+from events.replies import text
 
 log = logging.getLogger(__name__)
 PROMOTION_SECONDS = 0.9           # a killed promoter holds the others up this long at most
@@ -39,7 +40,7 @@ def rescue_abandoned(redis: Any, queues: Iterable[Queue]) -> list[str]:
         registry = StartedJobRegistry(queue=queue)
         dead = {}
         for raw in redis.zrange(registry.key, 0, -1):
-            entry = raw.decode() if isinstance(raw, bytes) else raw
+            entry = text(raw)
             job_id, execution_id = parse_composite_key(entry)
             try:
                 worker = Execution.fetch(execution_id, job_id, connection=redis).worker_name

@@ -28,6 +28,7 @@ from typing import Any
 from events import checkpoints, clocks, due, game_clock, keys, pauses
 from events.clocks import Clock
 from events.game_clock import Appended
+from events.replies import text
 from events.roster import Seating, seating_of
 
 from . import notify, queues, runtime
@@ -63,8 +64,8 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
         return clock
     pledge.make(clock)                  # if the fold did not show the wait as new (another process cached it)
     checkpoints.reached("turn.claimed")
-    previous_wait = int(_text(claimed[0]))
-    previous_seat = int(_text(claimed[1])) if _text(claimed[1]) else None
+    previous_wait = int(text(claimed[0]))
+    previous_seat = int(text(claimed[1])) if text(claimed[1]) else None
     end = None if clock.over else pauses.deadline(redis, clock, seating)    # read once, for the index and the notes
     _plan(redis, game_id, seating, clock, previous_wait, settings, end)
     _announce(redis, game_id, seating, clock, previous_seat, settings, end)
@@ -104,7 +105,7 @@ def announce_again(redis: Any, service: Any, game_id: str, wait: int, settings: 
     """A pledged announcement came due: its claimer died (or was slow). Claim the wait if nobody
     has; else plan what may be missing and make the announcement again (a notification already
     delivered is not delivered twice). A wait that is over needs none."""
-    claim = {_text(k): _text(v) for k, v in redis.hgetall(keys.wait_claim(game_id)).items()}
+    claim = {text(k): text(v) for k, v in redis.hgetall(keys.wait_claim(game_id)).items()}
     claimed = int(claim.get("wait") or -1)
     if claimed < wait:
         _after_change(redis, service, game_id, None, settings)
@@ -208,7 +209,3 @@ def _announce(redis: Any, game_id: str, seating: Seating, clock: Clock, mover: i
         else:
             continue
         notify.send(redis, pid, note, settings)
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))

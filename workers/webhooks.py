@@ -35,6 +35,7 @@ from typing import Any
 
 from events import inbox, keys, urlguard
 from events.clocks import format_epoch
+from events.replies import text
 
 from . import runtime
 
@@ -61,13 +62,9 @@ def verify(secret: str, body: bytes, signature: str) -> bool:
     return hmac.compare_digest(sign(secret, body), signature or "")
 
 
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else ("" if value is None else str(value))
-
-
 def deliver(redis: Any, player_id: str, delivery_id: str, body: str, attempt: int, timeout: float) -> int:
     """POST the body once; the receiver's status, or DeliveryFailed (recorded) when it failed."""
-    url, secret = (_text(v) for v in redis.hmget(keys.player(player_id), ["webhook_url", "webhook_secret"]))
+    url, secret = (text(v) for v in redis.hmget(keys.player(player_id), ["webhook_url", "webhook_secret"]))
     if not url:
         return 0                                            # nowhere to deliver any more
     data = body.encode()
