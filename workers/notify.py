@@ -46,7 +46,8 @@ def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> d
 
 
 def send(redis: Any, player_id: str, note: dict, settings: Settings | None = None, now: float | None = None) -> bool:
-    """Deliver `note` to the player's stream (and webhook) unless it was delivered; True if new."""
+    """Deliver `note` to the player's inbox, and hand over its e-mail and webhook, unless it was
+    delivered; True if new."""
     settings = settings or runtime.settings()
     moment = runtime.now() if now is None else now
     note = {**note, "player": player_id}
