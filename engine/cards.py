@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, Collection
 
-from .card_steps import Part, Step, part, steps
+from .card_steps import Part, Step, UnknownCardKey, part, steps
 from .task_checks import TaskCheck, checks
 from .geometry import ORIENTATIONS
 from .vocabulary import RANKS as RANK_WORDS
@@ -20,6 +20,8 @@ RANKS = {name: level for level, name in enumerate(RANK_WORDS, start=1)}
 RANK_NAMES = {v: k for k, v in RANKS.items()}
 BASE_SCHOOLS = ("northern", "southern", "highland", "sylvan")
 EXPANSION_SCHOOLS = ("everfrost", "nethervoid", "etherweave")
+ANCHORS = ("being", "free")     # a pattern laid around the being's square, or anywhere (patterns.FREE)
+TASK_TYPES = ("destruction", "colored", "summoning", "pattern", "enemy")   # RULES 2.2: the five types of task
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,42 @@ class Catalogue:
     decks: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
+class UnknownCardValue(ValueError):
+    """A card whose kind, deck, rank, anchor or task type is a value the engine does not read."""
+
+
+# The keys a card of each kind may hold (`symmetry` is the reference's count of distinct
+# orientations: the engine works them out itself, tests/engine/test_card_data.py compares the two).
+CARD_KEYS = {
+    "being": frozenset({"id", "name", "deck", "kind", "rank", "anchor", "pattern", "marked", "symmetry",
+                        "own_square", "summary", "steps", "frozen", "warp"}),
+    "flare": frozenset({"id", "name", "deck", "kind", "upper", "lower"}),
+    "task": frozenset({"id", "name", "deck", "kind", "type", "advanced", "points", "summary", "checks"}),
+}
+
+
+def _known_keys(raw: dict[str, Any], kind: str) -> None:
+    unknown = sorted(set(raw) - CARD_KEYS[kind])
+    if unknown:
+        raise UnknownCardKey(f"{raw['id']}: unknown key(s) {unknown} in a {kind}")
+
+
+def _word(card: str, name: str, value: Any, words: Collection[str]) -> str:
+    """`value` of the card's field `name`, refused naming the card unless it is one of `words`."""
+    if not isinstance(value, str) or value not in words:
+        raise UnknownCardValue(f"{card}: {name} {value!r}")
+    return value
+
+
+def _rank(card: str, word: Any) -> int:
+    return RANKS[_word(card, "rank", word, RANKS)]
+
+
 def _orientations(raw: dict[str, Any]) -> tuple[Orientation, ...]:
     seen: set[Any] = set()
     out = []
     for index, turn in enumerate(ORIENTATIONS):
-        cells = tuple(sorted((*turn(x, y), RANKS[r]) for x, y, r in raw["pattern"]))
+        cells = tuple(sorted((*turn(x, y), _rank(raw["id"], r)) for x, y, r in raw["pattern"]))
         marked = tuple(sorted((*turn(x, y), k) for x, y, k in raw["marked"]))
         if (cells, marked) in seen:
             continue
@@ -93,8 +126,9 @@ def _orientations(raw: dict[str, Any]) -> tuple[Orientation, ...]:
 def _being(raw: dict[str, Any]) -> Being:
     own = raw["own_square"]
     return Being(
-        id=raw["id"], name=raw["name"], deck=raw["deck"], rank=RANKS[raw["rank"]], anchor=raw["anchor"],
-        own_square=RANKS[own] if own else None, orientations=_orientations(raw),
+        id=raw["id"], name=raw["name"], deck=raw["deck"], rank=_rank(raw["id"], raw["rank"]),
+        anchor=_word(raw["id"], "anchor", raw["anchor"], ANCHORS),
+        own_square=_rank(raw["id"], own) if own else None, orientations=_orientations(raw),
         steps=steps(raw["steps"], raw["id"]), summary=raw["summary"],
         frozen=_part(raw, "frozen"), warp=_part(raw, "warp"),
     )
@@ -117,14 +151,17 @@ def load(raw: dict[str, Any] = RAW_CARD_DATA) -> Catalogue:
     for deck in raw["decks"]:
         cat.decks[deck["id"]] = tuple(c["id"] for c in deck["cards"])
         for c in deck["cards"]:
-            if c["kind"] == "being":
+            kind = _word(c["id"], "kind", c.get("kind"), CARD_KEYS)
+            _known_keys(c, kind)
+            _word(c["id"], "deck", c.get("deck"), (deck["id"],))     # a legend is a card of the legends deck
+            if kind == "being":
                 cat.beings[c["id"]] = _being(c)
-            elif c["kind"] == "flare":
+            elif kind == "flare":
                 cat.flares[c["id"]] = Flare(c["id"], c["name"], part(c["upper"], f"{c['id']} upper"),
                                             part(c["lower"], f"{c['id']} lower"))
             else:
-                cat.tasks[c["id"]] = Task(c["id"], c["name"], c["type"], c["advanced"], c["points"],
-                                          checks(c["checks"], c["id"]), c["summary"])
+                cat.tasks[c["id"]] = Task(c["id"], c["name"], _word(c["id"], "type", c["type"], TASK_TYPES),
+                                          c["advanced"], c["points"], checks(c["checks"], c["id"]), c["summary"])
     return cat
 
 
