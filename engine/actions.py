@@ -4,19 +4,18 @@ Each checks its rules in a fixed order and raises a RuleError naming the rule.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from . import etherweave, flares, frost, pieces, summon, tasks, teams, turns, warp
 from .cards import CARDS, RANK_NAMES, card_kind, card_name
 from .context import Context
 from .effects.frame import new_frame
 from .errors import NO_SUCH_CARD, RuleError, malformed
 from .geometry import parse_square
-from .pending import Command, Options, close, decision, raise_decision
-from .state import COMMON, LEGENDARY, State, color_of, enemy_colors, supply, two_sided
+from .pending import Options, close, decision, raise_decision
+from .shapes import Command
+from .state import COMMON, LEGENDARY, State, color_of, current_effect, current_turn, dealt_tasks, enemy_colors, supply, two_sided
 
 
-def _square(command: dict[str, Any], key: str = "square") -> str:
+def _square(command: Command, key: str = "square") -> str:
     sq = parse_square(command.get(key))
     if sq is None:
         raise malformed(f"That is not a square of the board; give the {key} as a square like e5.")
@@ -32,12 +31,12 @@ def _in_hand(state: State, seat: int, card: object) -> str:
 
 
 def _spend(state: State) -> None:
-    if state["turn"]["actions"] <= 0:
+    if current_turn(state)["actions"] <= 0:
         raise RuleError("no_actions_left", "You have no action left this turn; invoke a flare, claim a task or end the turn.",
                         "RULES 8.1 actions")
 
 
-def place(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def place(ctx: Context, seat: int, command: Command) -> None:
     s = ctx.state
     sq = _square(command)
     _spend(s)
@@ -46,26 +45,26 @@ def place(ctx: Context, seat: int, command: dict[str, Any]) -> None:
                         "RULES 8.1 A place")
     color = color_of(s, seat)
     if supply(s, color)[0] > 0:
-        ctx.emit("ActionTaken", seat=seat, action="place", actions_left=s["turn"]["actions"] - 1)
+        ctx.emit("ActionTaken", seat=seat, action="place", actions_left=current_turn(s)["actions"] - 1)
         pieces.place(ctx, sq, color, COMMON, cause="place")
         return
     if not any(p[1] == color and p[2] != LEGENDARY for p in s["board"].values()):
         raise RuleError("piece_shortage", "Your supply is empty and you have no common or heroic piece on the board to pick up; choose another action.",
                         "RULES 8.1 A place, shortage")
-    ctx.emit("ActionTaken", seat=seat, action="place", actions_left=s["turn"]["actions"] - 1)
+    ctx.emit("ActionTaken", seat=seat, action="place", actions_left=current_turn(s)["actions"] - 1)
     raise_decision(ctx, PLACE_PICKUP, {"kind": "place", "seat": seat, "target": sq}, seat)
 
 
 def _own_non_legendary(state: State) -> Options:
     """The pieces a place short of supply may pick up: the seat's commons and heroes."""
-    frame = state["effect"]
+    frame = current_effect(state)
     color = color_of(state, frame["seat"])
     return Options([{"type": "choose", "square": sq} for sq, p in sorted(state["board"].items())
                     if p[1] == color and p[2] != LEGENDARY and sq != frame["target"]])
 
 
 def _place_after_pickup(ctx: Context, answer: Command) -> None:
-    frame, square = dict(ctx.state["effect"]), answer["square"]
+    frame, square = dict(current_effect(ctx.state)), answer["square"]
     pid, color, rank = ctx.state["board"][square]
     ctx.emit("PiecePickedUp", square=square, piece=pid, color=color, rank=RANK_NAMES[rank], cause="shortage")
     close(ctx)
@@ -76,7 +75,7 @@ PLACE_PICKUP = decision("place_pickup", _own_non_legendary, _place_after_pickup,
                         prompt="Your supply is empty: choose one of your common or heroic pieces to pick up")
 
 
-def summon_being(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def summon_being(ctx: Context, seat: int, command: Command) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     sq = _square(command)
@@ -89,14 +88,14 @@ def summon_being(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     summon.start(ctx, seat, card, sq, improvise)
 
 
-def discard(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def discard(ctx: Context, seat: int, command: Command) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     returns = command.get("returns", [])
     if not isinstance(returns, list) or not all(isinstance(c, str) for c in returns):
         raise malformed("The cards to put back must be given as a list of cards.")
     _spend(s)
-    if s["turn"]["discarded"]:
+    if current_turn(s)["discarded"]:
         raise RuleError("discard_used", "You have already discarded this turn; choose another action or end the turn.", "RULES 8.1 C discard")
     if card_kind(card) != "being":
         raise RuleError("not_a_school_being", "Only a being from your school deck can be discarded; choose one of those.", "RULES 8.1 C discard")
@@ -108,7 +107,7 @@ def discard(ctx: Context, seat: int, command: dict[str, Any]) -> None:
             raise RuleError("card_not_in_hand", f"{card_name(c)} cannot be put back: it is not among your other cards.",
                             "RULES 8.1 C discard")
         others.remove(c)
-    ctx.emit("ActionTaken", seat=seat, action="discard", actions_left=s["turn"]["actions"] - 1)
+    ctx.emit("ActionTaken", seat=seat, action="discard", actions_left=current_turn(s)["actions"] - 1)
     ctx.emit("CardDiscarded", seat=seat, card=card, deck="school", from_hand=True)
     if returns:
         ctx.emit("CardsReturned", seat=seat, cards=[[_deck_of(c), c] for c in returns])
@@ -118,7 +117,7 @@ def _deck_of(card: str) -> str:
     return {"being": "school", "legend": "legends", "flare": "flares"}[str(card_kind(card))]
 
 
-def flare(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def flare(ctx: Context, seat: int, command: Command) -> None:
     s = ctx.state
     card = _in_hand(s, seat, command.get("card"))
     if card not in CARDS.flares:
@@ -136,7 +135,7 @@ def flare(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     flares.invoke(ctx, seat, card, against)
 
 
-def claim_task(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def claim_task(ctx: Context, seat: int, command: Command) -> None:
     s = ctx.state
     if s["form"] != "high_form":
         raise RuleError("no_tasks", "Tasks are claimed only in High Form; this game has none.", "RULES 12")
@@ -144,7 +143,7 @@ def claim_task(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     if not isinstance(task, str):
         raise malformed("Name the task to claim, as the current tasks list it.")
     _turn_over(s)
-    if task not in s["tasks"]["current"]:
+    if task not in dealt_tasks(s)["current"]:
         raise RuleError("task_not_current", f"{card_name(task)} is not one of the current tasks; claim one of those shown.",
                         "RULES 12.1")
     if not tasks.met(s, color_of(s, seat), task):
@@ -154,16 +153,16 @@ def claim_task(ctx: Context, seat: int, command: dict[str, Any]) -> None:
 
 
 def _turn_over(state: State) -> None:
-    if state["turn"]["actions"] > 0:
+    if current_turn(state)["actions"] > 0:
         raise RuleError("actions_left", "You still have actions left; use them before ending the turn.", "RULES 8.1 actions")
 
 
-def end_turn(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def end_turn(ctx: Context, seat: int, command: Command) -> None:
     _turn_over(ctx.state)
     turns.end_turn(ctx)
 
 
-def thaw(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def thaw(ctx: Context, seat: int, command: Command) -> None:
     """The frozen card leaves play and its frozen text resolves, then it is discarded (RULES 13.2)."""
     s = ctx.state
     card = frost.frozen_card(s, seat)
@@ -176,7 +175,7 @@ def thaw(ctx: Context, seat: int, command: dict[str, Any]) -> None:
     summon.run_effect(ctx, new_frame(seat, card, ["frozen"], kind="thaw"))
 
 
-def resign(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def resign(ctx: Context, seat: int, command: Command) -> None:
     s = ctx.state
     if not two_sided(s):
         raise RuleError("resign_not_allowed", "Players may not resign in a melee; play on, or let your turns time out.", "RULES 10.4 resignation")

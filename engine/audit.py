@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping, cast
 
 from .decide import decide
 from .errors import RuleError
@@ -20,6 +20,7 @@ from .evolve import Event, apply
 from .moves import move_spans
 from .position import from_position
 from .setup import new_game
+from .shapes import Command, CommandAccepted, GameCreated
 from .state import State
 
 STAMP = "rules"
@@ -32,13 +33,13 @@ class Divergence:
     reason: str
 
 
-def creation_options(created: Event) -> dict[str, Any]:
+def creation_options(created: GameCreated) -> dict[str, Any]:
     """The options a GameCreated event was made from (what `new_game` needs to make it again)."""
     return {"form": created["form"], "seats": [{"school": s["school"]} for s in created["seats"]],
             "seed": created["seed"], "teams": created["teams"], **created.get("options", {})}
 
 
-def without_stamp(event: Event) -> Event:
+def without_stamp(event: Mapping[str, object]) -> Mapping[str, object]:
     return {k: v for k, v in event.items() if k != STAMP} if STAMP in event else event
 
 
@@ -56,7 +57,7 @@ def _first_difference(expected: list[Event], recorded: list[Event], offset: int,
     return None
 
 
-def _diff(want: Event, got: Event) -> str:
+def _diff(want: Mapping[str, object], got: Mapping[str, object]) -> str:
     keys = sorted(k for k in want.keys() | got.keys() if k != STAMP and want.get(k) != got.get(k))
     return f"(differs in {', '.join(keys)})" if keys else ""
 
@@ -77,13 +78,14 @@ def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Div
         found = _first_difference(expected, creation, 0, "creation")
         if found:
             return found
-    state: State = {}
+    state = cast("State", {})                   # filled by the creation events
     for event in creation:
         apply(state, event)
     for begin, end in spans:
-        accepted = events[begin]
+        accepted = cast("CommandAccepted", events[begin])     # every move begins with one (move_spans)
         try:
-            expected = decide(state, {"seat": accepted["seat"], **accepted["command"]})
+            command: Command = {"seat": accepted["seat"], **accepted["command"]}
+            expected = decide(state, command)
         except RuleError as exc:
             return Divergence(begin, f"the rules now refuse this move: {exc.code}: {exc.message}")
         except (KeyError, TypeError, ValueError) as exc:       # a malformed command (an imported record)

@@ -6,16 +6,15 @@ else summon, place or discard. It never resigns, invokes a flare or passes contr
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .legal import legal_commands
+from .shapes import Command, without
 from .state import State
 
 PREFERENCE = ("claim_task", "end_turn", "skip", "choose", "move", "summon", "place", "discard")
 
 
-def choose(state: State, seat: int) -> dict[str, Any]:
-    listed = [{k: v for k, v in c.items() if k != "seat"} for c in legal_commands(state, seat)]
+def choose(state: State, seat: int) -> Command:
+    listed = [without(c, ("seat",)) for c in legal_commands(state, seat)]
     for kind in PREFERENCE:
         for command in listed:
             if command["type"] == kind:

@@ -25,9 +25,10 @@ existed (records exported then still verify against their final state).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence, cast
 
-from .state import State, clone
+from .shapes import CommandAccepted, GameEvent, UndoRecord
+from .state import State, clone, reset
 from .vocabulary import STEP_COMMANDS
 
 UNDO_COMMANDS = STEP_COMMANDS                   # the commands that step, defined once in engine/vocabulary.py
@@ -43,15 +44,15 @@ BARRIERS = frozenset({
 
 STEP_EVENTS = frozenset({"TurnStepUndone", "TurnStepRedone"})
 
-Reducers = dict[str, Callable[[State, dict[str, Any]], None]]
+Reducers = dict[str, Callable[[State, GameEvent], None]]
 
 
 def position(state: State) -> State:
     """The state without the bookkeeping of undo, copied: what the anchor keeps."""
-    return clone({k: v for k, v in state.items() if k not in META_KEYS})
+    return cast("State", clone({k: v for k, v in state.items() if k not in META_KEYS}))
 
 
-def count(state: State, event: dict[str, Any], version: int) -> None:
+def count(state: State, event: GameEvent, version: int) -> None:
     """Keep `state["version"]` (a finished game's state carries none)."""
     if event["type"] == "GameEnded":
         state.pop("version", None)
@@ -59,22 +60,25 @@ def count(state: State, event: dict[str, Any], version: int) -> None:
         state["version"] = version
 
 
-def follow(state: State, event: dict[str, Any], version: int) -> None:
+def follow(state: State, event: GameEvent, version: int) -> None:
     """Called by `apply` after each event: count it, keep or drop checkpoints."""
     count(state, event, version)
     kind = event["type"]
     if kind in BARRIERS:
         state.pop("undo", None)
         return
-    stepping = kind in STEP_EVENTS or (kind == "CommandAccepted" and event["command"].get("type") in UNDO_COMMANDS)
-    if kind == "CommandAccepted" and not stepping:
-        _command(state, event, version)
+    if event["type"] == "CommandAccepted":
+        stepping = event["command"].get("type") in UNDO_COMMANDS
+        if not stepping:
+            _command(state, event, version)
+    else:
+        stepping = kind in STEP_EVENTS
     record = state.get("undo")
     if record is not None and record["at"] is None and not stepping:
         record["steps"][-1]["events"].append(event)
 
 
-def _command(state: State, event: dict[str, Any], version: int) -> None:
+def _command(state: State, event: CommandAccepted, version: int) -> None:
     if event.get("auto") or state.get("phase") != "play" or not state.get("turn"):
         state.pop("undo", None)
         return
@@ -89,7 +93,7 @@ def _command(state: State, event: dict[str, Any], version: int) -> None:
     state["undo"] = record
 
 
-def usable(events: Sequence[dict[str, Any]]) -> list[bool]:
+def usable(events: Sequence[GameEvent]) -> list[bool]:
     """For each event of a log folded in one go, whether the checkpoints it keeps can still be
     used: a barrier drops every checkpoint, so what a turn kept before a later barrier (with no
     undo or redo in between) is dropped unused. `replay` follows only the events marked True and
@@ -108,13 +112,13 @@ def usable(events: Sequence[dict[str, Any]]) -> list[bool]:
     return marks
 
 
-def versions(record: dict[str, Any]) -> list[int]:
+def versions(record: UndoRecord) -> list[int]:
     """The versions of the positions kept, oldest first (the head last, once undone)."""
     kept = [step["version"] for step in record["steps"]]
     return kept + [record["head"]] if record["at"] is not None else kept
 
 
-def current_index(record: dict[str, Any]) -> int:
+def current_index(record: UndoRecord) -> int:
     """Where the game stands among `versions` (len(steps) at the live head)."""
     return len(record["steps"]) if record["at"] is None else int(record["at"])
 
@@ -126,13 +130,12 @@ def restore(state: State, to_version: int, from_version: int, reducers: Reducers
     if record["at"] is None:
         record["head"] = from_version
     index = versions(record).index(to_version)
-    kept = {"undo": record, "version": state["version"]}
-    state.clear()
-    state.update(clone(record["anchor"]))
+    version = state["version"]
+    reset(state, clone(record["anchor"]))
     for step in record["steps"][:index]:
         for event in step["events"]:
             reducers[event["type"]](state, event)
-    state.update(kept)
+    state["undo"], state["version"] = record, version
     if index == len(record["steps"]):               # back at the head: live again
         record["at"] = None
         del record["head"]

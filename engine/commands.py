@@ -6,15 +6,16 @@ so the same wrong command always gets the same code.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from . import actions, decisions, teams, timeouts
 from .context import Context
 from .errors import RuleError
+from .shapes import Command
 from .state import turn_actor
 from .vocabulary import ANSWERS, COMMAND_TYPES, SYSTEM_COMMANDS
 
-ANY_TIME: dict[str, Callable[[Context, int, dict[str, Any]], None]] = {
+ANY_TIME: dict[str, Callable[[Context, int, Command], None]] = {
     "resign": actions.resign, "claim_win": lambda ctx, seat, command: timeouts.claim_win(ctx, seat),
 }
 
@@ -23,7 +24,7 @@ def known(kind: str) -> bool:
     return kind in COMMAND_TYPES or kind in SYSTEM_COMMANDS
 
 
-def dispatch(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def dispatch(ctx: Context, seat: int, command: Command) -> None:
     """Apply one command's rules to the scratch state."""
     state = ctx.state
     kind = command["type"]

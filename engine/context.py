@@ -32,7 +32,9 @@ class Context:
         return ctx
 
     def emit(self, type_: str, **payload: Any) -> Event:
-        event = clone({"type": type_, **payload})     # no event shares a list with the scratch state
+        """Record the fact `type_` (an event of engine/shapes.py, whose shape tests/engine/test_shapes.py
+        checks for every event the corpus and random games emit) and apply it to the scratch state."""
+        event = cast("Event", clone({"type": type_, **payload}))   # no event shares a list with the scratch state
         apply(self.state, event)
         self.events.append(event)
         for watch in self.watchers:
@@ -45,4 +47,4 @@ class Context:
         return random.Random(f"{rng['seed']}:{rng['draws']}")
 
     def new_piece_id(self) -> int:
-        return cast("int", self.state["next_piece"])
+        return self.state["next_piece"]

@@ -6,31 +6,30 @@ the automatic flow of the turn runs (engine/flow.py).
 """
 from __future__ import annotations
 
-from typing import Any
-
 from . import flow, timeouts, undo
 from .commands import ANY_TIME, dispatch, known
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
+from .shapes import Command, without
 from .state import State
 from .watchers import WATCHERS
 
 DISPLAY_ONLY = ("squares",)            # what /legal adds for clients to show; never a rule's input
 
 
-def _seat(state: State, command: dict[str, Any]) -> int:
+def _seat(state: State, command: Command) -> int:
     seat = command.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state["seats"]):
         raise malformed("The command names no seat of this game; send it for your own seat (numbered from 0).")
     return seat
 
 
-def decide(state: State, command: dict[str, Any]) -> list[Event]:
+def decide(state: State, command: Command) -> list[Event]:
     """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise malformed("A command needs a 'type' saying what to do, such as place, summon or end the turn.")
-    command = {k: v for k, v in command.items() if k not in DISPLAY_ONLY}
+    command = without(command, DISPLAY_ONLY)
     if state.get("phase") == "over":
         raise RuleError("game_over", "The game has ended, so nothing more can be played; see the result.", "RULES 10")
     seat = _seat(state, command)

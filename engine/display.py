@@ -26,13 +26,14 @@ from .errors import RuleError
 from .evolve import replay
 from .geometry import AT, COORD, ray
 from .legal import legal_commands
+from .shapes import Command
 from .state import State, square_of
 from .summon import _marked, orientation_groups, usable_fits
 
 TRIED = ("orientation", "direction", "option")
 
 
-def annotated_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def annotated_commands(state: State, seat: int) -> list[Command]:
     out = []
     for command in legal_commands(state, seat):
         squares = squares_of(state, command)
@@ -40,7 +41,7 @@ def annotated_commands(state: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def squares_of(state: State, command: dict[str, Any]) -> dict[str, Any] | None:
+def squares_of(state: State, command: Command) -> dict[str, Any] | None:
     kind = command["type"]
     if kind == "summon":
         return _summon(state, command)
@@ -53,7 +54,7 @@ def squares_of(state: State, command: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _summon(state: State, command: dict[str, Any]) -> dict[str, Any]:
+def _summon(state: State, command: Command) -> dict[str, Any]:
     being = CARDS.beings[command["card"]]
     target = command["square"]
     fits = usable_fits(state, command["seat"], being, target, command.get("improvise"))
@@ -67,7 +68,7 @@ def _marks(being: Being, target: str, indexes: list[int]) -> list[list[str]]:
     return [list(m) for m in sorted(found)]
 
 
-def _choice(state: State, command: dict[str, Any], key: str) -> dict[str, Any]:
+def _choice(state: State, command: Command, key: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     frame = state["effect"] or {}
     if key == "orientation" and frame.get("fits"):
@@ -85,7 +86,7 @@ def _choice(state: State, command: dict[str, Any], key: str) -> dict[str, Any]:
     return out
 
 
-def _changed(state: State, command: dict[str, Any]) -> set[str]:
+def _changed(state: State, command: Command) -> set[str]:
     """Squares whose piece differs once the choice is made, up to the next decision or the end of
     the turn (what follows it, an abandoned seat played at once, is nobody's preview)."""
     try:

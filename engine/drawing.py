@@ -9,7 +9,7 @@ from typing import Any
 
 from .cards import CARDS
 from .context import Context
-from .state import HAND_LIMITS
+from .state import HAND_LIMITS, State, current_turn, piles
 
 
 def shuffle(ctx: Context, deck: str, cards: list[str], seat: int | None = None, from_discard: bool = False) -> None:
@@ -23,18 +23,11 @@ def shuffle(ctx: Context, deck: str, cards: list[str], seat: int | None = None, 
     ctx.emit("DeckShuffled", **payload)
 
 
-def _piles(ctx: Context, deck: str, seat: int) -> tuple[list[Any], list[Any]]:
-    s = ctx.state
-    if deck == "school":
-        return s["decks"][seat], s["discards"][seat]
-    return s[deck]["deck"], s[deck]["discard"]
-
-
 def draw(ctx: Context, seat: int, deck: str, n: int) -> list[str]:
     """Draw up to `n` cards; shared decks reshuffle their discards when they run out."""
     drawn: list[str] = []
     while len(drawn) < n:
-        pile, discard = _piles(ctx, deck, seat)
+        pile, discard = piles(ctx.state, deck, seat)
         if not pile:
             if deck == "school" or not discard:
                 break
@@ -46,7 +39,7 @@ def draw(ctx: Context, seat: int, deck: str, n: int) -> list[str]:
     return drawn
 
 
-def held(state: dict[str, Any], seat: int, deck: str) -> int:
+def held(state: State, seat: int, deck: str) -> int:
     """How many cards of a kind the seat holds: school beings, legends or flares."""
     hand = state["hands"][seat]
     if deck == "flares":
@@ -65,5 +58,5 @@ def refill(ctx: Context, seat: int, legend_seat: int | None = None) -> None:
         missing = HAND_LIMITS[deck] - held(ctx.state, drawer(deck), deck)
         if missing > 0:
             draw(ctx, drawer(deck), deck, missing)
-    for deck in list(ctx.state["turn"]["draws"]):
+    for deck in list(current_turn(ctx.state)["draws"]):
         draw(ctx, drawer(deck), deck, 1)

@@ -20,7 +20,7 @@ from . import gateway
 from .cards import CARDS, RANK_NAMES
 from .context import Context
 from .errors import RuleError
-from .state import State, color_of, enemy_colors, seats_of, two_sided
+from .state import State, color_of, current_turn, enemy_colors, seats_of, two_sided
 from .view_shapes import Stasis
 
 MERCHANT = "etherweave-merchant-of-time"
@@ -69,13 +69,13 @@ def first_round(state: State) -> bool:
     first round. Turns are numbered from 1, so the first round is turns 1..seats; an extra turn is
     never a first turn. (An extra turn taken inside the first round would shift the numbering of
     the later first turns; that case is not handled.)"""
-    turn = state["turn"]
+    turn = current_turn(state)
     return turn["number"] <= len(state["seats"]) and not turn["extra"]
 
 
 def empty_allowance(state: State) -> int:
     """Void Summoner: how many empty squares may fill common squares of the next summoning's pattern."""
-    return next((m["count"] for m in state["turn"]["modifiers"] if m["modifier"] == VOID_SUMMONING), 0)
+    return next((m["count"] for m in current_turn(state)["modifiers"] if m["modifier"] == VOID_SUMMONING), 0)
 
 
 def penalty(state: State, color: int) -> int:

@@ -7,26 +7,32 @@ fingerprints. `apply` mutates a state in place (used by `decide` on its scratch 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence, cast
+from typing import Any, Callable, Literal, Sequence, TypeVar, cast
 
 from . import checkpoints
 from .cards import RANKS
-from .state import LEGENDARY, State, clone, color_of
+from .shapes import (
+    ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned, CardDiscarded, CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn, CardsReturned, CommandAccepted, ControlPassed, DeckShuffled, DestructionBonusGranted, ExtraDrawGranted, ExtraTurnGranted, FinalRoundStarted, FlareInvoked, GameCreated, GameEnded, GatewayLost, GatewayMarked, ImprovisationUsed, LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, PositionSet, ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted, SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt, TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied, WarpPlayed,
+    GameEvent,
+)
+from .state import LEGENDARY, State, clone, color_of, current_turn, dealt_tasks, piles, reset
 
-Event = dict[str, Any]
-Reducer = Callable[[State, Event], None]
+Event = GameEvent
+Reducer = Callable[[State, GameEvent], None]
+E = TypeVar("E")
 REDUCERS: dict[str, Reducer] = {}
 
 # Every event type the engine emits, with its payload schema version.
 EVENT_VERSIONS: dict[str, int] = {}
 
 
-def reducer(name: str, version: int = 1) -> Callable[[Reducer], Reducer]:
-    """Register the reducer of event type `name`; a second one for the same type is refused."""
-    def register(fn: Reducer) -> Reducer:
+def reducer(name: str, version: int = 1) -> Callable[[Callable[[State, E], None]], Callable[[State, E], None]]:
+    """Register the reducer of event type `name`, which takes that type's TypedDict (engine/shapes.py;
+    tests/engine/test_reducer_types.py checks the two agree); a second one for the same type is refused."""
+    def register(fn: Callable[[State, E], None]) -> Callable[[State, E], None]:
         if name in REDUCERS:
             raise ValueError(f"two reducers for {name}")
-        REDUCERS[name] = fn
+        REDUCERS[name] = cast("Reducer", fn)      # the fold hands each reducer events of its own type only
         EVENT_VERSIONS[name] = version
         return fn
     return register
@@ -37,9 +43,9 @@ def apply(state: State, event: Event) -> None:
     fold(state, (event,))
 
 
-def replay(events: list[Event], state: State | None = None) -> State:
+def replay(events: Sequence[Event], state: State | None = None) -> State:
     """Fold events through the reducers, from nothing or from a given state (left unchanged)."""
-    out: State = clone(state) if state is not None else {}
+    out = clone(state) if state is not None else cast("State", {})   # GameCreated or PositionSet fills it
     fold(out, events)
     return out
 
@@ -67,10 +73,9 @@ def evolve(state: State, event: Event) -> State:
 # --- setup -------------------------------------------------------------------------------------
 
 @reducer("GameCreated")
-def _game_created(s: State, e: Event) -> None:
-    s.clear()
-    s.update({
-        "form": e["form"], "teams": e["teams"], "seats": [dict(x) for x in e["seats"]],
+def _game_created(s: State, e: GameCreated) -> None:
+    reset(s, {
+        "form": e["form"], "teams": e["teams"], "seats": [x.copy() for x in e["seats"]],
         "capacity": [list(c) for c in e["capacity"]], "removed": [[0, 0] for _ in e["capacity"]],
         "board": {}, "next_piece": 1,
         "hands": [[] for _ in e["seats"]], "decks": [[] for _ in e["seats"]],
@@ -84,15 +89,14 @@ def _game_created(s: State, e: Event) -> None:
 
 
 @reducer("PositionSet")
-def _position_set(s: State, e: Event) -> None:
+def _position_set(s: State, e: PositionSet) -> None:
     """A game started from a given position: every part of the state is stated."""
-    s.clear()
-    s.update(clone(e["state"]))
+    reset(s, clone(e["state"]))
 
 
 @reducer("DeckShuffled")
-def _deck_shuffled(s: State, e: Event) -> None:
-    deck, discard = _pile(s, e["deck"], e.get("seat"))
+def _deck_shuffled(s: State, e: DeckShuffled) -> None:
+    deck, discard = piles(s, e["deck"], e.get("seat"))
     deck[:] = e["cards"]
     if e.get("from_discard"):
         discard.clear()
@@ -100,14 +104,14 @@ def _deck_shuffled(s: State, e: Event) -> None:
 
 
 @reducer("CardsDrawn")
-def _cards_drawn(s: State, e: Event) -> None:
-    deck, _ = _pile(s, e["deck"], e["seat"])
+def _cards_drawn(s: State, e: CardsDrawn) -> None:
+    deck, _ = piles(s, e["deck"], e["seat"])
     del deck[:len(e["cards"])]
     s["hands"][e["seat"]].extend(e["cards"])
 
 
 @reducer("TasksDealt")
-def _tasks_dealt(s: State, e: Event) -> None:
+def _tasks_dealt(s: State, e: TasksDealt) -> None:
     claimed = s["tasks"]["claimed"] if s["tasks"] else [[] for _ in s["capacity"]]
     s["tasks"] = {"current": list(e["current"]), "next": e["next"], "deck": list(e["deck"]), "claimed": claimed}
     if e.get("shuffled"):
@@ -115,7 +119,7 @@ def _tasks_dealt(s: State, e: Event) -> None:
 
 
 @reducer("TurnStarted")
-def _turn_started(s: State, e: Event) -> None:
+def _turn_started(s: State, e: TurnStarted) -> None:
     s["phase"] = "play"
     s["turn"] = {
         "seat": e["seat"], "number": e["number"], "actions": e["actions"], "extra": e.get("extra", False),
@@ -125,82 +129,86 @@ def _turn_started(s: State, e: Event) -> None:
 
 
 @reducer("CommandAccepted")
-def _command_accepted(s: State, e: Event) -> None:
+def _command_accepted(s: State, e: CommandAccepted) -> None:
     """The command itself, first of its batch: the audit trail and the boundary of a move."""
 
 
 # --- actions and pieces --------------------------------------------------------------------------
 
 @reducer("ActionTaken")
-def _action_taken(s: State, e: Event) -> None:
-    s["turn"]["actions"] = e["actions_left"]
+def _action_taken(s: State, e: ActionTaken) -> None:
+    turn = current_turn(s)
+    turn["actions"] = e["actions_left"]
     if e["action"] == "discard":
-        s["turn"]["discarded"] = True
+        turn["discarded"] = True
 
 
 @reducer("ActionsGained")
-def _actions_gained(s: State, e: Event) -> None:
-    s["turn"]["actions"] = e["actions_left"]
+def _actions_gained(s: State, e: ActionsGained) -> None:
+    current_turn(s)["actions"] = e["actions_left"]
 
 
 @reducer("ActionForfeited")
-def _action_forfeited(s: State, e: Event) -> None:
-    s["turn"]["actions"] = e["actions_left"]
+def _action_forfeited(s: State, e: ActionForfeited) -> None:
+    current_turn(s)["actions"] = e["actions_left"]
 
 
 @reducer("PiecePlaced")
-def _piece_placed(s: State, e: Event) -> None:
+def _piece_placed(s: State, e: PiecePlaced) -> None:
     s["board"][e["square"]] = [e["piece"], e["color"], RANKS[e["rank"]]]
     s["next_piece"] = max(s["next_piece"], e["piece"] + 1)
 
 
 @reducer("PiecePickedUp")
-def _piece_picked_up(s: State, e: Event) -> None:
+def _piece_picked_up(s: State, e: PiecePickedUp) -> None:
     del s["board"][e["square"]]
 
 
 @reducer("BeingSummoned")
-def _being_summoned(s: State, e: Event) -> None:
+def _being_summoned(s: State, e: BeingSummoned) -> None:
     seat = e["seat"]
     s["hands"][seat].remove(e["card"])
     s["board"][e["square"]] = [e["piece"], e["color"], RANKS[e["rank"]]]
     s["next_piece"] = max(s["next_piece"], e["piece"] + 1)
-    if s["turn"] and s["turn"]["seat"] == seat:
-        s["turn"]["summons"].append([e["square"], RANKS[e["rank"]]])
+    turn = s["turn"]
+    if turn and turn["seat"] == seat:
+        turn["summons"].append([e["square"], RANKS[e["rank"]]])
 
 
 @reducer("PieceMoved")
-def _piece_moved(s: State, e: Event) -> None:
+def _piece_moved(s: State, e: PieceMoved) -> None:
     s["board"][e["to"]] = s["board"].pop(e["from"])
 
 
 @reducer("PieceDestroyed")
-def _piece_destroyed(s: State, e: Event) -> None:
+def _piece_destroyed(s: State, e: PieceDestroyed) -> None:
     del s["board"][e["square"]]
     rank = RANKS[e["rank"]]
     if e.get("removed"):
         s["removed"][e["color"]][rank == 3] += 1
-    if e.get("credited") and s["turn"]:
+    turn = s["turn"]
+    if e.get("credited") and turn:
         for _ in range(e.get("weight", 1)):
-            s["turn"]["destroyed"].append([e["color"], rank])
+            turn["destroyed"].append([e["color"], rank])
 
 
 @reducer("PieceConverted")
-def _piece_converted(s: State, e: Event) -> None:
+def _piece_converted(s: State, e: PieceConverted) -> None:
     piece = s["board"][e["square"]]
     piece[1], piece[2] = e["to_color"], RANKS[e["to_rank"]]
-    if e.get("credited") and s["turn"]:
+    turn = s["turn"]
+    if e.get("credited") and turn:
         for _ in range(e.get("weight", 1)):
-            s["turn"]["destroyed"].append([e["from_color"], RANKS[e["from_rank"]]])
+            turn["destroyed"].append([e["from_color"], RANKS[e["from_rank"]]])
 
 
 @reducer("PieceRankChanged")
-def _piece_rank_changed(s: State, e: Event) -> None:
+def _piece_rank_changed(s: State, e: PieceRankChanged) -> None:
     s["board"][e["square"]][2] = RANKS[e["to_rank"]]
 
 
 @reducer("PiecesSwapped")
-def _pieces_swapped(s: State, e: Event) -> None:
+def _pieces_swapped(s: State, e: PiecesSwapped) -> None:
     b = s["board"]
     b[e["first"]], b[e["second"]] = b[e["second"]], b[e["first"]]
 
@@ -208,109 +216,111 @@ def _pieces_swapped(s: State, e: Event) -> None:
 # --- cards -----------------------------------------------------------------------------------------
 
 @reducer("CardDiscarded")
-def _card_discarded(s: State, e: Event) -> None:
+def _card_discarded(s: State, e: CardDiscarded) -> None:
     seat, card = e["seat"], e["card"]
     if e.get("from_hand", True):
         s["hands"][seat].remove(card)
-    _pile(s, e["deck"], seat)[1].append(card)
+    piles(s, e["deck"], seat)[1].append(card)
 
 
 @reducer("CardsReturned")
-def _cards_returned(s: State, e: Event) -> None:
+def _cards_returned(s: State, e: CardsReturned) -> None:
     seat = e["seat"]
     for deck, card in e["cards"]:
         s["hands"][seat].remove(card)
-        _pile(s, deck, seat)[0].append(card)
+        piles(s, deck, seat)[0].append(card)
 
 
 @reducer("CardPutUnderDeck")
-def _card_under_deck(s: State, e: Event) -> None:
+def _card_under_deck(s: State, e: CardPutUnderDeck) -> None:
     """The card being resolved goes under its owner's school deck (Hell Hound)."""
     s["decks"][e["seat"]].append(e["card"])
 
 
 @reducer("SummoningCountedAsLegend")
-def _counted_as_legend(s: State, e: Event) -> None:
+def _counted_as_legend(s: State, e: SummoningCountedAsLegend) -> None:
     """The turn's summoning on `square` counts as a legendary one (Gate Master, Iris of Eternity)."""
-    for summoned in reversed(s["turn"]["summons"]):
+    for summoned in reversed(current_turn(s)["summons"]):
         if summoned[0] == e["square"]:
             summoned[1] = 3
             break
 
 
 @reducer("CardMovedToDeckTop")
-def _card_to_deck_top(s: State, e: Event) -> None:
+def _card_to_deck_top(s: State, e: CardMovedToDeckTop) -> None:
     seat = e["seat"]
     s["discards"][seat].remove(e["card"])
     s["decks"][seat].insert(0, e["card"])
 
 
 @reducer("FlareInvoked")
-def _flare_invoked(s: State, e: Event) -> None:
+def _flare_invoked(s: State, e: FlareInvoked) -> None:
     s["hands"][e["seat"]].remove(e["card"])
-    s["turn"]["flared"] = True
+    current_turn(s)["flared"] = True
 
 
 @reducer("ExtraDrawGranted")
-def _extra_draw(s: State, e: Event) -> None:
-    s["turn"]["draws"].append(e["deck"])
+def _extra_draw(s: State, e: ExtraDrawGranted) -> None:
+    current_turn(s)["draws"].append(e["deck"])
 
 
 @reducer("ExtraTurnGranted")
-def _extra_turn(s: State, e: Event) -> None:
-    s["turn"]["extra_turn"] = True
+def _extra_turn(s: State, e: ExtraTurnGranted) -> None:
+    current_turn(s)["extra_turn"] = True
 
 
 @reducer("SummonModifierGranted")
-def _modifier_granted(s: State, e: Event) -> None:
-    s["turn"]["modifiers"].append(dict(e["modifier"]))
+def _modifier_granted(s: State, e: SummonModifierGranted) -> None:
+    current_turn(s)["modifiers"].append(dict(e["modifier"]))
 
 
 @reducer("SummonModifierUsed")
-def _modifier_used(s: State, e: Event) -> None:
-    s["turn"]["modifiers"].remove(e["modifier"])
+def _modifier_used(s: State, e: SummonModifierUsed) -> None:
+    current_turn(s)["modifiers"].remove(e["modifier"])
 
 
 @reducer("ImprovisationUsed")
-def _impro_used(s: State, e: Event) -> None:
-    s["impro"][e["seat"]][e["color"]] = False
+def _impro_used(s: State, e: ImprovisationUsed) -> None:
+    impro = s["impro"]
+    assert impro is not None, "improvisation is melee's"
+    impro[e["seat"]][e["color"]] = False
 
 
 # --- school choice and team play --------------------------------------------------------------
 
 @reducer("SchoolDrawn")
-def _school_drawn(s: State, e: Event) -> None:
+def _school_drawn(s: State, e: SchoolDrawn) -> None:
     s["seats"][e["seat"]]["school"] = e["school"]
     s["rng"]["draws"] += 1
 
 
 @reducer("SchoolChosen")
-def _school_chosen(s: State, e: Event) -> None:
+def _school_chosen(s: State, e: SchoolChosen) -> None:
     s["seats"][e["seat"]]["school"] = e["school"]
 
 
 @reducer("LegendsPassed")
-def _legends_passed(s: State, e: Event) -> None:
+def _legends_passed(s: State, e: LegendsPassed) -> None:
     for card in e["cards"]:
         s["hands"][e["seat"]].remove(card)
         s["hands"][e["to"]].append(card)
 
 
 @reducer("ControlPassed")
-def _control_passed(s: State, e: Event) -> None:
-    s["turn"]["control"] = e["to"]
+def _control_passed(s: State, e: ControlPassed) -> None:
+    current_turn(s)["control"] = e["to"]
 
 
 # --- effects, scores, end -------------------------------------------------------------------------
 
 @reducer("ResolutionAdvanced")
-def _resolution_advanced(s: State, e: Event) -> None:
+def _resolution_advanced(s: State, e: ResolutionAdvanced) -> None:
     s["effect"] = clone(e["effect"]) if e["effect"] is not None else None
     s["pending"] = clone(e["pending"]) if e["pending"] is not None else None
 
 
 @reducer("PointsScored")
-def _points_scored(s: State, e: Event) -> None:
+def _points_scored(s: State, e: PointsScored) -> None:
     if e.get("track") is None:
         s["points"][e["side"]] += e["points"]
     else:
@@ -318,43 +328,44 @@ def _points_scored(s: State, e: Event) -> None:
 
 
 @reducer("TaskClaimed")
-def _task_claimed(s: State, e: Event) -> None:
-    s["tasks"]["current"].remove(e["task"])
-    s["tasks"]["claimed"][e["color"]].append(e["task"])
+def _task_claimed(s: State, e: TaskClaimed) -> None:
+    tasks = dealt_tasks(s)
+    tasks["current"].remove(e["task"])
+    tasks["claimed"][e["color"]].append(e["task"])
 
 
 @reducer("TurnEnded")
-def _turn_ended(s: State, e: Event) -> None:
-    s["turn"]["actions"] = 0
+def _turn_ended(s: State, e: TurnEnded) -> None:
+    current_turn(s)["actions"] = 0
 
 
 @reducer("FinalRoundStarted")
-def _final_round(s: State, e: Event) -> None:
+def _final_round(s: State, e: FinalRoundStarted) -> None:
     s["final"] = {"seat": e["seat"], "turn": e["turn"], "reason": e["reason"]}
 
 
 @reducer("TurnTimedOut")
-def _turn_timed_out(s: State, e: Event) -> None:
+def _turn_timed_out(s: State, e: TurnTimedOut) -> None:
     s.setdefault("timeouts", [0] * len(s["seats"]))[e["seat"]] = e["streak"]
 
 
 @reducer("TimeoutStreakEnded")
-def _timeout_streak_ended(s: State, e: Event) -> None:
+def _timeout_streak_ended(s: State, e: TimeoutStreakEnded) -> None:
     s["timeouts"][e["seat"]] = 0
 
 
 @reducer("SeatAbandoned")
-def _seat_abandoned(s: State, e: Event) -> None:
+def _seat_abandoned(s: State, e: SeatAbandoned) -> None:
     s.setdefault("zombies", []).append(e["seat"])
 
 
 @reducer("PlayerResigned")
-def _resigned(s: State, e: Event) -> None:
+def _resigned(s: State, e: PlayerResigned) -> None:
     s["seats"][e["seat"]]["resigned"] = True
 
 
 @reducer("GameEnded")
-def _game_ended(s: State, e: Event) -> None:
+def _game_ended(s: State, e: GameEnded) -> None:
     s["phase"] = "over"
     s["pending"] = None
     s["effect"] = None
@@ -364,67 +375,68 @@ def _game_ended(s: State, e: Event) -> None:
 # --- Nethervoid Gateway (engine/gateway.py) ---------------------------------------------------
 
 @reducer("GatewayMarked")
-def _gateway_marked(s: State, e: Event) -> None:
+def _gateway_marked(s: State, e: GatewayMarked) -> None:
     s.setdefault("gateways", [None] * len(s["capacity"]))[e["color"]] = e["piece"]
 
 
 @reducer("GatewayLost")
-def _gateway_lost(s: State, e: Event) -> None:
+def _gateway_lost(s: State, e: GatewayLost) -> None:
     s["gateways"][e["color"]] = None
 
 
 # --- Everfrost (engine/frost.py) --------------------------------------------------------------
 
 @reducer("CardFrozen")
-def _card_frozen(s: State, e: Event) -> None:
+def _card_frozen(s: State, e: CardFrozen) -> None:
     if e["source"] == "discard":
         s["discards"][e["seat"]].remove(e["card"])
-    _by_seat(s, "frozen")[e["seat"]] = {"card": e["card"], "turn": s["turn"]["number"]}
+    _by_seat(s, "frozen")[e["seat"]] = {"card": e["card"], "turn": current_turn(s)["number"]}
 
 
 @reducer("CardUnfrozen")
-def _card_unfrozen(s: State, e: Event) -> None:
+def _card_unfrozen(s: State, e: CardUnfrozen) -> None:
     _by_seat(s, "frozen")[e["seat"]] = None
 
 
 @reducer("ActionLossImposed")
-def _action_loss_imposed(s: State, e: Event) -> None:
+def _action_loss_imposed(s: State, e: ActionLossImposed) -> None:
     owed = s.setdefault("lost_actions", [0] * len(s["capacity"]))
     for color in e["colors"]:
         owed[color] += e["count"]
 
 
 @reducer("ActionsLost")
-def _actions_lost(s: State, e: Event) -> None:
-    s["turn"]["actions"] = e["actions_left"]
+def _actions_lost(s: State, e: ActionsLost) -> None:
+    current_turn(s)["actions"] = e["actions_left"]
     s["lost_actions"][color_of(s, e["seat"])] = 0
 
 
 # --- Etherweave (engine/etherweave.py) --------------------------------------------------------
 
 @reducer("WarpPlayed")
-def _warp_played(s: State, e: Event) -> None:
+def _warp_played(s: State, e: WarpPlayed) -> None:
     _by_seat(s, "pending_beings")[e["seat"]] = e["card"]
-    s["turn"].setdefault("warps", []).append(e["card"])
+    current_turn(s).setdefault("warps", []).append(e["card"])
 
 
 @reducer("PendingBeingCleared")
-def _pending_cleared(s: State, e: Event) -> None:
+def _pending_cleared(s: State, e: PendingBeingCleared) -> None:
     _by_seat(s, "pending_beings")[e["seat"]] = None
 
 
 @reducer("WarpCopied")
-def _warp_copied(s: State, e: Event) -> None:
+def _warp_copied(s: State, e: WarpCopied) -> None:
     """A fact for the log: the warp runs as part of the copying card's effect."""
 
 
 @reducer("DestructionBonusGranted")
-def _destruction_bonus(s: State, e: Event) -> None:
-    s["turn"]["destruction_bonus"] = s["turn"].get("destruction_bonus", 0) + 1
+def _destruction_bonus(s: State, e: DestructionBonusGranted) -> None:
+    turn = current_turn(s)
+    turn["destruction_bonus"] = turn.get("destruction_bonus", 0) + 1
 
 
 @reducer("PieceStored")
-def _piece_stored(s: State, e: Event) -> None:
+def _piece_stored(s: State, e: PieceStored) -> None:
     del s["board"][e["square"]]
     rank = RANKS[e["rank"]]
     s["removed"][e["color"]][rank == LEGENDARY] += 1
@@ -432,7 +444,7 @@ def _piece_stored(s: State, e: Event) -> None:
 
 
 @reducer("PieceReleased")
-def _piece_released(s: State, e: Event) -> None:
+def _piece_released(s: State, e: PieceReleased) -> None:
     rank = RANKS[e["rank"]]
     s["removed"][e["color"]][rank == LEGENDARY] -= 1
     if e["square"] is not None:
@@ -443,22 +455,16 @@ def _piece_released(s: State, e: Event) -> None:
 # --- undo and redo within a turn (engine/checkpoints.py, engine/undo.py) ----------------------
 
 @reducer("TurnStepUndone")
-def _turn_step_undone(s: State, e: Event) -> None:
+def _turn_step_undone(s: State, e: TurnStepUndone) -> None:
     checkpoints.restore(s, e["to_version"], e["from_version"], REDUCERS)
 
 
 @reducer("TurnStepRedone")
-def _turn_step_redone(s: State, e: Event) -> None:
+def _turn_step_redone(s: State, e: TurnStepRedone) -> None:
     checkpoints.restore(s, e["to_version"], e["from_version"], REDUCERS)
 
 
-def _pile(s: State, deck: str, seat: int | None = None) -> tuple[list[Any], list[Any]]:
-    """The (draw pile, discard pile) named by an event: 'school' (a seat's), 'legends' or 'flares'."""
-    if deck == "school":
-        return s["decks"][seat], s["discards"][seat]
-    return s[deck]["deck"], s[deck]["discard"]
-
-
-def _by_seat(s: State, key: str) -> list[Any]:
+def _by_seat(s: State, key: Literal["frozen", "pending_beings", "stasis"]) -> list[Any]:
     """A by-seat list of the state that its first event creates (frozen, pending_beings, stasis)."""
-    return cast("list[Any]", s.setdefault(key, [None] * len(s["seats"])))
+    empty: list[Any] = [None] * len(s["seats"])
+    return cast("list[Any]", s.setdefault(key, empty))

@@ -1,12 +1,11 @@
 """Flares (RULES.md 8.5-8.6): which halves a flare would resolve, and invoking one."""
 from __future__ import annotations
 
-from typing import Any
-
 from . import summon, teams, turns
 from .cards import CARDS
 from .context import Context
 from .effects.frame import new_frame
+from .shapes import Command
 from .state import State, color_of, counts, enemy_colors, seats_of
 
 
@@ -23,10 +22,10 @@ def halves(state: State, seat: int, card: str, against: int) -> list[str]:
     return out
 
 
-def invocations(state: State, seat: int) -> list[dict[str, Any]]:
+def invocations(state: State, seat: int) -> list[Command]:
     """Every flare command open to `seat` now (melee: one per opponent compared with); none once
     the turn has been handed to a teammate."""
-    out: list[dict[str, Any]] = []
+    out: list[Command] = []
     if teams.control_passed(state):
         return out
     color = color_of(state, seat)
@@ -35,7 +34,7 @@ def invocations(state: State, seat: int) -> list[dict[str, Any]]:
             continue
         for against in enemy_colors(state, color):
             if halves(state, seat, card, against):
-                cmd = {"type": "flare", "card": card}
+                cmd: Command = {"type": "flare", "card": card}
                 if state["form"] == "melee":
                     cmd["against"] = against
                 out.append(cmd)

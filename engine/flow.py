@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import autoplay, flares, frost, tasks, timeouts, turns, warp
 from .commands import dispatch
 from .context import Context
-from .state import State, active_seat, color_of
+from .state import State, active_seat, color_of, current_turn
 
 
 def free_options(state: State, seat: int) -> bool:
@@ -23,8 +23,8 @@ def free_options(state: State, seat: int) -> bool:
 def settle(ctx: Context) -> None:
     """Automatic consequences: an exhausted turn ends; abandoned seats are played at once."""
     s = ctx.state
-    while s["phase"] == "play" and not s["pending"] and s["turn"]["actions"] <= 0 \
-            and not free_options(s, s["turn"]["seat"]):
+    while s["phase"] == "play" and not s["pending"] and current_turn(s)["actions"] <= 0 \
+            and not free_options(s, current_turn(s)["seat"]):
         turns.end_turn(ctx)
     seat = active_seat(s)
     if s["phase"] != "over" and seat in timeouts.abandoned(s):

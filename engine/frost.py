@@ -20,7 +20,8 @@ from .cards import CARDS
 from .context import Context
 from .errors import malformed
 from .pending import Options, close, decision, raise_decision
-from .state import State, color_of
+from .shapes import Command
+from .state import State, color_of, current_effect, current_turn
 
 THAW_ON_FREEZING_TURN = True
 CHOICE = "frozen_choice"
@@ -53,10 +54,10 @@ def may_thaw_now(state: State, seat: int) -> bool:
     slot = _slot(state, seat)
     if slot is None or teams.control_passed(state):
         return False
-    return THAW_ON_FREEZING_TURN or slot["turn"] != state["turn"]["number"]
+    return THAW_ON_FREEZING_TURN or slot["turn"] != current_turn(state)["number"]
 
 
-def thaw_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def thaw_commands(state: State, seat: int) -> list[Command]:
     """The thaw command when the seat may thaw now (the caller knows it is the seat's free time)."""
     return [{"type": "thaw"}] if may_thaw_now(state, seat) else []
 
@@ -74,7 +75,7 @@ def keep(ctx: Context, seat: int, card: str) -> None:
 
 
 def choice_made(ctx: Context, kept: str) -> None:
-    frame = ctx.state["effect"]
+    frame = current_effect(ctx.state)
     seat, new = frame["seat"], frame["card"]
     close(ctx)
     if kept == new:
@@ -84,7 +85,7 @@ def choice_made(ctx: Context, kept: str) -> None:
 
 
 KEEP_ONE = decision(
-    CHOICE, lambda state: Options([{"type": "choose", "card": c} for c in state["effect"]["cards"]]),
+    CHOICE, lambda state: Options([{"type": "choose", "card": c} for c in current_effect(state)["cards"]]),
     lambda ctx, answer: choice_made(ctx, answer["card"]),
     ask="card", prompt="You may keep one frozen effect: choose the card that stays in play", shows_card=True)
 
@@ -127,4 +128,4 @@ def charge_lost_actions(ctx: Context, seat: int) -> None:
     s = ctx.state
     owed = s.get("lost_actions", [0] * len(s["capacity"]))[color_of(s, seat)]
     if owed:
-        ctx.emit("ActionsLost", seat=seat, count=owed, actions_left=max(0, s["turn"]["actions"] - owed))
+        ctx.emit("ActionsLost", seat=seat, count=owed, actions_left=max(0, current_turn(s)["actions"] - owed))

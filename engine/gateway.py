@@ -77,7 +77,7 @@ def summoned(ctx: Context, frame: dict[str, Any], replaced: list[Any] | None) ->
 
 
 def _rank(state: State, pid: int) -> int:
-    return cast("int", state["board"][square_of(state, pid)][2])
+    return state["board"][cast(str, square_of(state, pid))][2]      # a marked piece is on the board
 
 
 def follow(ctx: Context, event: Event) -> None:

@@ -1,22 +1,21 @@
 """`legal_commands`: every command a seat may send now, each complete and accepted as is."""
 from __future__ import annotations
 
-from typing import Any
-
 from itertools import combinations
 
 from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, undo, warp
 from .cards import CARDS, card_kind
 from .geometry import SQUARES
 from .patterns import all_fits
-from .state import LEGENDARY, State, color_of, enemy_colors, supply, turn_actor, two_sided
+from .shapes import Command
+from .state import LEGENDARY, State, color_of, current_turn, enemy_colors, improvisations, supply, turn_actor, two_sided
 from .summon import lend_colors, may_pick_up, pattern_color
 
 
-def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_commands(state: State, seat: int) -> list[Command]:
     if state.get("phase") == "over" or not 0 <= seat < len(state["seats"]):
         return []
-    out: list[dict[str, Any]] = []
+    out: list[Command] = []
     pending = state["pending"]
     if pending:
         if pending["seat"] == seat:
@@ -36,11 +35,11 @@ def legal_commands(state: State, seat: int) -> list[dict[str, Any]]:
     return [{**c, "seat": seat} for c in out]
 
 
-def _turn_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def _turn_commands(state: State, seat: int) -> list[Command]:
     if teams.places_only(state, seat):
         return _places(state, seat)
     out = flares.invocations(state, seat) + frost.thaw_commands(state, seat) + warp.warp_commands(state, seat)
-    if state["turn"]["actions"] > 0:
+    if current_turn(state)["actions"] > 0:
         out.extend(_places(state, seat))
         out.extend(summons(state, seat))
         out.extend(_discards(state, seat))
@@ -51,7 +50,7 @@ def _turn_commands(state: State, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _places(state: State, seat: int) -> list[dict[str, Any]]:
+def _places(state: State, seat: int) -> list[Command]:
     color = color_of(state, seat)
     board = state["board"]
     if supply(state, color)[0] == 0 and not any(p[1] == color and p[2] != LEGENDARY for p in board.values()):
@@ -59,12 +58,12 @@ def _places(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"type": "place", "square": sq} for sq in SQUARES if sq not in board]
 
 
-def summons(state: State, seat: int) -> list[dict[str, Any]]:
+def summons(state: State, seat: int) -> list[Command]:
     color = color_of(state, seat)
-    out = []
+    out: list[Command] = []
     modes: list[int | None] = [None]
     if state["form"] == "melee":
-        modes += [c for c in enemy_colors(state, color) if state["impro"][seat][c]]
+        modes += [c for c in enemy_colors(state, color) if improvisations(state, seat)[c]]
     spare = supply(state, color)
     for card in dict.fromkeys(state["hands"][seat]):
         being = CARDS.beings.get(card)
@@ -81,19 +80,19 @@ def summons(state: State, seat: int) -> list[dict[str, Any]]:
                         continue
                 if short and not may_pick_up(state["board"], color, being.rank == LEGENDARY, target, fits):
                     continue
-                cmd = {"type": "summon", "card": card, "square": target}
+                cmd: Command = {"type": "summon", "card": card, "square": target}
                 if mode is not None:
                     cmd["improvise"] = mode
                 out.append(cmd)
     return out
 
 
-def _discards(state: State, seat: int) -> list[dict[str, Any]]:
-    if state["turn"]["discarded"]:
+def _discards(state: State, seat: int) -> list[Command]:
+    if current_turn(state)["discarded"]:
         return []
     pending = etherweave.pending_being(state, seat)           # neither discarded nor returned (13.3)
     hand = [c for c in state["hands"][seat] if c != pending]
-    out = []
+    out: list[Command] = []
     for card in dict.fromkeys(hand):
         if card_kind(card) != "being":
             continue

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from .cards import RANK_NAMES
 from .cards import card_name as _card
+from .shapes import Command
 from .vocabulary import STEP_COMMANDS
 
 Names = dict[int, str]
@@ -211,7 +212,7 @@ def describe(event: dict[str, Any], names: Names | None = None) -> str | None:
     return sentence(event, names or {}) if sentence else None
 
 
-def describe_command(command: dict[str, Any], names: Names | None = None) -> str:
+def describe_command(command: Command, names: Names | None = None) -> str:
     """A player's command as a short line of a move list."""
     who = _who(names or {}, command.get("seat"))
     kind = command["type"]

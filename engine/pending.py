@@ -18,11 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 from .context import Context
-from .shapes import Pending as Pending
-from .state import State
-
-Command = dict[str, Any]
-
+from .shapes import Command, Pending as Pending
+from .state import State, current_pending
 
 class Options(NamedTuple):
     """The answers a pending decision accepts now."""
@@ -75,7 +72,7 @@ def raise_decision(ctx: Context, decision: Decision, effect: dict[str, Any], sea
 
 def hand_over(ctx: Context, seat: int) -> None:
     """The open decision, unchanged, now answered by `seat` (control passed to a teammate)."""
-    ctx.emit("ResolutionAdvanced", effect=ctx.state["effect"], pending={**ctx.state["pending"], "seat": seat})
+    ctx.emit("ResolutionAdvanced", effect=ctx.state["effect"], pending={**current_pending(ctx.state), "seat": seat})
 
 
 def close(ctx: Context) -> None:

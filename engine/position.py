@@ -16,7 +16,7 @@ keyed by team colour (0 or 1), hands, decks and discards by seat.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from . import frost, gateway, teams
 from .cards import CARDS, RANKS, card_kind
@@ -25,6 +25,8 @@ from .evolve import Event
 from .geometry import parse_square
 from .notation import from_text
 from .setup import _capacity, _rules_options, _validate
+from .shapes import Pile, Tasks
+from .state import State
 from .tasks import opening_layout
 from .version import rules_stamp
 
@@ -98,7 +100,7 @@ def from_position(position: dict[str, Any]) -> list[Event]:
     actions = turn.get("actions_left", 2)
     if not isinstance(seat, int) or not 0 <= seat < n or not isinstance(actions, int) or actions < 0:
         raise malformed("The turn must name the seat to play and the actions it has left.")
-    state = {
+    state: State = {
         "form": form, "teams": team_play, "seats": [{"school": s, "color": c} for s, c in zip(schools, colors)],
         "capacity": capacity, "removed": [[0, 0] for _ in range(k)],
         "board": {sq: [i + 1, c, r] for i, (sq, (c, r)) in enumerate(sorted(board.items()))},
@@ -119,7 +121,7 @@ def from_position(position: dict[str, Any]) -> list[Event]:
     frozen = frost.from_description(position.get("frozen"), state)
     if frozen:
         state["frozen"] = frozen
-    return [{"type": "PositionSet", "state": state, "rules": rules_stamp()}]
+    return [cast("Event", {"type": "PositionSet", "state": state, "rules": rules_stamp()})]
 
 
 def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:
@@ -130,7 +132,7 @@ def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:
     return rest
 
 
-def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict[str, Any]:
+def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> Pile:
     if value is None:
         return {"deck": _rest(CARDS.decks[what], [c for h in hands for c in h], f"{seed}:{what}"), "discard": []}
     if not isinstance(value, dict):
@@ -138,7 +140,7 @@ def _shared(value: Any, what: str, hands: list[list[str]], seed: str) -> dict[st
     return {"deck": _cards(value.get("deck", []), what), "discard": _cards(value.get("discard", []), what)}
 
 
-def _tasks(value: Any, form: str, n: int, seed: str) -> dict[str, Any] | None:
+def _tasks(value: Any, form: str, n: int, seed: str) -> Tasks | None:
     if form != "high_form":
         return None
     if value is None:

@@ -4,12 +4,11 @@ SchoolDrawn the random outcomes and SchoolChosen the drafted picks, so replay ne
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import EXPANSION_SCHOOLS
 from .context import Context
 from .errors import RuleError
-from .state import State
+from .shapes import Command
+from .state import State, current_effect
 
 RANDOM, DRAFT = "random", "draft"
 CHOICES = (RANDOM, DRAFT)
@@ -54,5 +53,5 @@ def next_drafter(ctx: Context, left: list[str]) -> tuple[int, list[str]] | None:
     return seat, left
 
 
-def options(state: State) -> list[dict[str, Any]]:
-    return [{"type": "choose", "school": s} for s in state["effect"]["schools"]]
+def options(state: State) -> list[Command]:
+    return [{"type": "choose", "school": s} for s in current_effect(state)["schools"]]

@@ -21,7 +21,8 @@ from .decide import decide
 from .evolve import replay
 from .legal import legal_commands
 from .setup import new_game
-from .state import State, active_seat, color_of
+from .shapes import Command, GameEvent
+from .state import State, active_seat, color_of, current_turn
 from .vocabulary import FORMS, STEP_COMMANDS
 
 MAX_COMMANDS = 5000
@@ -33,13 +34,13 @@ class GameOutcome:
     turns: int
     commands: int
     winners: list[int]
-    error: str | None = None
-    state: State = field(default_factory=dict, repr=False)
-    events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    error: str | None
+    state: State = field(repr=False)
+    events: list[GameEvent] = field(repr=False)
 
 
-def pick(rng: random.Random, commands: list[dict[str, Any]]) -> dict[str, Any]:
-    by_type: dict[str, list[dict[str, Any]]] = {}
+def pick(rng: random.Random, commands: list[Command]) -> Command:
+    by_type: dict[str, list[Command]] = {}
     for c in commands:
         if c["type"] != "resign" and c["type"] not in STEP_COMMANDS:
             by_type.setdefault(c["type"], []).append(c)
@@ -68,12 +69,13 @@ def play_game(form: str, schools: list[str], seed: str, teams: bool = False) -> 
     except Exception as exc:  # noqa: BLE001 - self-play reports every failure as data
         return GameOutcome(False, _turns(state), commands, [], f"{type(exc).__name__}: {exc}", state, events)
     finished = state["phase"] == "over"
-    winners = state["result"]["winners"] if finished else []
+    result = state["result"]
+    winners = result["winners"] if finished and result else []
     return GameOutcome(finished, _turns(state), commands, winners, None if finished else "did not end", state, events)
 
 
 def _turns(state: State) -> int:
-    return state["turn"]["number"] if state.get("turn") else 0
+    return current_turn(state)["number"] if state.get("turn") else 0
 
 
 def winning_side(outcome: GameOutcome) -> int | None:

@@ -14,15 +14,17 @@ until then the game is in its setup phase with no turn.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import drawing, pieces, schools as choice, tasks, teams, turns
 from .cards import BASE_SCHOOLS, CARDS
 from .context import Context
 from .errors import RuleError, malformed
 from .geometry import DUEL_START, MELEE_START
-from .pending import Command, Options, close, decision, raise_decision
-from .state import COMMON, State
+from .pending import Options, close, decision, raise_decision
+from .evolve import Event
+from .shapes import Command
+from .state import COMMON, State, current_effect
 from .version import rules_stamp
 from .vocabulary import FORMS
 from .watchers import WATCHERS
@@ -64,14 +66,14 @@ def _capacity(form: str, players: int) -> list[int]:
     return [17 if form == "high_form" else 18 - players, 3]
 
 
-def new_game(options: dict[str, Any]) -> list[dict[str, Any]]:
+def new_game(options: dict[str, Any]) -> list[Event]:
     """The events that create a game: shuffles, hands, tasks, and the first decision or turn."""
     form, schools, seed = _validate(options)
     n = len(schools)
     team_play = teams.requested(options, form)
     colors = teams.seat_colors(n, team_play)
     k = len(set(colors))
-    ctx = Context({}, WATCHERS)
+    ctx = Context(cast("State", {}), WATCHERS)          # GameCreated fills it
     ctx.emit("GameCreated", form=form, teams=team_play, seed=seed, rules=rules_stamp(),
              seats=[{"school": school, "color": c} for school, c in zip(schools, colors)],
              capacity=[_capacity(form, k) for _ in range(k)],
@@ -95,7 +97,7 @@ def _ask_draft(ctx: Context, left: list[str]) -> bool:
 
 def _school_chosen(ctx: Context, answer: Command) -> None:
     """A drafting seat's pick; the cards are dealt once the last seat has picked."""
-    frame, school = ctx.state["effect"], answer["school"]
+    frame, school = current_effect(ctx.state), answer["school"]
     ctx.emit("SchoolChosen", seat=frame["seat"], school=school)
     if _ask_draft(ctx, [s for s in frame["schools"] if s != school]):
         return
@@ -152,7 +154,7 @@ def start_piece_squares(state: State) -> list[str]:
 def start_piece_chosen(ctx: Context, square: str) -> None:
     """A start piece placed (two in a duel); the placer places the next, or the first turn begins."""
     s = ctx.state
-    frame = s["effect"]
+    frame = current_effect(s)
     placer = frame["seat"]
     if s["form"] == "duel":
         mine = s["seats"][placer]["color"]

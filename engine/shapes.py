@@ -1,14 +1,15 @@
-"""The shapes of the data at the engine's boundary: the state, commands and events, as TypedDicts.
+"""The shapes of the engine's data: the state, commands and events, as TypedDicts.
 
 The engine works on plain JSON-able dicts (they snapshot, compare with == and copy fast); these
-types say what those dicts hold, for the public functions (engine/api.py: decide,
-legal_commands, annotated_commands, replay, evolve, apply, new_game) and their callers. tests/engine/test_shapes.py checks that
-every event, command and state of the recorded corpus and of random games fits them exactly.
+types say what those dicts hold, for the public functions (engine/api.py) and their callers, and
+inside the engine (engine/state.py `State` is GameState, each reducer of evolve.py takes its event's
+type). tests/engine/test_shapes.py checks that every event, command and state of the recorded
+corpus and of random games fits them exactly.
 
 No `from __future__ import annotations` here: the types are evaluated, so `NotRequired` is seen
 at run time and the test can read each type's required and optional keys.
 """
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Collection, Literal, NotRequired, TypedDict, Union, cast
 
 # --- commands ------------------------------------------------------------------------------------
 
@@ -31,6 +32,11 @@ Command = TypedDict("Command", {
     "to_version": NotRequired[int],     # undo, redo
     "squares": NotRequired[dict[str, Any]],   # display only (annotated_commands); decide ignores it
 })
+
+
+def without(command: Command, keys: Collection[str]) -> Command:
+    """The command without some of its keys (its seat, its display-only squares)."""
+    return cast(Command, {k: v for k, v in command.items() if k not in keys})
 
 
 # --- pending decisions (engine/pending.py) ---------------------------------------------------------
@@ -79,7 +85,7 @@ class Turn(TypedDict):
     draws: list[str]                # extra draws granted (deck names)
     extra_turn: bool                # an extra turn follows
     modifiers: list[dict[str, Any]]     # summon modifiers granted and not yet used
-    triggered: str | bool           # an end trigger met before this extra turn (False: none)
+    triggered: str | Literal[False]     # an end trigger met before this extra turn (False: none)
     control: NotRequired[int]       # the teammate the turn was handed to (team play)
     warps: NotRequired[list[str]]   # warps played this turn (Etherweave)
     destruction_bonus: NotRequired[int]
@@ -96,6 +102,29 @@ class Rng(TypedDict):
     draws: int                      # shuffles and draws so far: the next generator's seed
 
 
+class FrozenCard(TypedDict):
+    card: str                       # the seat's card under Everfrost's ice
+    turn: int                       # the turn number it was frozen on
+
+
+class UndoStep(TypedDict):
+    version: int                    # the position the step was decided on
+    events: list["GameEvent"]       # what it caused (the folded events themselves)
+
+
+class UndoRecord(TypedDict):
+    """The current turn's checkpoints (engine/checkpoints.py)."""
+
+    seat: int                       # the seat whose decisions are kept
+    anchor: "GameState"             # the position its first kept decision was taken on, without undo and version
+    steps: list[UndoStep]
+    at: int | None                  # the step the game stands at after an undo; None at the live head
+    head: NotRequired[int]          # the version the first undo left (only while `at` is not None)
+
+
+Board = dict[str, list[int]]         # square -> [piece id, colour, rank 1..3]
+
+
 class GameState(TypedDict):
     """The folded state of one game (what `replay` returns); lists are by seat unless said."""
 
@@ -104,7 +133,7 @@ class GameState(TypedDict):
     seats: list[SeatEntry]
     capacity: list[list[int]]       # by colour: [non-legendary, legendary] pieces
     removed: list[list[int]]        # by colour: pieces out of the game
-    board: dict[str, list[int]]     # square -> [piece id, colour, rank 1..3]
+    board: Board
     next_piece: int
     hands: list[list[str]]
     decks: list[list[str]]
@@ -123,11 +152,11 @@ class GameState(TypedDict):
     rng: Rng
     options: dict[str, Any]         # per-game rule settings (zombie_after)
     version: NotRequired[int]       # events folded so far (absent once the game is over)
-    undo: NotRequired[dict[str, Any]]   # the current turn's checkpoints (engine/checkpoints.py)
+    undo: NotRequired[UndoRecord]   # the current turn's checkpoints (engine/checkpoints.py)
     timeouts: NotRequired[list[int]]    # timeouts in a row
     zombies: NotRequired[list[int]]     # seats that abandoned
     gateways: NotRequired[list[int | None]]     # by colour: the Nethervoid Gateway's piece id
-    frozen: NotRequired[list[dict[str, Any] | None]]   # Everfrost: {card, turn}
+    frozen: NotRequired[list[FrozenCard | None]]   # Everfrost, by seat
     lost_actions: NotRequired[list[int]]        # by colour
     pending_beings: NotRequired[list[str | None]]   # Etherweave
     stasis: NotRequired[list[list[Any] | None]]     # Etherweave: [piece, colour, rank, gateway]

@@ -2,42 +2,35 @@
 
 Why a plain dict: it snapshots to JSON and back unchanged (the store keeps snapshots), compares
 with `==` (replay equals live state), and copies fast with `marshal`. Only reducers in evolve.py
-write to it. Layout (lists are indexed by seat, or by colour where noted):
-
-    form, teams, seats [{school, color}] (school "draft" until drafted),
-    capacity [[non-legendary, legendary]] by colour,
-    removed [[non-legendary, legendary]] by colour, board {square: [piece id, colour, rank]},
-    next_piece, hands, decks (index 0 = top), discards, legends {deck, discard},
-    flares {deck, discard}, tasks {current, next, deck, claimed by colour} or None,
-    points (by colour; melee: by seat then colour), impro (melee: by seat then colour),
-    phase (setup | play | over), turn (with "control": the teammate it was handed to, team play),
-    effect, pending, final, result, rng {seed, draws},
-    gateways (by colour: the Nethervoid Gateway's piece id or None; only once a Gateway event
-    happened, engine/gateway.py),
-    frozen (by seat: the Everfrost frozen card {card, turn} or None) and lost_actions (by colour),
-    each only once its first event happened (engine/frost.py)
+write to it. Its layout is the TypedDict `GameState` of engine/shapes.py, and `State` is that type:
+every rule is checked against it by mypy. The parts that may be None (the turn before play, the
+tasks outside High Form, the effect and pending decision between rules, impro outside melee) are
+read through `current_turn`, `dealt_tasks`, `current_effect`, `current_pending`, `improvisations`
+by rules that run only once the part exists.
 """
 from __future__ import annotations
 
 import marshal
-from typing import Any, Iterator, cast
+from typing import Any, Iterator, TypeVar, cast
 
 from .cards import CARDS
+from .shapes import GameState, Pending, Tasks, Turn
 
-State = dict[str, Any]
+State = GameState
+T = TypeVar("T")
 
 COMMON, HEROIC, LEGENDARY = 1, 2, 3
 HAND_LIMITS = {"school": 3, "legends": 2, "flares": 1}
 END_THRESHOLDS = {"high_form": 9, "duel": 18, "melee3": 12, "melee4": 10}
 
 
-def clone(state: State) -> State:
-    """A deep copy; marshal handles the plain data a state is made of, quickly."""
-    return cast("dict[str, Any]", marshal.loads(marshal.dumps(state)))
+def clone(value: T) -> T:
+    """A deep copy of plain data (a state, an event, a frame); marshal does it quickly."""
+    return cast("T", marshal.loads(marshal.dumps(value)))   # type: ignore[arg-type]  # a TypedDict is a dict
 
 
 def color_of(state: State, seat: int) -> int:
-    return cast("int", state["seats"][seat]["color"])
+    return state["seats"][seat]["color"]
 
 
 def seats_of(state: State, color: int) -> list[int]:
@@ -53,7 +46,7 @@ def enemy_colors(state: State, color: int) -> list[int]:
 
 
 def two_sided(state: State) -> bool:
-    return cast("bool", state["form"] != "melee")
+    return state["form"] != "melee"
 
 
 def pieces(state: State, color: int | None = None) -> Iterator[tuple[str, int, int, int]]:
@@ -66,7 +59,7 @@ def pieces(state: State, color: int | None = None) -> Iterator[tuple[str, int, i
 def square_of(state: State, pid: int) -> str | None:
     for sq, piece in state["board"].items():
         if piece[0] == pid:
-            return cast("str | None", sq)
+            return sq
     return None
 
 
@@ -123,12 +116,56 @@ def melee_scores(state: State, seat: int) -> list[int]:
     return sorted(p for c, p in enumerate(state["points"][seat]) if c != own)
 
 
+def piles(state: State, deck: str, seat: int | None = None) -> tuple[list[str], list[str]]:
+    """The (draw pile, discard pile) named by a deck: 'school' (a seat's), 'legends' or 'flares'."""
+    if deck == "school":
+        assert seat is not None, "a school deck is a seat's"
+        return state["decks"][seat], state["discards"][seat]
+    pile = state["legends"] if deck == "legends" else state["flares"]
+    return pile["deck"], pile["discard"]
+
+
+def current_turn(state: State) -> Turn:
+    """The turn in play, for rules that run only once play began (the state has a turn then)."""
+    turn = state["turn"]
+    assert turn is not None, "no turn before play began"
+    return turn
+
+
+def dealt_tasks(state: State) -> Tasks:
+    """The High Form tasks, for rules that run only once they are dealt."""
+    tasks = state["tasks"]
+    assert tasks is not None, "no tasks before they are dealt (High Form only)"
+    return tasks
+
+
+def current_effect(state: State) -> dict[str, Any]:
+    """The frame of the effect being resolved, for rules that run only inside one (engine/effects)."""
+    frame = state["effect"]
+    assert frame is not None, "no effect is being resolved"
+    return frame
+
+
+def current_pending(state: State) -> Pending:
+    """The decision the game waits for, for rules that run only while there is one."""
+    pending = state["pending"]
+    assert pending is not None, "no decision is pending"
+    return pending
+
+
+def improvisations(state: State, seat: int) -> list[bool]:
+    """By colour, whether the melee seat may still borrow a piece of it (RULES 5.8; melee only)."""
+    impro = state["impro"]
+    assert impro is not None, "improvised summoning is melee's"
+    return impro[seat]
+
+
 def turn_actor(state: State) -> int:
     """Who acts on the turn: the teammate it was handed to while actions remain (RULES 11), else
     the turn's own seat."""
-    turn = state["turn"]
+    turn = current_turn(state)
     control = turn.get("control")
-    return cast("int", control if control is not None and turn["actions"] > 0 else turn["seat"])
+    return control if control is not None and turn["actions"] > 0 else turn["seat"]
 
 
 def active_seat(state: State) -> int | None:
@@ -136,5 +173,13 @@ def active_seat(state: State) -> int | None:
     if state["phase"] == "over":
         return None
     if state["pending"]:
-        return cast("int | None", state["pending"]["seat"])
+        return state["pending"]["seat"]
     return turn_actor(state) if state["turn"] else None
+
+
+def reset(state: State, new: State) -> None:
+    """Make `state` hold exactly `new`, in place (a fold that starts over: GameCreated, PositionSet,
+    an undo); the TypedDict has no `clear`, since a state is never left empty."""
+    plain = cast("dict[str, object]", state)
+    plain.clear()
+    plain.update(new)

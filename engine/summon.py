@@ -7,7 +7,7 @@ questions of a card's effect are `effect` decisions (all declared here, engine/p
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from . import etherweave, frost, gateway, pieces, teams, turns
 from .cards import CARDS, RANK_NAMES, Being, Orientation
@@ -18,8 +18,9 @@ from .effects.ops_turn import UNDER_DECK
 from .errors import RuleError
 from .geometry import offset
 from .patterns import Fit, being_square_ok, fits_at
-from .pending import Command, Decision, Options, close, decision, raise_decision
-from .state import LEGENDARY, State, color_of, enemy_colors, supply
+from .pending import Decision, Options, close, decision, raise_decision
+from .shapes import Board, Command
+from .state import LEGENDARY, State, color_of, current_effect, current_turn, enemy_colors, improvisations, supply
 
 WAR_SUMMONING = "borrow-enemy-piece"
 POSSESSION = "use-color-of"          # Possessed Summoner: the pattern is built from another colour
@@ -28,33 +29,33 @@ POSSESSION = "use-color-of"          # Possessed Summoner: the pattern is built 
 SAME_MARK = {"mirror-target": "mirror-source"}
 
 
-def pattern_color(state: dict[str, Any], seat: int) -> int:
+def pattern_color(state: State, seat: int) -> int:
     """The colour whose pieces must form the next pattern: the seat's own, unless possessed."""
-    return next((m["color"] for m in state["turn"]["modifiers"] if m["modifier"] == POSSESSION),
+    return next((m["color"] for m in current_turn(state)["modifiers"] if m["modifier"] == POSSESSION),
                 color_of(state, seat))
 
 
-def lend_colors(state: dict[str, Any], seat: int, improvise: int | None) -> frozenset[int]:
+def lend_colors(state: State, seat: int, improvise: int | None) -> frozenset[int]:
     """Enemy colours that may lend one pattern piece to this summoning."""
     color = color_of(state, seat)
-    if any(m["modifier"] == WAR_SUMMONING for m in state["turn"]["modifiers"]):
+    if any(m["modifier"] == WAR_SUMMONING for m in current_turn(state)["modifiers"]):
         return frozenset(enemy_colors(state, color))
     return frozenset({improvise}) if improvise is not None else frozenset()
 
 
-def _fits(state: dict[str, Any], being: Being, target: str, color: int, lend: frozenset[int], empties: int,
+def _fits(state: State, being: Being, target: str, color: int, lend: frozenset[int], empties: int,
           improvise: int | None) -> list[Fit]:
     """The fits at `target`; an improvised summoning keeps only those that borrow its piece."""
     fits = fits_at(state["board"], being, target, color, lend, empties)
     return [f for f in fits if f.borrowed is not None] if improvise is not None else fits
 
 
-def usable_fits(state: dict[str, Any], seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
+def usable_fits(state: State, seat: int, being: Being, target: str, improvise: int | None) -> list[Fit]:
     return _fits(state, being, target, pattern_color(state, seat), lend_colors(state, seat, improvise),
                  etherweave.empty_allowance(state), improvise)
 
 
-def shortage_pickups(state: dict[str, Any], seat: int, being: Being, target: str, fits: list[Fit]) -> list[str] | None:
+def shortage_pickups(state: State, seat: int, being: Being, target: str, fits: list[Fit]) -> list[str] | None:
     """None when no shortage applies; else the squares of own pieces that may be picked up (5.5)."""
     color = color_of(state, seat)
     legendary = being.rank == LEGENDARY
@@ -63,19 +64,19 @@ def shortage_pickups(state: dict[str, Any], seat: int, being: Being, target: str
     return pickups(state["board"], color, legendary, target, fits)
 
 
-def pickups(board: dict[str, Any], color: int, legendary: bool, target: str, fits: list[Fit]) -> list[str] | None:
+def pickups(board: Board, color: int, legendary: bool, target: str, fits: list[Fit]) -> list[str] | None:
     """`shortage_pickups` once the supply is known to be out of the being's kind of piece."""
     found = _pickups(board, color, legendary, target, fits)
     return None if found is None else sorted(found)
 
 
-def may_pick_up(board: dict[str, Any], color: int, legendary: bool, target: str, fits: list[Fit]) -> bool:
+def may_pick_up(board: Board, color: int, legendary: bool, target: str, fits: list[Fit]) -> bool:
     """Whether a summoning short of pieces can go ahead (`pickups` is not an empty list)."""
     found = _pickups(board, color, legendary, target, fits)
     return found is None or next(found, None) is not None
 
 
-def _pickups(board: dict[str, Any], color: int, legendary: bool, target: str, fits: list[Fit]) -> Iterator[str] | None:
+def _pickups(board: Board, color: int, legendary: bool, target: str, fits: list[Fit]) -> Iterator[str] | None:
     there = board.get(target)
     if there and there[1] == color and (there[2] == LEGENDARY) == legendary:
         return None                                  # the piece on the target becomes the being
@@ -84,12 +85,12 @@ def _pickups(board: dict[str, Any], color: int, legendary: bool, target: str, fi
             if p[1] == color and (p[2] == LEGENDARY) == legendary and sq not in locked and sq != target)
 
 
-def check(state: dict[str, Any], seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:
+def check(state: State, seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:
     being = CARDS.beings[card]
     if improvise is not None:
         if state["form"] != "melee":
             raise RuleError("improvisation_not_available", "Improvised summoning exists only in a melee; summon with your own pieces.", "RULES 5.8")
-        if improvise not in enemy_colors(state, color_of(state, seat)) or not state["impro"][seat][improvise]:
+        if improvise not in enemy_colors(state, color_of(state, seat)) or not improvisations(state, seat)[improvise]:
             raise RuleError("improvisation_used", "You have already used your improvised summoning with that colour; borrow from another colour or summon with your own pieces.", "RULES 5.8")
     fits = usable_fits(state, seat, being, target, improvise)
     if not fits:
@@ -110,11 +111,11 @@ def start(ctx: Context, seat: int, card: str, target: str, improvise: int | None
     lend = sorted(lend_colors(ctx.state, seat, improvise))     # before the War Summoner bonus is used up
     possessed = pattern_color(ctx.state, seat)
     empties = etherweave.empty_allowance(ctx.state)
-    ctx.emit("ActionTaken", seat=seat, action="summon", actions_left=ctx.state["turn"]["actions"] - 1)
+    ctx.emit("ActionTaken", seat=seat, action="summon", actions_left=current_turn(ctx.state)["actions"] - 1)
     if improvise is not None:
         ctx.emit("ImprovisationUsed", seat=seat, color=improvise)
     for kind in (WAR_SUMMONING, POSSESSION, etherweave.VOID_SUMMONING):
-        used = next((m for m in ctx.state["turn"]["modifiers"] if m["modifier"] == kind), None)
+        used = next((m for m in current_turn(ctx.state)["modifiers"] if m["modifier"] == kind), None)
         if used:
             ctx.emit("SummonModifierUsed", seat=seat, modifier=used)
     frame = new_frame(seat, card, ["steps"], kind="summon", target=target, lend=lend, improvise=improvise,
@@ -131,7 +132,7 @@ def _ask(ctx: Context, frame: dict[str, Any], stage: Decision) -> None:
     raise_decision(ctx, stage, frame, teams.decider(ctx.state, frame["seat"]))
 
 
-def current_fits(state: dict[str, Any], frame: dict[str, Any]) -> list[Fit]:
+def current_fits(state: State, frame: dict[str, Any]) -> list[Fit]:
     """The fits at the frame's target with the lenders fixed when the summoning began."""
     return _fits(state, CARDS.beings[frame["card"]], frame["target"],
                  frame.get("pattern_color", color_of(state, frame["seat"])), frozenset(frame["lend"]),
@@ -139,7 +140,7 @@ def current_fits(state: dict[str, Any], frame: dict[str, Any]) -> list[Fit]:
 
 
 def picked_up(ctx: Context, square: str) -> None:
-    frame = dict(ctx.state["effect"])
+    frame = dict(current_effect(ctx.state))
     pid, color, rank = ctx.state["board"][square]
     ctx.emit("PiecePickedUp", square=square, piece=pid, color=color, rank=RANK_NAMES[rank],
              cause="shortage")
@@ -147,7 +148,7 @@ def picked_up(ctx: Context, square: str) -> None:
 
 
 def _pickup_options(state: State) -> Options:
-    frame = state["effect"]
+    frame = current_effect(state)
     squares = shortage_pickups(state, frame["seat"], CARDS.beings[frame["card"]], frame["target"],
                                current_fits(state, frame))
     return Options([{"type": "choose", "square": sq} for sq in squares or []])
@@ -170,7 +171,7 @@ def _place(ctx: Context, frame: dict[str, Any], being: Being, picked: str | None
         victim_color, _ = pieces.destroy(ctx, target, seat, cause="oversummon")
         frame["flags"]["summon_killed"] = True
         frame["flags"]["summon_killed_enemy"] = victim_color != color
-    pid = there[0] if reuse else ctx.new_piece_id()
+    pid = there[0] if reuse and there is not None else ctx.new_piece_id()
     ctx.emit("BeingSummoned", seat=seat, card=being.id, square=target, color=color,
              rank=RANK_NAMES[being.rank], piece=pid, reused=reuse)
     frame["being"] = pid
@@ -185,7 +186,7 @@ def _place(ctx: Context, frame: dict[str, Any], being: Being, picked: str | None
 
 
 def legend_scored(ctx: Context, color: int) -> None:
-    frame = dict(ctx.state["effect"])
+    frame = dict(current_effect(ctx.state))
     turns.score_points(ctx, frame["seat"], 1, "legend summoned", color)
     orient(ctx, frame)
 
@@ -193,7 +194,7 @@ def legend_scored(ctx: Context, color: int) -> None:
 LEGEND_COLOR = decision(
     "legend_color",
     lambda state: Options([{"type": "choose", "color": c}
-                           for c in enemy_colors(state, color_of(state, state["effect"]["seat"]))]),
+                           for c in enemy_colors(state, color_of(state, current_effect(state)["seat"]))]),
     lambda ctx, answer: legend_scored(ctx, answer["color"]),
     ask="color", prompt="Choose the colour in which your legend scores", shows_card=True)
 
@@ -251,8 +252,8 @@ def begin_effect(ctx: Context, frame: dict[str, Any], index: int) -> None:
 
 ORIENTATION = decision(
     "orientation",
-    lambda state: Options([{"type": "choose", "orientation": k} for k in sorted(orientation_groups(state["effect"]))]),
-    lambda ctx, answer: begin_effect(ctx, dict(ctx.state["effect"]), answer["orientation"]),
+    lambda state: Options([{"type": "choose", "orientation": k} for k in sorted(orientation_groups(current_effect(state)))]),
+    lambda ctx, answer: begin_effect(ctx, dict(current_effect(ctx.state)), answer["orientation"]),
     ask="orientation", prompt="Choose the orientation of the pattern", shows_card=True)
 
 
@@ -260,7 +261,7 @@ def run_effect(ctx: Context, frame: dict[str, Any], answer: Command | None = Non
     """Advance a card's effect to its next question (an `effect` decision of the seat whose effect
     it is, or the teammate holding control); when it ends, the card goes to its discard pile."""
     ctx.state["effect"] = frame
-    question = advance(ctx, answer)
+    question = advance(ctx, cast("dict[str, Any] | None", answer))     # the effects read answers as plain dicts
     if question is not None:
         raise_decision(ctx, EFFECT, frame, teams.decider(ctx.state, frame["seat"]), ask=question.kind,
                        prompt=question.prompt, can_skip=question.can_skip, info=question.info)
@@ -271,10 +272,10 @@ def run_effect(ctx: Context, frame: dict[str, Any], answer: Command | None = Non
 
 def _effect_options(state: State) -> Options:
     question = pending_ask(state)
-    return Options(question.options, question.can_skip)
+    return Options(cast("list[Command]", question.options), question.can_skip)
 
 
-EFFECT = decision("effect", _effect_options, lambda ctx, answer: run_effect(ctx, dict(ctx.state["effect"]), answer),
+EFFECT = decision("effect", _effect_options, lambda ctx, answer: run_effect(ctx, dict(current_effect(ctx.state)), answer),
                   shows_card=True)
 
 

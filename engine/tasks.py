@@ -9,7 +9,8 @@ from typing import Any, Callable, Collection, Iterable, Mapping
 from .cards import CARDS, Task
 from .context import Context
 from .geometry import ADJACENT, CENTRAL, COORD, GREEN, RED, SQUARES, distance
-from .state import HEROIC, LEGENDARY, State, enemy_colors
+from .shapes import Board
+from .state import HEROIC, LEGENDARY, State, current_turn, dealt_tasks, enemy_colors
 from .task_checks import (AnyOf, AroundEnemyPiece, Chain, CompareUpgradedOn, DestroyedThisTurn, EachOf, Isolation,
                           LineDifference, PiecesOn, SummonedThisTurn, TaskCheck, UnknownTaskWord, all_checks)
 
@@ -79,7 +80,7 @@ def deal_opening(ctx: Context) -> None:
 
 def replace_claimed(ctx: Context) -> None:
     """RULES 12.1: the next task fills the gap; a new next task is turned up."""
-    tasks = ctx.state["tasks"]
+    tasks = dealt_tasks(ctx.state)
     current = list(tasks["current"])
     deck = list(tasks["deck"])
     if tasks["next"]:
@@ -95,7 +96,7 @@ def met(state: State, color: int, task_id: str) -> bool:
 
 
 def claimable(state: State, color: int) -> list[str]:
-    return [t for t in state["tasks"]["current"] if met(state, color, t)]
+    return [t for t in dealt_tasks(state)["current"] if met(state, color, t)]
 
 
 def _own(state: State, color: int) -> dict[str, int]:
@@ -115,7 +116,7 @@ def _each_of(state: State, color: int, c: EachOf) -> bool:
 
 
 def _destroyed(state: State, color: int, c: DestroyedThisTurn) -> bool:
-    ranks = [r for _, r in state["turn"]["destroyed"]]
+    ranks = [r for _, r in current_turn(state)["destroyed"]]
     return (len(ranks) >= c.min_total
             and sum(r >= HEROIC for r in ranks) >= c.min_upgraded
             and ranks.count(HEROIC) >= c.min_heroic
@@ -139,7 +140,7 @@ def _compare_upgraded(state: State, color: int, c: CompareUpgradedOn) -> bool:
 
 
 def _summoned(state: State, color: int, c: SummonedThisTurn) -> bool:
-    summons = state["turn"]["summons"]
+    summons = current_turn(state)["summons"]
     squares = [sq for sq, _ in summons]
     return (len(summons) >= c.min_beings
             and sum(sq in RED for sq in squares) >= c.min_on_red
@@ -197,7 +198,7 @@ def _isolated(state: State, color: int, c: Isolation) -> bool:
     return False
 
 
-def _can_join(board: dict[str, Any], start: str, fellows: set[str], moves: int) -> bool:
+def _can_join(board: Board, start: str, fellows: set[str], moves: int) -> bool:
     frontier, seen = [start], {start}
     for _ in range(moves + 1):
         nxt = []

@@ -19,13 +19,14 @@ each player keeps his own school deck, hand and discard pile.
 """
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from .cards import CARDS
 from .context import Context
 from .errors import RuleError, malformed
 from .pending import hand_over
-from .state import State, color_of, seats_of
+from .shapes import Command
+from .state import State, color_of, current_turn, seats_of
 from .vocabulary import TEAM_FORMS
 
 SIDEWAYS = 6
@@ -111,10 +112,10 @@ def can_pass(state: State, seat: int) -> bool:
     turn, pending = state["turn"], state["pending"]
     if not team_play(state) or turn is None or turn["seat"] != seat or control_passed(state):
         return False
-    return cast("bool", pending["seat"] == seat if pending else turn["actions"] > 0)
+    return pending["seat"] == seat if pending else turn["actions"] > 0
 
 
-def pass_control(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def pass_control(ctx: Context, seat: int, command: Command) -> None:
     """The pass_control command: the teammate takes over, answering any decision now open."""
     s = ctx.state
     if not team_play(s):
@@ -132,12 +133,12 @@ def pass_control(ctx: Context, seat: int, command: dict[str, Any]) -> None:
 def decider(state: State, seat: int) -> int:
     """Who answers the decisions of `seat`'s effects: the teammate once the turn is handed over."""
     turn = state["turn"]
-    return turn["control"] if control_passed(state) and turn["seat"] == seat else seat
+    return turn["control"] if turn and control_passed(state) and turn["seat"] == seat else seat
 
 
 def places_only(state: State, seat: int) -> bool:
     """Whether `seat` acts on a teammate's turn, where only place actions are open to him."""
-    return control_passed(state) and state["turn"]["seat"] != seat
+    return control_passed(state) and current_turn(state)["seat"] != seat
 
 
 def check_turn_command(state: State, seat: int, kind: str) -> None:

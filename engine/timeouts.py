@@ -8,8 +8,6 @@ consecutive timeouts the seat is abandoned: it is played by autoplay whenever it
 """
 from __future__ import annotations
 
-from typing import cast
-
 from . import turns
 from .context import Context
 from .errors import RuleError
@@ -19,11 +17,11 @@ DEFAULT_ZOMBIE_AFTER = 3
 
 
 def streak(state: State, seat: int) -> int:
-    return cast("int", state.get("timeouts", [0] * len(state["seats"]))[seat])
+    return state.get("timeouts", [0] * len(state["seats"]))[seat]
 
 
 def abandoned(state: State) -> list[int]:
-    return cast("list[int]", state.get("zombies", []))
+    return state.get("zombies", [])
 
 
 def note_own_command(ctx: Context, seat: int) -> None:

@@ -10,7 +10,7 @@ from collections import Counter
 from . import drawing, etherweave, frost, tasks, teams
 from .context import Context
 from .pending import Options, close, decision, raise_decision
-from .state import COMMON, LEGENDARY, State, color_of, colors, counts, melee_scores, score, threshold, two_sided
+from .state import COMMON, LEGENDARY, State, color_of, colors, counts, current_effect, current_turn, melee_scores, score, threshold, two_sided
 
 ACTIONS_PER_TURN = 2
 
@@ -43,13 +43,13 @@ def destruction_points(destroyed: list[list[int]]) -> tuple[dict[int, int], list
 def end_turn(ctx: Context, claim: str | None = None) -> None:
     """Claim, score and, unless a melee leftover point needs a colour, finish the turn."""
     s = ctx.state
-    seat = s["turn"]["seat"]
+    seat = current_turn(s)["seat"]
     color = color_of(s, seat)
     if claim:
         ctx.emit("TaskClaimed", seat=seat, color=color, task=claim)
         tasks.replace_claimed(ctx)
     if s["form"] != "high_form":
-        points, odd = destruction_points(s["turn"]["destroyed"])
+        points, odd = destruction_points(current_turn(s)["destroyed"])
         for victim, n in sorted(points.items()):
             if n:
                 score_points(ctx, seat, n, "destruction", victim)
@@ -69,14 +69,14 @@ def score_points(ctx: Context, seat: int, points: int, reason: str, track: int |
 
 
 def leftover_chosen(ctx: Context, color: int) -> None:
-    seat = ctx.state["turn"]["seat"]
+    seat = current_turn(ctx.state)["seat"]
     close(ctx)
     score_points(ctx, seat, 1, "unpaired commons", color)
     finish_turn(ctx)
 
 
 LEFTOVER_COLOR = decision(
-    "leftover_color", lambda state: Options([{"type": "choose", "color": c} for c in state["effect"]["colors"]]),
+    "leftover_color", lambda state: Options([{"type": "choose", "color": c} for c in current_effect(state)["colors"]]),
     lambda ctx, answer: leftover_chosen(ctx, answer["color"]),
     ask="color", prompt="Choose the colour in which to score your unpaired commons")
 
@@ -85,7 +85,7 @@ def finish_turn(ctx: Context) -> None:
     """Pass the legends (team play), draw, close the turn, look at the end triggers, and start the
     next turn or end the game."""
     s = ctx.state
-    turn = s["turn"]
+    turn = current_turn(s)
     seat = turn["seat"]
     teams.pass_legends(ctx, seat)
     drawing.refill(ctx, seat, teams.legend_drawer(s, seat))

@@ -17,6 +17,7 @@ from .checkpoints import UNDO_COMMANDS as UNDO_COMMANDS, current_index, versions
 from .context import Context
 from .errors import RuleError, malformed
 from .evolve import Event
+from .shapes import Command
 from .state import State, active_seat
 
 EVENTS = {"undo": "TurnStepUndone", "redo": "TurnStepRedone"}
@@ -32,12 +33,12 @@ def targets(state: State, seat: int, kind: str) -> list[int]:
     return kept[:here][::-1] if kind == "undo" else kept[here + 1:]
 
 
-def commands(state: State, seat: int) -> list[dict[str, Any]]:
+def commands(state: State, seat: int) -> list[Command]:
     """The undo and redo commands `seat` may send now, each naming the version it returns to."""
     return [{"type": kind, "to_version": v} for kind in UNDO_COMMANDS for v in targets(state, seat, kind)]
 
 
-def decide(state: State, seat: int, command: dict[str, Any]) -> list[Event]:
+def decide(state: State, seat: int, command: Command) -> list[Event]:
     kind = command["type"]
     allowed = targets(state, seat, kind)
     wanted = command.get("to_version")

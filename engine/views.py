@@ -11,8 +11,8 @@ from typing import Any, Mapping, cast
 from . import decisions, etherweave, frost, gateway, tasks, teams
 from .cards import RANK_NAMES
 from .notation import to_text
-from .shapes import Command, GameCreatedPublic, GameEvent, GameState
-from .state import State, active_seat, color_of, melee_scores, score, supply, threshold, two_sided
+from .shapes import GameCreatedPublic, GameEvent
+from .state import State, active_seat, color_of, improvisations, melee_scores, score, supply, threshold, two_sided
 from .view_shapes import (BoardSquare, CardsHidden, CardsReturnedHidden, CommandAcceptedSeen, DeckShuffledSeen,
                           DiscardSeen, EffectView, PendingPublic, PendingView, PlayerView,
                           ResolutionAdvancedSeen, Score, SeatView, SeenEvent, TasksDealtSeen, TurnView)
@@ -42,7 +42,7 @@ def _scores(state: State) -> list[Score]:
         else:
             by_color = {str(c): p for c, p in enumerate(state["points"][seat]) if c != color}
             entry = {"seat": seat, "score": min(melee_scores(state, seat)), "by_color": by_color,
-                     "improvisations": [c for c, ok in enumerate(state["impro"][seat]) if ok]}
+                     "improvisations": [c for c, ok in enumerate(improvisations(state, seat)) if ok]}
         out.append(entry)
     return out
 
@@ -55,7 +55,7 @@ def _pending(state: State, seat: Seat) -> PendingView | None:
     if pending.get("info"):
         view["info"] = pending["info"]
     if seat == pending["seat"]:
-        view["options"] = cast("list[Command]", decisions.options(state).commands)
+        view["options"] = decisions.options(state).commands
     return view
 
 
@@ -66,40 +66,39 @@ def _effect(frame: Mapping[str, Any] | None) -> EffectView | None:
     return cast("EffectView", _only(frame, PUBLIC_EFFECT))
 
 
-def player_view(state: GameState, seat: Seat) -> PlayerView:
+def player_view(state: State, seat: Seat) -> PlayerView:
     """The state as `seat` may see it (None: a spectator); engine/view_shapes.py says what is hidden."""
-    s = cast("State", state)
-    over = s["phase"] == "over"
+    over = state["phase"] == "over"
     seats = []
-    for i, entry in enumerate(s["seats"]):
+    for i, entry in enumerate(state["seats"]):
         color = entry["color"]
-        nonleg, leg = supply(s, color)
+        nonleg, leg = supply(state, color)
         seen: SeatView = {
-            "seat": i, "school": entry["school"], "color": color, "hand_size": len(s["hands"][i]),
-            "deck_size": len(s["decks"][i]), "discard": list(s["discards"][i]),
-            "supply": {"non_legendary": nonleg, "legendary": leg}, "frozen": frost.frozen_card(s, i),
-            "pending_being": etherweave.pending_being(s, i), "stasis": etherweave.stasis_view(s, i)}
-        if teams.team_play(s):
-            seen["sideways"] = teams.sideways(s, i)
+            "seat": i, "school": entry["school"], "color": color, "hand_size": len(state["hands"][i]),
+            "deck_size": len(state["decks"][i]), "discard": list(state["discards"][i]),
+            "supply": {"non_legendary": nonleg, "legendary": leg}, "frozen": frost.frozen_card(state, i),
+            "pending_being": etherweave.pending_being(state, i), "stasis": etherweave.stasis_view(state, i)}
+        if teams.team_play(state):
+            seen["sideways"] = teams.sideways(state, i)
         if i == seat or over:
-            seen["hand"] = list(s["hands"][i])
+            seen["hand"] = list(state["hands"][i])
         seats.append(seen)
-    gateways = gateway.squares(s)
+    gateways = gateway.squares(state)
     view: PlayerView = {
-        "form": s["form"], "teams": teams.team_play(s),
-        "status": "finished" if over else ("setup" if s["phase"] == "setup" else "playing"),
-        "board": board_list(s), "notation": to_text(s["board"]), "seats": seats, "scores": _scores(s),
-        "legends": {"deck_size": len(s["legends"]["deck"]), "discard": list(s["legends"]["discard"])},
-        "flares": {"deck_size": len(s["flares"]["deck"]), "discard": list(s["flares"]["discard"])},
-        "turn": _turn(s), "active_seat": active_seat(s), "pending": _pending(s, seat),
-        "effect": _effect(s["effect"]), "final_round": s["final"], "result": s["result"], "target": threshold(s),
+        "form": state["form"], "teams": teams.team_play(state),
+        "status": "finished" if over else ("setup" if state["phase"] == "setup" else "playing"),
+        "board": board_list(state), "notation": to_text(state["board"]), "seats": seats, "scores": _scores(state),
+        "legends": {"deck_size": len(state["legends"]["deck"]), "discard": list(state["legends"]["discard"])},
+        "flares": {"deck_size": len(state["flares"]["deck"]), "discard": list(state["flares"]["discard"])},
+        "turn": _turn(state), "active_seat": active_seat(state), "pending": _pending(state, seat),
+        "effect": _effect(state["effect"]), "final_round": state["final"], "result": state["result"], "target": threshold(state),
         "gateways": gateways, "gateway": gateway.sole(gateways),
     }
-    if s["tasks"]:
-        t = s["tasks"]
+    if state["tasks"]:
+        t = state["tasks"]
         view["tasks"] = {"current": list(t["current"]), "next": t["next"], "deck_size": len(t["deck"])}
-        if seat is not None and s["turn"] and s["turn"]["seat"] == seat and not over:
-            view["tasks"]["claimable"] = tasks.claimable(s, color_of(s, seat))
+        if seat is not None and state["turn"] and state["turn"]["seat"] == seat and not over:
+            view["tasks"]["claimable"] = tasks.claimable(state, color_of(state, seat))
     return view
 
 
@@ -161,10 +160,12 @@ def hidden_cards(state: State, seat: Seat) -> set[str]:
             out.update(c for c in hand if c != etherweave.pending_being(state, i))
     for deck in state.get("decks", []):
         out.update(deck)
-    for shared in ("legends", "flares"):
-        out.update(state.get(shared, {}).get("deck", []))
-    if state.get("tasks"):
-        out.update(state["tasks"]["deck"])
-    if state.get("effect") and state["effect"].get("card"):
-        out.discard(state["effect"]["card"])
+    for pile in (state.get("legends"), state.get("flares")):
+        out.update(pile["deck"] if pile else [])
+    tasks = state.get("tasks")
+    if tasks:
+        out.update(tasks["deck"])
+    effect = state.get("effect")
+    if effect and effect.get("card"):
+        out.discard(effect["card"])
     return out

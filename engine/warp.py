@@ -7,17 +7,16 @@ text resolves like any effect, and the card is not discarded afterwards.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from . import etherweave, summon, teams
 from .cards import card_kind, card_name
 from .context import Context
 from .effects.frame import new_frame
 from .errors import NO_SUCH_CARD, RuleError, malformed
+from .shapes import Command
 from .state import State
 
 
-def warp_commands(state: State, seat: int) -> list[dict[str, Any]]:
+def warp_commands(state: State, seat: int) -> list[Command]:
     """Every warp open to the seat now (the caller knows it is the seat's free time)."""
     if not _open(state, seat):
         return []
@@ -29,7 +28,7 @@ def _open(state: State, seat: int) -> bool:
         and not teams.control_passed(state)
 
 
-def warp(ctx: Context, seat: int, command: dict[str, Any]) -> None:
+def warp(ctx: Context, seat: int, command: Command) -> None:
     """Play a card's warp effect: it becomes the pending being, then its warp text resolves."""
     s = ctx.state
     card = command.get("card")

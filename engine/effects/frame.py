@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator, Mapping, cast
 from ..card_steps import Part, Step
 from ..cards import CARDS
 from ..context import Context
-from ..state import clone, color_of, square_of
+from ..state import State, clone, color_of, square_of
 from .outcomes import Outcome
 
 Frame = dict[str, Any]
@@ -94,7 +94,7 @@ class Resolution:
         return Resolution(ctx, frame, self.ops)
 
     @property
-    def state(self) -> dict[str, Any]:
+    def state(self) -> State:
         return self.ctx.state
 
     @property

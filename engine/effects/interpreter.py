@@ -6,13 +6,13 @@ frame and the question are recorded as facts, so replay needs no interpreter at 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..card_steps import Step
 from ..cards import CARDS
 from ..context import Context
 from ..state import State
-from .frame import Resolution, current_step, finish_step, open_block
+from .frame import Frame, Resolution, current_step, finish_step, open_block
 from .linked import LINKED, OPS as LINKED_OPS, only_completable
 from .ops_flow import OPS as FLOW_OPS
 from .ops_frost import OPS as FROST_OPS
@@ -49,7 +49,7 @@ def _run(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, An
 
 def pending_ask(state: State) -> Ask:
     """What the current step of the state's effect asks, recomputed (never stored)."""
-    res = Resolution(Context.view(state), state["effect"], OPS)
+    res = Resolution(Context.view(state), cast(Frame, state["effect"]), OPS)
     step = current_step(res.frame)
     assert step is not None, "a pending decision stands on a step"
     outcome = _run(res, step, res.top["prog"] or {}, None)
@@ -59,7 +59,7 @@ def pending_ask(state: State) -> Ask:
 
 def advance(ctx: Context, answer: dict[str, Any] | None = None) -> Ask | None:
     """Run the frame in ctx.state['effect'] until it asks (the question) or ends (None)."""
-    frame = ctx.state["effect"]
+    frame = cast(Frame, ctx.state["effect"])
     res = Resolution(ctx, frame, OPS)
     while True:
         step = current_step(frame)

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..card_steps import Step
 from ..cards import RANK_NAMES, RANKS
+from ..state import current_turn
 from .frame import Resolution
 from .ops_targets import piece_candidates, place_colors, place_rank, step_number
 from .outcomes import Ask, Done, Outcome, Push, is_skip
@@ -112,7 +113,7 @@ def gain_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: di
     n = step_number(res, step)
     if n <= 0:
         return Done(False)
-    res.ctx.emit("ActionsGained", seat=res.seat, count=n, actions_left=res.state["turn"]["actions"] + n)
+    res.ctx.emit("ActionsGained", seat=res.seat, count=n, actions_left=current_turn(res.state)["actions"] + n)
     return Done(True)
 
 

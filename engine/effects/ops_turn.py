@@ -9,7 +9,7 @@ from typing import Any
 from ..card_steps import Step
 from .. import turns
 from ..cards import CARDS
-from ..state import enemy_colors
+from ..state import current_turn, enemy_colors
 from .frame import Resolution
 from .outcomes import Ask, Done, Outcome, is_skip
 
@@ -18,7 +18,7 @@ UNDER_DECK = "under_deck"        # frame flag read by summon.finish_card
 
 def spend_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Give up one of the turn's remaining actions; not done when none remains."""
-    left = res.state["turn"]["actions"]
+    left = current_turn(res.state)["actions"]
     if left <= 0:
         return Done(False)
     res.ctx.emit("ActionForfeited", seat=res.seat, actions_left=left - 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..cards import CARDS
 from ..etherweave import EMPEROR, pending_being, stored_piece
 from ..geometry import ADJACENT
-from ..state import COMMON
+from ..state import COMMON, current_turn
 from .frame import Resolution
 
 
@@ -24,7 +24,7 @@ def _no_common_adjacent(res: Resolution, ref: str) -> bool:
 
 CONDITIONS = {
     "has-pending-being": lambda res, _: pending_being(res.state, res.seat) is not None,
-    "no-emperor-warp-this-turn": lambda res, _: EMPEROR not in res.state["turn"].get("warps", []),
+    "no-emperor-warp-this-turn": lambda res, _: EMPEROR not in current_turn(res.state).get("warps", []),
     "piece-on-card": lambda res, _: stored_piece(res.state, res.seat) is not None,
     "card-in-own-discard": _card_in_discard,
     "no-common-piece-adjacent-to": _no_common_adjacent,

@@ -60,7 +60,7 @@ def test_the_fingerprint_of_an_unchanged_copy_is_the_live_one(engine_copy):
 
 @pytest.mark.parametrize("file, old, new", [
     ("evolve.py", 's["next_piece"] = max(s["next_piece"], e["piece"] + 1)', 's["next_piece"] = e["piece"] + 1'),
-    ("state.py", "marshal.loads(marshal.dumps(state))", "marshal.loads(marshal.dumps(dict(state)))"),
+    ("state.py", "marshal.loads(marshal.dumps(value))", "marshal.loads(marshal.dumps(dict(value)))"),
     ("vocabulary.py", 'RANKS = ("common", "heroic", "legendary")', 'RANKS = ("common", "legendary", "heroic")'),
     ("data/cards.json", '"heroic"', '"common"'),
 ], ids=["reducer", "state-helper", "ranks", "card-data"])
