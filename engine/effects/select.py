@@ -152,43 +152,70 @@ def _marked_rays(res: Resolution) -> set[str]:
     return out
 
 
+Who = Callable[[Resolution, str, int, int], bool]
+"""A `who` word: whether a piece of colour `color` (id `pid`) is one it names; `arg` is what
+follows its ':' (the step of 'same-color-as:s1')."""
+
+
+def _enemy(res: Resolution, arg: str, color: int, pid: int) -> bool:
+    return color != res.color
+
+
+def _richer(measure: Callable[[int, int], int]) -> Who:
+    """'enemy-with-more-...-than-you': an enemy colour with more pieces of the measured kind
+    (measure(total, upgraded)) than the resolving player has."""
+    def named(res: Resolution, arg: str, color: int, pid: int) -> bool:
+        if color == res.color or color not in enemy_colors(res.state, res.color):
+            return False
+        return measure(*counts(res.state, color)) > measure(*counts(res.state, res.color))
+    return named
+
+
+WHO: dict[str, Who] = {
+    "any": lambda res, arg, color, pid: True,
+    "own": lambda res, arg, color, pid: color == res.color,
+    "enemy": _enemy,
+    "each-enemy-color": _enemy,           # one piece per colour is the count's word ('one-per-color')
+    "self": lambda res, arg, color, pid: bool(pid == res.frame["being"]),
+    "gateway": lambda res, arg, color, pid: is_gateway(res, pid),
+    "same-color-as": lambda res, ref, color, pid: color in res.result(ref).get("colors", []),
+    "enemy-with-more-common-pieces-than-you": _richer(lambda total, upgraded: total - upgraded),
+    "enemy-with-more-upgraded-pieces-than-you": _richer(lambda total, upgraded: upgraded),
+}
+
+
 def owner_ok(res: Resolution, who: str | None, color: int, pid: int) -> bool:
-    """Whether a piece of `color` (id `pid`) satisfies the `who` filter."""
-    if who is None or who == "any":
+    """Whether a piece of `color` (id `pid`) satisfies the `who` filter (none: every piece)."""
+    if who is None:
         return True
-    if who == "own":
-        return color == res.color
-    if who in ("enemy", "each-enemy-color"):
-        return color != res.color
-    if who == "self":
-        return cast("bool", pid == res.frame["being"])
-    if who == "gateway":
-        return is_gateway(res, pid)
-    if who.startswith("same-color-as:"):
-        return color in res.result(who.split(":", 1)[1]).get("colors", [])
-    if who.startswith("enemy-with-more-"):
-        return color != res.color and color in _richer_enemies(res, who)
-    raise ValueError(f"unknown who: {who}")
+    name, _, arg = who.partition(":")
+    return WHO[name](res, arg, color, pid)
 
 
-def _richer_enemies(res: Resolution, who: str) -> set[int]:
-    mine_total, mine_up = counts(res.state, res.color)
-    out = set()
-    for c in enemy_colors(res.state, res.color):
-        total, up = counts(res.state, c)
-        if "common" in who and total - up > mine_total - mine_up:
-            out.add(c)
-        if "upgraded" in who and up > mine_up:
-            out.add(c)
-    return out
+Rank = Callable[[Resolution, str, int], bool]
+"""A `rank` word: whether a piece of rank `value` is one it names ('same-rank-as:<step>': a rank
+the pieces of that step had)."""
+
+
+def _of_ranks(ranks: set[int]) -> Rank:
+    return lambda res, arg, value: value in ranks
+
+
+RANK: dict[str, Rank] = {
+    **{name: _of_ranks(ranks) for name, ranks in RANK_FILTERS.items()},
+    "same-rank-as": lambda res, ref, value: value in res.result(ref).get("ranks", []),
+}
 
 
 def rank_ok(res: Resolution, rank: str | None, value: int) -> bool:
     if rank is None:
         return True
-    if rank.startswith("same-rank-as:"):
-        return value in res.result(rank.split(":", 1)[1]).get("ranks", [])
-    return value in RANK_FILTERS[rank]
+    name, _, arg = rank.partition(":")
+    return RANK[name](res, arg, value)
+
+
+# The selector words this module reads, checked against the cards at load (effects/words.py)
+WORDS: dict[str, frozenset[str]] = {"who": frozenset(WHO), "rank": frozenset(RANK)}
 
 
 def excluded(res: Resolution, exclude: tuple[str, ...]) -> set[int]:
