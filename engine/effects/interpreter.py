@@ -14,20 +14,20 @@ from ..context import Context
 from ..state import State
 from .frame import Frame, Resolution, current_step, finish_step, open_block
 from .linked import LINKED, OPS as LINKED_OPS, only_completable
-from .ops_flow import OPS as FLOW_OPS
+from .ops_flow import OPS as FLOW_OPS, WORDS as FLOW_WORDS
 from .ops_frost import OPS as FROST_OPS
 from .ops_gateway import OPS as GATEWAY_OPS
 from .ops_move import OPS as MOVE_OPS
-from .ops_targets import OPS as TARGET_OPS
+from .ops_targets import OPS as TARGET_OPS, WORDS as TARGET_WORDS
 from .ops_turn import OPS as TURN_OPS
 from .ops_warp import OPS as WARP_OPS
 from .outcomes import Ask, Done, Outcome, Push
 from .registry import op_table
 from . import words
-from .select import CONDITIONS, WHERE, holds
+from .select import CONDITIONS, WHERE, WORDS as SELECT_WORDS, holds
 
 OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
-WORDS = words.vocabulary()
+WORDS = words.vocabulary(SELECT_WORDS, TARGET_WORDS, FLOW_WORDS)
 words.check(CARDS, OPS, CONDITIONS, WHERE, WORDS)   # a card with a word the interpreter does not define fails here
 
 

@@ -64,6 +64,9 @@ def converted_rank(step: Step, rank: int) -> int:
     return TO_RANK[step.to_rank or "common"](rank)
 
 
+CHOSEN = "chosen"           # a place step's rank: the player picks one of its rank_choices
+
+
 def place_rank(step: Step) -> str:
     """The rank a place step puts down when the card names one (common when it names none)."""
     return step.rank or "common"
@@ -124,7 +127,7 @@ def place_colors(res: Resolution, step: Step, rank: int) -> list[int]:
 
 
 def _place_options(res: Resolution, step: Step) -> list[dict[str, Any]]:
-    ranks = step.rank_choices if step.rank == "chosen" else (place_rank(step),)
+    ranks = step.rank_choices if step.rank == CHOSEN else (place_rank(step),)
     out: list[dict[str, Any]] = []
     for rank in ranks:
         cols = place_colors(res, step, RANKS[rank])
@@ -226,6 +229,14 @@ def convert_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[s
                  to_color=answer["color"], to_rank=RANK_NAMES[rank], by=res.seat, credited=False)
     return Done(True)
 
+
+# `to_color` of a convert: the being itself turns into a piece of an enemy colour (the only kind)
+TO_COLOR = frozenset({"enemy"})
+# The step words this module reads besides the selector's (select.WORDS), checked at load
+WORDS: dict[str, frozenset[str]] = {
+    "count": frozenset(COUNTS), "to_rank": frozenset(TO_RANK), "to_color": TO_COLOR,
+    "rank": frozenset({CHOSEN}), "rank_choices": frozenset(RANKS),
+}
 
 OPS: dict[str, Callable[[Resolution, Step, dict[str, Any], dict[str, Any] | None], Outcome]] = {
     **{op: target_op for op in PROMPTS}, "convert": convert_op,
