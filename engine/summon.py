@@ -15,6 +15,7 @@ from .context import Context
 from .effects.frame import new_frame
 from .effects.interpreter import advance, pending_ask
 from .effects.ops_turn import UNDER_DECK
+from .effects.words import all_steps, selectors, where_names
 from .errors import RuleError
 from .geometry import offset
 from .patterns import Fit, being_square_ok, fits_at
@@ -216,7 +217,8 @@ def orientation_groups(frame: dict[str, Any]) -> dict[int, list[int]]:
 def uses_pattern_pieces(being: Being) -> bool:
     """Whether the effect refers to the pieces the summoning was built from ('pattern-piece')."""
     return any(kind == "pattern-piece" for o in being.orientations for *_, kind in o.marked) \
-        or "pattern-piece" in repr(being.steps)
+        or any("pattern-piece" in where_names(sel.where)
+               for step in all_steps(being.steps) for sel in selectors(step) if sel.where)
 
 
 def _marked(target: str, o: Orientation) -> list[tuple[str, str]]:
