@@ -12,6 +12,7 @@ from .. import frost
 from ..state import enemy_colors
 from . import mirror
 from .frame import Resolution
+from .ops_move import amount
 from .outcomes import Ask, Done, Outcome, is_skip
 
 
@@ -22,7 +23,7 @@ def choose_direction_op(res: Resolution, step: Step, prog: dict[str, Any], answe
         sides = mirror.useful_sides(res)
         if not sides:
             return Done(False)
-        return Ask("direction", [{"type": "choose", "direction": d} for d in sides], bool(step.get("optional")),
+        return Ask("direction", [{"type": "choose", "direction": d} for d in sides], step.optional,
                    "Choose the side of the Mirror to copy from")
     if is_skip(answer):
         return Done(False)
@@ -36,7 +37,7 @@ def freeze_from_discard_op(res: Resolution, step: Step, prog: dict[str, Any], an
         cards = frost.revivable(res.state, res.seat)
         if not cards:
             return Done(False)
-        return Ask("card", [{"type": "choose", "card": c} for c in cards], bool(step.get("optional")),
+        return Ask("card", [{"type": "choose", "card": c} for c in cards], step.optional,
                    "Choose a frozen card of your discard pile to put into play")
     if is_skip(answer):
         return Done(False)
@@ -47,7 +48,7 @@ def freeze_from_discard_op(res: Resolution, step: Step, prog: dict[str, Any], an
 def opponents_lose_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Every other colour starts its next turn with fewer actions (charged by frost.charge_lost_actions)."""
     res.ctx.emit("ActionLossImposed", seat=res.seat, colors=enemy_colors(res.state, res.color),
-                 count=step.get("count", 1))
+                 count=amount(step.count))
     return Done(True)
 
 

@@ -31,7 +31,7 @@ def discard_flare_op(res: Resolution, step: Step, prog: dict[str, Any], answer: 
         held = sorted({c for c in res.state["hands"][res.seat] if c in CARDS.flares})
         if not held:
             return Done(False)
-        return Ask("card", [{"type": "choose", "card": c} for c in held], bool(step.get("optional")),
+        return Ask("card", [{"type": "choose", "card": c} for c in held], step.optional,
                    "Choose the flare to discard")
     if is_skip(answer):
         return Done(False)

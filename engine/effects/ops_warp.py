@@ -16,7 +16,7 @@ from ..card_steps import Selector, Step
 from ..cards import CARDS, RANK_NAMES, card_kind
 from ..geometry import COLOURED, SQUARES
 from .frame import Resolution
-from .ops_move import enterable
+from .ops_move import amount, enterable
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares
 
@@ -29,7 +29,7 @@ def _choose(squares: list[str]) -> list[dict[str, Any]]:
 
 def _once(step: Step, answer: dict[str, Any] | None, label: str, prompt: str, act: Callable[[], None]) -> Outcome:
     """A step with nothing to pick: done at once, or, when optional, asked as yes (`label`) or skip."""
-    if answer is None and step.get("optional"):
+    if answer is None and step.optional:
         return Ask("option", [{"type": "choose", "option": label}], True, prompt)
     if is_skip(answer):
         return Done(False)
@@ -51,14 +51,15 @@ def _partners(res: Resolution, step: Step, first: str) -> list[str]:
 def swap_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Exchange two pieces' squares, `times` times: first pick a piece, then its partner. Nothing is
     destroyed and nothing moves in the sense of a move."""
-    n, first, times = prog.get("n", 0), prog.get("first"), step.get("times", 1)
+    n, first, times = prog.get("n", 0), prog.get("first"), amount(step.times)
     if answer is None:
         if first is not None:
             return Ask("square", _choose(_partners(res, step, first)), False, "Choose the piece to swap it with")
-        firsts = [sq for sq in piece_squares(res, step["first"]) if _partners(res, step, sq)] if n < times else []
+        assert step.first is not None, "a swap names its first piece"
+        firsts = [sq for sq in piece_squares(res, step.first) if _partners(res, step, sq)] if n < times else []
         if not firsts:
             return Done(n > 0)
-        can_skip = bool(step.get("up_to")) or (bool(step.get("optional")) and n == 0)
+        can_skip = step.up_to or (step.optional and n == 0)
         return Ask("square", _choose(firsts), can_skip, "Choose a piece to swap", {"done": n, "of": times})
     if is_skip(answer):
         return Done(n > 0)
@@ -81,7 +82,7 @@ def _run_warp_of(res: Resolution, card: str) -> None:
 def copy_warp_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Doppelganger: the pending being's warp; Ziggurat Sentinel: a warp of the discard pile. The
     Merchant of Time's warp is never copied; the pending being stays pending."""
-    if step.get("source") == "pending-being":
+    if step.source == "pending-being":
         card = etherweave.pending_being(res.state, res.seat)
         if card is None or not etherweave.copyable(card):
             return Done(False)
@@ -91,7 +92,7 @@ def copy_warp_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict
         cards = sorted(c for c in set(res.state["discards"][res.seat]) if etherweave.copyable(c))
         if not cards:
             return Done(False)
-        return Ask("card", [{"type": "choose", "card": c} for c in cards], bool(step.get("optional")),
+        return Ask("card", [{"type": "choose", "card": c} for c in cards], step.optional,
                    "Choose a discarded card whose warp effect to resolve")
     if is_skip(answer):
         return Done(False)
@@ -136,7 +137,7 @@ def discard_from_hand_op(res: Resolution, step: Step, prog: dict[str, Any], answ
         cards = sorted(c for c in set(res.state["hands"][res.seat]) if c != pending)
         if not cards:
             return Done(False)
-        return Ask("card", [{"type": "choose", "card": c} for c in cards], bool(step.get("optional")),
+        return Ask("card", [{"type": "choose", "card": c} for c in cards], step.optional,
                    "Choose a card of your hand to discard")
     if is_skip(answer):
         return Done(False)
@@ -170,7 +171,7 @@ def stasis_take_op(res: Resolution, step: Step, prog: dict[str, Any], answer: di
         squares = piece_squares(res, Selector(who=step.who, rank=step.rank, where=step.where))
         if not squares:
             return Done(False)
-        return Ask("square", _choose(squares), bool(step.get("optional")), "Choose a piece to put in stasis")
+        return Ask("square", _choose(squares), step.optional, "Choose a piece to put in stasis")
     if is_skip(answer):
         return Done(False)
     etherweave.store(res.ctx, res.seat, answer["square"])
@@ -179,8 +180,8 @@ def stasis_take_op(res: Resolution, step: Step, prog: dict[str, Any], answer: di
 
 def _landing_squares(res: Resolution, step: Step, rank: int) -> list[str]:
     board = res.state["board"]
-    return [sq for sq in SQUARES if (step.get("ends_on") != "colorless" or sq not in COLOURED)
-            and enterable(step.get("kind", "standard"), rank, board.get(sq))]
+    return [sq for sq in SQUARES if (step.ends_on != "colorless" or sq not in COLOURED)
+            and enterable(step.kind if step.kind is not None else "standard", rank, board.get(sq))]
 
 
 def stasis_release_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
