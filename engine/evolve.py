@@ -12,8 +12,16 @@ from typing import Any, Callable, Literal, Sequence, TypeVar, cast
 from . import checkpoints
 from .cards import RANKS
 from .shapes import (
-    ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned, CardDiscarded, CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn, CardsReturned, CommandAccepted, ControlPassed, DeckShuffled, DestructionBonusGranted, ExtraDrawGranted, ExtraTurnGranted, FinalRoundStarted, FlareInvoked, GameCreated, GameEnded, GatewayLost, GatewayMarked, ImprovisationUsed, LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, PositionSet, ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted, SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt, TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied, WarpPlayed,
-    GameEvent,
+    ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned, CardDiscarded,
+    CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn, CardsReturned,
+    CommandAccepted, ControlPassed, DeckShuffled, DestructionBonusGranted, ExtraDrawGranted, ExtraTurnGranted,
+    FinalRoundStarted, FlareInvoked, GameCreated, GameEnded, GameEvent, GatewayLost, GatewayMarked,
+    ImprovisationUsed, LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved,
+    PiecePickedUp, PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned,
+    PointsScored, PositionSet, ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned,
+    SummonModifierGranted, SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt,
+    TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
+    WarpPlayed,
 )
 from .state import LEGENDARY, State, clone, color_of, current_turn, dealt_tasks, piles, reset
 
@@ -271,7 +279,7 @@ def _extra_turn(s: State, e: ExtraTurnGranted) -> None:
 
 @reducer("SummonModifierGranted")
 def _modifier_granted(s: State, e: SummonModifierGranted) -> None:
-    current_turn(s)["modifiers"].append(dict(e["modifier"]))
+    current_turn(s)["modifiers"].append(e["modifier"].copy())
 
 
 @reducer("SummonModifierUsed")

@@ -73,6 +73,15 @@ class Tasks(TypedDict):
     claimed: list[list[str]]        # by colour
 
 
+class SummonModifier(TypedDict):
+    """A change to the turn's next summoning, granted by an effect (engine/summon.py reads them)."""
+
+    modifier: str                   # war-summoning, use-color-of, void-summoning, ...
+    count: int
+    scope: str | None
+    color: NotRequired[int]         # use-color-of: the colour the pattern is built from
+
+
 class Turn(TypedDict):
     seat: int
     number: int
@@ -84,7 +93,7 @@ class Turn(TypedDict):
     summons: list[list[Any]]        # [square, rank] of each summoning this turn
     draws: list[str]                # extra draws granted (deck names)
     extra_turn: bool                # an extra turn follows
-    modifiers: list[dict[str, Any]]     # summon modifiers granted and not yet used
+    modifiers: list[SummonModifier]     # granted and not yet used
     triggered: str | Literal[False]     # an end trigger met before this extra turn (False: none)
     control: NotRequired[int]       # the teammate the turn was handed to (team play)
     warps: NotRequired[list[str]]   # warps played this turn (Etherweave)
@@ -95,6 +104,19 @@ class FinalRound(TypedDict):
     seat: int
     turn: int
     reason: str
+
+
+class Standing(TypedDict):
+    seat: int
+    score: int
+    key: list[int]                  # score, then the tie-break keys (RULES 10.3), compared as a list
+    place: int                      # 1 for the winners
+
+
+class GameResult(TypedDict):
+    reason: str                     # end_of_game, resignation, abandonment, ...
+    winners: list[int]              # seats
+    standings: list[Standing]       # best first
 
 
 class Rng(TypedDict):
@@ -148,7 +170,7 @@ class GameState(TypedDict):
     effect: dict[str, Any] | None   # the frame of the rule a pending decision waits in
     pending: Pending | None
     final: FinalRound | None
-    result: dict[str, Any] | None
+    result: GameResult | None
     rng: Rng
     options: dict[str, Any]         # per-game rule settings (zombie_after)
     version: NotRequired[int]       # events folded so far (absent once the game is over)
@@ -329,7 +351,7 @@ class GameCreated(GameCreatedPublic):
 
 class GameEnded(TypedDict):
     type: Literal["GameEnded"]
-    result: dict[str, Any]
+    result: GameResult
     seed: str
 
 
@@ -495,13 +517,13 @@ class SeatAbandoned(TypedDict):
 
 class SummonModifierGranted(TypedDict):
     type: Literal["SummonModifierGranted"]
-    modifier: dict[str, Any]
+    modifier: SummonModifier
     seat: int
 
 
 class SummonModifierUsed(TypedDict):
     type: Literal["SummonModifierUsed"]
-    modifier: dict[str, Any]
+    modifier: SummonModifier
     seat: int
 
 

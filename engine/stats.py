@@ -13,41 +13,64 @@ that decided, if any.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence, TypedDict
 
 from .cards import CARDS
+from .shapes import GameEvent, GameResult, PointsScored
 from .state import LEGENDARY, State, color_of, pieces, task_points, threshold, two_sided
 from .undo import undone_moves
+from .view_shapes import SeenEvent
 from .vocabulary import RANKS
+
+Event = GameEvent | SeenEvent           # the full events or a seat's redacted ones
+
+
+class PlayerStats(TypedDict):
+    """What one seat's own decisions did (steps it took back count for nothing)."""
+
+    seat: int
+    pieces_placed: int
+    beings_summoned: int
+    legends_summoned: int
+    destroyed: dict[str, int]       # enemy pieces by rank name
+    upgrades: int
+    flares: int
+    tasks: int
+    timeouts: int
+    undos: int
+    points: dict[str, Any]          # by reason; melee: by colour ("0", ...), then by reason
+
+
+class GameStats(TypedDict):
+    players: list[PlayerStats]      # by seat
 
 TIE_KEYS_TWO_SIDED = ("score", "upgraded pieces on the board", "pieces on the board")
 
 
-def _blank(seat: int) -> dict[str, Any]:
+def _blank(seat: int) -> PlayerStats:
     return {"seat": seat, "pieces_placed": 0, "beings_summoned": 0, "legends_summoned": 0,
             "destroyed": dict.fromkeys(RANKS, 0), "upgrades": 0, "flares": 0, "tasks": 0,
             "timeouts": 0, "undos": 0, "points": {}}
 
 
-def game_stats(events: list[dict[str, Any]]) -> dict[str, Any]:
+def game_stats(events: Sequence[Event]) -> GameStats:
     """Per-seat statistics of a game from its events (version = position in the list + 1)."""
     undone = undone_moves(list(enumerate(events, start=1)))
-    players: list[dict[str, Any]] = []
+    players: list[PlayerStats] = []
     colors: dict[int, int] = {}
     melee = False
     actor, skipping = None, False
     for version, event in enumerate(events, start=1):
-        kind = event["type"]
-        if kind == "GameCreated":
+        if event["type"] == "GameCreated":
             players = [_blank(i) for i in range(len(event["seats"]))]
             colors = {i: s["color"] for i, s in enumerate(event["seats"])}
             melee = event["form"] == "melee"
-        elif kind == "PositionSet":
+        elif event["type"] == "PositionSet":
             seats = event["state"]["seats"]
             players = [_blank(i) for i in range(len(seats))]
             colors = {i: s["color"] for i, s in enumerate(seats)}
             melee = event["state"]["form"] == "melee"
-        elif kind == "CommandAccepted":
+        elif event["type"] == "CommandAccepted":
             actor, skipping = event["seat"], version in undone
             if event["command"].get("type") == "undo":
                 players[actor]["undos"] += 1
@@ -57,32 +80,31 @@ def game_stats(events: list[dict[str, Any]]) -> dict[str, Any]:
     return {"players": players}
 
 
-def _count(players: list[dict[str, Any]], colors: dict[int, int], melee: bool, actor: int | None, e: dict[str, Any]) -> None:
-    kind = e["type"]
-    if kind == "TurnTimedOut":
+def _count(players: list[PlayerStats], colors: dict[int, int], melee: bool, actor: int | None, e: Event) -> None:
+    if e["type"] == "TurnTimedOut":
         players[e["seat"]]["timeouts"] += 1
-    elif kind == "BeingSummoned":
+    elif e["type"] == "BeingSummoned":
         players[e["seat"]]["beings_summoned"] += 1
         players[e["seat"]]["legends_summoned"] += e["rank"] == "legendary"
-    elif kind == "FlareInvoked":
+    elif e["type"] == "FlareInvoked":
         players[e["seat"]]["flares"] += 1
-    elif kind == "TaskClaimed":
+    elif e["type"] == "TaskClaimed":
         players[e["seat"]]["tasks"] += 1
-    elif kind == "PointsScored":
+    elif e["type"] == "PointsScored":
         _points(players, colors, melee, e)
     elif actor is None:
         return
-    elif kind == "PiecePlaced" and e["color"] == colors[actor]:
+    elif e["type"] == "PiecePlaced" and e["color"] == colors[actor]:
         players[actor]["pieces_placed"] += 1
-    elif kind == "PieceDestroyed" and e.get("credited"):
+    elif e["type"] == "PieceDestroyed" and e.get("credited"):
         players[actor]["destroyed"][e["rank"]] += 1
-    elif kind == "PieceConverted" and e.get("credited"):
+    elif e["type"] == "PieceConverted" and e.get("credited"):
         players[actor]["destroyed"][e["from_rank"]] += 1
-    elif kind == "PieceRankChanged" and e.get("cause") == "upgrade" and e["color"] == colors[actor]:
+    elif e["type"] == "PieceRankChanged" and e.get("cause") == "upgrade" and e["color"] == colors[actor]:
         players[actor]["upgrades"] += 1
 
 
-def _points(players: list[dict[str, Any]], colors: dict[int, int], melee: bool, e: dict[str, Any]) -> None:
+def _points(players: list[PlayerStats], colors: dict[int, int], melee: bool, e: PointsScored) -> None:
     """A melee side is a seat with a track per colour; a two-sided side is a colour (its seats share)."""
     if melee:
         track = players[e["side"]]["points"].setdefault(str(e["track"]), {})
@@ -94,7 +116,7 @@ def _points(players: list[dict[str, Any]], colors: dict[int, int], melee: bool, 
             book[e["reason"]] = book.get(e["reason"], 0) + e["points"]
 
 
-def explain_result(state: State, summary: dict[str, Any]) -> dict[str, Any] | None:
+def explain_result(state: State, summary: GameStats) -> dict[str, Any] | None:
     """The result with each standing's score broken down and the tie-break that decided."""
     result = state.get("result")
     if not result:
@@ -106,7 +128,7 @@ def explain_result(state: State, summary: dict[str, Any]) -> dict[str, Any] | No
     return {**result, "standings": rows, "target": threshold(state), "tiebreak": _tiebreak(state, result)}
 
 
-def _breakdown(state: State, seat: int, player: dict[str, Any]) -> dict[str, Any]:
+def _breakdown(state: State, seat: int, player: PlayerStats) -> dict[str, Any]:
     color = color_of(state, seat)
     if state["form"] == "melee":
         tracks = {str(c): p for c, p in enumerate(state["points"][seat]) if c != color}
@@ -122,7 +144,7 @@ def _breakdown(state: State, seat: int, player: dict[str, Any]) -> dict[str, Any
     return {"points": state["points"][color], "by_reason": player["points"], "destroyed": player["destroyed"]}
 
 
-def _tiebreak(state: State, result: dict[str, Any]) -> dict[str, Any] | None:
+def _tiebreak(state: State, result: GameResult) -> dict[str, Any] | None:
     """Which key of the standings separated the winners from the next player, when the score did not."""
     rows = result["standings"]
     if len(rows) < 2 or result["reason"] in ("resignation", "abandonment") or "key" not in rows[0]:

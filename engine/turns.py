@@ -10,6 +10,7 @@ from collections import Counter
 from . import drawing, etherweave, frost, tasks, teams
 from .context import Context
 from .pending import Options, close, decision, raise_decision
+from .shapes import GameResult, Standing
 from .state import COMMON, LEGENDARY, State, color_of, colors, counts, current_effect, current_turn, melee_scores, score, threshold, two_sided
 
 ACTIONS_PER_TURN = 2
@@ -121,9 +122,9 @@ def trigger(s: State, seat: int) -> str | None:
     return None
 
 
-def standings(s: State) -> list[dict[str, Any]]:
+def standings(s: State) -> list[Standing]:
     """Every seat with its score and tie-break keys, best first (RULES 10.3)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[Standing] = []
     for seat in range(len(s["seats"])):
         color = color_of(s, seat)
         total, upgraded = counts(s, color)
@@ -131,7 +132,7 @@ def standings(s: State) -> list[dict[str, Any]]:
             key = [score(s, color), upgraded, total]
         else:
             key = [*melee_scores(s, seat), upgraded, total]
-        rows.append({"seat": seat, "score": key[0], "key": key})
+        rows.append({"seat": seat, "score": key[0], "key": key, "place": 0})     # placed below
     rows.sort(key=lambda r: r["key"], reverse=True)
     for r in rows:
         r["place"] = 1 + sum(1 for o in rows if o["key"] > r["key"])
@@ -151,5 +152,5 @@ def end_game(ctx: Context, reason: str, loser_color: int | None = None) -> None:
         rows.sort(key=lambda r: r["place"])
     else:
         winners = [r["seat"] for r in rows if r["place"] == 1]
-    result = {"reason": reason, "winners": winners, "standings": rows}
+    result: GameResult = {"reason": reason, "winners": winners, "standings": rows}
     ctx.emit("GameEnded", result=result, seed=s["rng"]["seed"])

@@ -11,7 +11,7 @@ version left; the fold puts that position back, and nothing in the log is erased
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Sequence
 
 from .checkpoints import UNDO_COMMANDS as UNDO_COMMANDS, current_index, versions
 from .context import Context
@@ -19,6 +19,7 @@ from .errors import RuleError, malformed
 from .evolve import Event
 from .shapes import Command
 from .state import State, active_seat
+from .view_shapes import SeenEvent
 
 EVENTS = {"undo": "TurnStepUndone", "redo": "TurnStepRedone"}
 
@@ -64,22 +65,21 @@ _NOTHING = {
 }
 
 
-def undone_moves(events: list[tuple[int, dict[str, Any]]]) -> set[int]:
+def undone_moves(events: Sequence[tuple[int, Event | SeenEvent]]) -> set[int]:
     """The versions of the commands whose moves stand undone after `events` ((version, event) in
     order): taken back by an undo and not replayed by a redo. The log greys these out."""
     live: list[int] = []            # commands in force, oldest first
     redoable: list[int] = []        # taken back, still replayable by a redo
     gone: set[int] = set()          # taken back for good (a new decision followed)
     for version, event in events:
-        kind = event["type"]
-        if kind == "CommandAccepted" and event["command"].get("type") not in UNDO_COMMANDS:
+        if event["type"] == "CommandAccepted" and event["command"].get("type") not in UNDO_COMMANDS:
             gone.update(redoable)
             redoable = []
             live.append(version)
-        elif kind == "TurnStepUndone":
+        elif event["type"] == "TurnStepUndone":
             redoable = [v for v in live if v > event["to_version"]] + redoable
             live = [v for v in live if v <= event["to_version"]]
-        elif kind == "TurnStepRedone":
+        elif event["type"] == "TurnStepRedone":
             live += [v for v in redoable if v <= event["to_version"]]
             redoable = [v for v in redoable if v > event["to_version"]]
     return gone | set(redoable)

@@ -16,7 +16,7 @@ from .shapes import (
     ActionForfeited, ActionLossImposed, ActionsGained, ActionsLost, ActionTaken, BeingSummoned, CardDiscarded,
     CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn, CardsReturned, Command,
     CommandAccepted, ControlPassed, DestructionBonusGranted, ExtraDrawGranted, ExtraTurnGranted, FinalRound,
-    FinalRoundStarted, FlareInvoked, GameCreatedPublic, GameEnded, GatewayLost, GatewayMarked, ImprovisationUsed,
+    FinalRoundStarted, FlareInvoked, GameCreatedPublic, GameEnded, GameResult, GatewayLost, GatewayMarked, ImprovisationUsed,
     LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced,
     PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, SchoolChosen,
     SchoolDrawn, SeatAbandoned, SummoningCountedAsLegend, SummonModifierGranted, SummonModifierUsed, TaskClaimed,
@@ -126,7 +126,7 @@ class PlayerView(TypedDict):
     pending: PendingView | None
     effect: EffectView | None
     final_round: FinalRound | None
-    result: dict[str, Any] | None
+    result: GameResult | None
     target: int                     # the score that triggers the end
     gateways: dict[str, str]        # Nethervoid: colour ("0", ...) -> the square of its Gateway
     gateway: str | None             # the game's one Gateway, if any
