@@ -18,15 +18,13 @@ choice changes before the next decision (found by deciding it on a copy).
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .cards import CARDS, Being
 from .decide import decide
 from .errors import RuleError
 from .evolve import replay
 from .geometry import AT, COORD, ray
 from .legal import legal_commands
-from .shapes import Command
+from .shapes import Command, Squares
 from .state import State, square_of
 from .summon import _marked, orientation_groups, usable_fits
 
@@ -41,7 +39,7 @@ def annotated_commands(state: State, seat: int) -> list[Command]:
     return out
 
 
-def squares_of(state: State, command: Command) -> dict[str, Any] | None:
+def squares_of(state: State, command: Command) -> Squares | None:
     kind = command["type"]
     if kind == "summon":
         return _summon(state, command)
@@ -54,7 +52,7 @@ def squares_of(state: State, command: Command) -> dict[str, Any] | None:
     return None
 
 
-def _summon(state: State, command: Command) -> dict[str, Any]:
+def _summon(state: State, command: Command) -> Squares:
     being = CARDS.beings[command["card"]]
     target = command["square"]
     fits = usable_fits(state, command["seat"], being, target, command.get("improvise"))
@@ -68,8 +66,8 @@ def _marks(being: Being, target: str, indexes: list[int]) -> list[list[str]]:
     return [list(m) for m in sorted(found)]
 
 
-def _choice(state: State, command: Command, key: str) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _choice(state: State, command: Command, key: str) -> Squares:
+    out: Squares = {}
     frame = state["effect"] or {}
     if key == "orientation" and frame.get("fits"):
         group = orientation_groups(frame).get(command["orientation"], [command["orientation"]])

@@ -13,6 +13,16 @@ from typing import Any, Collection, Literal, NotRequired, TypedDict, Union, cast
 
 # --- commands ------------------------------------------------------------------------------------
 
+class Squares(TypedDict, total=False):
+    """What a client shows a listed choice with (engine/display.py); display only, decide ignores it."""
+
+    being: str                      # the being square (summon, orientation)
+    pattern: list[str]              # the squares of every fitting pattern
+    affects: list[str]              # the squares the choice changes
+    marks: list[list[str]]          # [square, kind] of each marked square
+    path: list[str]                 # a move's or a direction's squares
+
+
 Command = TypedDict("Command", {
     "type": str,                        # engine/vocabulary.py COMMAND_TYPES (or the clock's "timeout")
     "seat": NotRequired[int],           # who sends it (always in `legal_commands`, never inside CommandAccepted)
@@ -30,7 +40,7 @@ Command = TypedDict("Command", {
     "from": NotRequired[str],           # move
     "to": NotRequired[str],             # move
     "to_version": NotRequired[int],     # undo, redo
-    "squares": NotRequired[dict[str, Any]],   # display only (annotated_commands); decide ignores it
+    "squares": NotRequired[Squares],          # display only (annotated_commands); decide ignores it
 })
 
 
