@@ -10,7 +10,8 @@ follow-up (events/followup.py).
 1. Before the script, the player goes into the deadline index (`outbox:<player>`, events/due.py),
    due a grace (ARENA_FOLLOW_UP_GRACE) after their latest notification; only later, never sooner.
 2. The script writes the notification to the player's outbox (keys.notify_outbox) with the inbox
-   entry: both are stored or neither.
+   entry, when something may be owed (the player has a webhook URL, or the sender says an e-mail
+   may be): both are stored or neither.
 3. The fast path: the sender hands it over (workers/notify.py queues the e-mail and webhook once,
    by the notification's id) and settles the outbox entry.
 4. The slow path: a deadline loop claims `outbox:<player>` when due and hands over what is left.
@@ -32,13 +33,14 @@ _DELIVER = lua("notify_once.lua")
 
 
 def deliver_once(redis: Any, player_id: str, note_id: str, body: str, moment: float, size: int,
-                 forget_before: float) -> str | None:
-    """Append `body` to the inbox unless `note_id` was delivered, and owe its e-mail and webhook
-    (settle them with `settle`); None if it was delivered, else the player's webhook URL ('' for none)."""
+                 forget_before: float, mail_owed: bool) -> str | None:
+    """Append `body` to the inbox unless `note_id` was delivered, and owe its webhook (if the
+    player has a URL) and its e-mail (if `mail_owed`) until `settle`; None if it was delivered,
+    else the player's webhook URL ('' for none)."""
     due.add(redis, {due.member("outbox", player_id): moment + grace()}, only_later=True)
     answer = run_script(redis, _DELIVER, [keys.notified(player_id), keys.inbox(player_id), keys.player(player_id),
                                           keys.notify_outbox(player_id)],
-                        [note_id, f"{moment:.6f}", body, size, f"{forget_before:.6f}"])
+                        [note_id, f"{moment:.6f}", body, size, f"{forget_before:.6f}", "1" if mail_owed else "0"])
     return text(answer[1]) if answer else None
 
 

@@ -4,8 +4,9 @@ and invitations to a game with their answers (sent by server/invitations.py).
 Each notification has an id made from what it is about (kind, game, wait or version, seat), so
 sending it twice delivers it once: one Lua script checks the id in the player's `notified` set,
 appends the notification to the player's inbox stream (read by GET /players/me/stream, resumable
-by stream id), records in the player's outbox that its e-mail and webhook are owed, and answers
-with the player's webhook URL (events/inbox.py).
+by stream id), records in the player's outbox that its e-mail and webhook are owed (when the
+player has a webhook URL or an e-mail may be wanted), and answers with the player's webhook URL
+(events/inbox.py).
 
 Then it is handed over: the e-mail (workers/email.py decides whether one is wanted) and, if the
 player registered a URL, the webhook (workers/webhooks.py signs and retries it; its delivery id is
@@ -52,12 +53,14 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
     moment = runtime.now() if now is None else now
     note = {**note, "player": player_id}
     body = json.dumps(note, separators=(",", ":"), sort_keys=True)
+    mail_owed = email.may_offer(note)
     url = inbox.deliver_once(redis, player_id, note["id"], body, moment, settings.inbox_size,
-                             moment - REMEMBER_SECONDS)
+                             moment - REMEMBER_SECONDS, mail_owed)
     if url is None:
         return False
     checkpoints.reached("notify.stored")
-    hand_over(redis, player_id, body, settings, url, moment)
+    if url or mail_owed:                # else nothing was owed, nor written to the outbox
+        hand_over(redis, player_id, body, settings, url, moment)
     return True
 
 
@@ -69,7 +72,7 @@ def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: st
     note = json.loads(body)
     url = inbox.webhook_url(redis, player_id) if url is None else url
     if not url and not email.may_offer(note):
-        inbox.settle(redis, player_id, note["id"])          # nothing to queue
+        inbox.settle(redis, player_id, note["id"])          # nothing to queue (any more)
         return
     jobs = queue_for(redis)
     marker = keys.handed_over(player_id, note["id"])
@@ -88,8 +91,7 @@ def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: st
             except WatchError:
                 continue                # another hand-over of this notification moved first: look again
     checkpoints.reached("notify.handed")
-    inbox.settle(redis, player_id, note["id"])
-    jobs.delete(marker)
+    _settle(redis, jobs, player_id, note["id"])
 
 
 def hand_over_owed(redis: Any, player_id: str, settings: Settings) -> int:
@@ -99,6 +101,19 @@ def hand_over_owed(redis: Any, player_id: str, settings: Settings) -> int:
     for body in owed.values():
         hand_over(redis, player_id, body, settings)
     return len(owed)
+
+
+def _settle(redis: Any, jobs: Any, player_id: str, note_id: str) -> None:
+    """The outbox entry goes, then the hand-over marker (never the other way round: a loop would
+    queue the jobs again); one round trip when the queues share the game data's Redis."""
+    if jobs is not redis:
+        inbox.settle(redis, player_id, note_id)
+        jobs.delete(keys.handed_over(player_id, note_id))
+        return
+    with redis.pipeline(transaction=False) as pipe:
+        inbox.settle(pipe, player_id, note_id)
+        pipe.delete(keys.handed_over(player_id, note_id))
+        pipe.execute()
 
 
 def _enqueue_webhook(pipe: Any, redis: Any, player_id: str, note_id: str, body: str, settings: Settings) -> None:

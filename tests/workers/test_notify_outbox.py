@@ -2,7 +2,8 @@
 inbox write and before the hand-over, or after the hand-over and before its outbox entry was
 settled, a worker's deadline loop hands over what is owed, and the player gets the mail and the
 webhook once each. The sender is a real process of this test, held at a named point and killed by
-its pid; the mail goes to a real SMTP server (aiosmtpd), the webhook to a real HTTP receiver."""
+its pid; the mail goes to a real SMTP server (aiosmtpd), the webhook to a real HTTP receiver.
+Hand-overs of one notification racing each other queue its mail and webhook once."""
 from __future__ import annotations
 
 import json
@@ -10,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -73,3 +75,26 @@ def test_mail_and_webhook_go_once_though_the_sender_was_killed(point, durable_cl
     assert notify.send(server, player, note) is False                           # a re-announcement: delivered once
     run_worker(server)
     assert len(smtp.messages) == 1 and len(hook.requests) == 1
+
+
+def test_hand_overs_racing_for_one_notification_queue_its_mail_and_webhook_once(client, redis_db, smtp, hook):
+    """A sender late past the grace and deadline loops all handing over the same notification."""
+    player = register(client, "Bea", webhook_url=hook.url)["id"]
+    email_prefs.set_preferences(redis_db, player, "bea@example.test", {})
+    note = {**notify.notification("deadline_soon", "g2", 1, 3, text="Soon."), "player": player}
+    body = json.dumps(note, separators=(",", ":"), sort_keys=True)
+    assert inbox.deliver_once(redis_db, player, note["id"], body, time.time(), 100, 0.0, True) == hook.url
+    start = threading.Barrier(6)
+
+    def hand_over() -> None:
+        start.wait(5)
+        notify.hand_over(redis_db, player, body, Settings.from_env())
+    racers = [threading.Thread(target=hand_over) for _ in range(6)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join(10)
+    assert Queue(Settings.from_env().notify_queue, connection=redis_db).count == 2         # one mail, one webhook
+    assert inbox.owed(redis_db, player) == {}
+    run_worker(redis_db)
+    assert len(smtp.messages) == 1 and [h["X-Arena-Delivery"] for h, _ in hook.requests] == [note["id"]]
