@@ -13,14 +13,12 @@ State (both created by their first event, so older states need no migration):
 """
 from __future__ import annotations
 
-from typing import Any, cast
-
 from . import teams
 from .cards import CARDS
 from .context import Context
 from .errors import malformed
 from .pending import Options, close, decision, raise_decision
-from .shapes import Command
+from .shapes import Command, FrozenCard
 from .state import State, color_of, current_effect, current_turn
 
 THAW_ON_FREEZING_TURN = True
@@ -35,8 +33,9 @@ def freezes(card: str) -> bool:
     return being is not None and being.frozen is not None
 
 
-def _slot(state: State, seat: int) -> dict[str, Any] | None:
-    return cast("dict[str, Any] | None", state.get("frozen", [None] * len(state["seats"]))[seat])
+def _slot(state: State, seat: int) -> FrozenCard | None:
+    frozen = state.get("frozen")
+    return frozen[seat] if frozen else None
 
 
 def frozen_card(state: State, seat: int) -> str | None:
@@ -99,14 +98,14 @@ def enter(ctx: Context, seat: int, card: str, source: str) -> None:
     ctx.emit("CardFrozen", seat=seat, card=card, source=source)
 
 
-def from_description(value: object, state: State) -> list[Any] | None:
+def from_description(value: object, state: State) -> list[FrozenCard | None] | None:
     """The `frozen` of a position description ({"0": card id}), frozen before the position's turn;
     None when it names none."""
     if not value:
         return None
     if not isinstance(value, dict):
         raise malformed("The frozen cards must map each seat to its frozen card.")
-    out: list[Any] = [None] * len(state["seats"])
+    out: list[FrozenCard | None] = [None] * len(state["seats"])
     for key, card in value.items():
         seat = int(key) if str(key).isdigit() and int(key) < len(out) else None
         if seat is None or not isinstance(card, str) or not freezes(card) \

@@ -96,14 +96,14 @@ def follow(ctx: Context, event: Event) -> None:
                      reason=LOSS_REASONS.get(event["type"], "removed"))
 
 
-def from_description(value: object, state: State) -> list[Any] | None:
+def from_description(value: object, state: State) -> list[int | None] | None:
     """The `gateways` of a position description ({"0": "e5"}), checked against its board; None
     when the description names no Gateway."""
     if not value:
         return None
     if not isinstance(value, dict):
         raise malformed("The Gateways must map each colour to the square of its Gateway.")
-    out: list[Any] = [None] * len(state["capacity"])
+    out: list[int | None] = [None] * len(state["capacity"])
     for key, sq in value.items():
         color = int(key) if str(key).isdigit() else -1
         if not _may_hold(state, color, sq):

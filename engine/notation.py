@@ -7,9 +7,8 @@ Example: the duel start position is "5/7/9/9/2a3b2/9/9/7/5".
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .geometry import COORD, SQUARES
+from .shapes import Board
 from .state import COMMON, HEROIC, LEGENDARY
 
 LETTERS = "abcd"
@@ -21,7 +20,7 @@ def _token(color: int, rank: int) -> str:
     return {COMMON: letter, HEROIC: letter.upper(), LEGENDARY: letter.upper() + "*"}[rank]
 
 
-def to_text(board: dict[str, list[Any]]) -> str:
+def to_text(board: Board) -> str:
     """Notation of a board {square: [piece id, colour, rank]}."""
     rows = []
     for row in ROWS:

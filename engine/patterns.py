@@ -10,13 +10,13 @@ while its being goes on any empty uncoloured square.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
 from .cards import Being, Orientation
 from .geometry import AT, COLOURED, COORD, SQUARES
+from .shapes import Board
 from .state import COMMON
 
-Board = dict[str, list[Any]]
 FREE = "free"               # a being's `anchor` when its pattern is not tied to its square
 
 
