@@ -60,7 +60,7 @@ def settle(client: Any, player_id: str, note_id: str) -> None:
 
 def webhook_url(redis: Any, player_id: str) -> str:
     """The player's webhook URL now ('' for none)."""
-    return text(redis.hget(keys.player(player_id), "webhook_url") or "")
+    return text(redis.hget(keys.player(player_id), "webhook_url"))
 
 
 def read(redis: Any, player_id: str, after: str = "0", count: int = 100) -> list[tuple[str, dict]]:

@@ -33,6 +33,7 @@ def cluster_env(redis_cluster, redis_server, tmp_path_factory):
         env.setenv("REDIS_URL", f"redis://127.0.0.1:{redis_server.port}/{QUEUE_DB}")
         env.setenv("ARENA_DATA_DIR", str(tmp_path_factory.mktemp("cluster-data")))
         env.setenv("ARENA_WEBHOOK_RETRIES", "0")
+        env.setenv("ARENA_WEBHOOK_ALLOW", "127.0.0.1/32")
         yield queue
     queue.close()
 
@@ -40,18 +41,20 @@ def cluster_env(redis_cluster, redis_server, tmp_path_factory):
 @pytest.fixture(scope="module")
 def product_flow(cluster_env) -> Flow:
     """Players, a timed game between them to its end, and a game against a bot, with the workers
-    running every job they cause."""
+    running every job they cause; Ann's notifications also go to her webhook (handed over to the
+    queue Redis once each, workers/notify.py)."""
     from datetime import datetime, timedelta, timezone
 
     from freezegun import freeze_time
 
-    from tests.workers.helpers import bearer, new_game, play_legal, register, run_worker
+    from tests.workers.helpers import Receiver, bearer, new_game, play_legal, register, run_worker
 
     app = create_app({"TESTING": True})
     client = app.test_client()
     cluster = app.extensions["arena"].redis
     flow = Flow(cluster, cluster_env)
-    ann, bob = register(client, "Ann"), register(client, "Bob")
+    hook = Receiver([200])
+    ann, bob = register(client, "Ann", webhook_url=hook.url), register(client, "Bob")
     flow.players += [ann["id"], bob["id"]]
     timed = {"kind": "move", "seconds": 600}
     duel = new_game(client, time_control=timed, seed="cluster-a",
@@ -78,6 +81,10 @@ def product_flow(cluster_env) -> Flow:
     for who in (ann, bob):
         assert client.get("/players/me/rating", headers=bearer(who["token"])).json["games"] == 1
         assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]
+    noted = [n["id"] for n in client.get("/players/me/notifications", headers=bearer(ann["token"])).json["notifications"]]
+    hook.close()
+    assert noted and sorted(h["X-Arena-Delivery"] for h, _ in hook.requests) == sorted(noted)     # once each
+    assert not cluster.hlen(keys.notify_outbox(ann["id"]))
     assert client.get("/health").json["replication"]["mode"] == "degraded"      # no replicas here
     asyncio.run(_stream_slots_once())
     flow.tables = lobby_flow(app, cluster_env)
