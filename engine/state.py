@@ -125,39 +125,35 @@ def piles(state: State, deck: str, seat: int | None = None) -> tuple[list[str], 
     return pile["deck"], pile["discard"]
 
 
+def present(part: T | None, missing: str) -> T:
+    """A part of the state that may be None, read by a rule that runs only once it exists."""
+    assert part is not None, missing
+    return part
+
+
 def current_turn(state: State) -> Turn:
-    """The turn in play, for rules that run only once play began (the state has a turn then)."""
-    turn = state["turn"]
-    assert turn is not None, "no turn before play began"
-    return turn
+    """The turn in play, for rules that run only once play began."""
+    return present(state["turn"], "no turn before play began")
 
 
 def dealt_tasks(state: State) -> Tasks:
     """The High Form tasks, for rules that run only once they are dealt."""
-    tasks = state["tasks"]
-    assert tasks is not None, "no tasks before they are dealt (High Form only)"
-    return tasks
+    return present(state["tasks"], "no tasks before they are dealt (High Form only)")
 
 
 def current_effect(state: State) -> dict[str, Any]:
     """The frame of the effect being resolved, for rules that run only inside one (engine/effects)."""
-    frame = state["effect"]
-    assert frame is not None, "no effect is being resolved"
-    return frame
+    return present(state["effect"], "no effect is being resolved")
 
 
 def current_pending(state: State) -> Pending:
     """The decision the game waits for, for rules that run only while there is one."""
-    pending = state["pending"]
-    assert pending is not None, "no decision is pending"
-    return pending
+    return present(state["pending"], "no decision is pending")
 
 
 def improvisations(state: State, seat: int) -> list[bool]:
     """By colour, whether the melee seat may still borrow a piece of it (RULES 5.8; melee only)."""
-    impro = state["impro"]
-    assert impro is not None, "improvised summoning is melee's"
-    return impro[seat]
+    return present(state["impro"], "improvised summoning is melee's")[seat]
 
 
 def turn_actor(state: State) -> int:
