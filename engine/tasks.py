@@ -1,4 +1,9 @@
-"""High Form tasks (RULES.md 12): dealing the face-up tasks and checking whether one is met."""
+"""High Form tasks (RULES.md 12): dealing the face-up tasks and checking whether one is met.
+
+A task's checks are frozen dataclasses (engine/task_checks.py); RULES says, per kind of check, how it
+is decided and which words of its fields the rule interprets, so a task using any other word fails
+when this module is imported, naming the card.
+"""
 from __future__ import annotations
 
 import random
@@ -185,7 +190,8 @@ def _around_enemy(state: State, color: int, c: AroundEnemyPiece) -> bool:
 
 
 def _isolated(state: State, color: int, c: Isolation) -> bool:
-    """Some enemy piece has a fellow at distance 2 yet cannot reach one in 3 empty-square moves."""
+    """Some enemy piece has a fellow at `partner_at_distance` yet cannot reach one in `max_moves`
+    moves through empty squares."""
     board = state["board"]
     for sq, p in board.items():
         if p[1] == color:
@@ -221,9 +227,10 @@ class Rule:
     words: Mapping[str, Collection[str]] = field(default_factory=dict)
 
 
-# The rules read the player's own pieces, or the pieces destroyed / isolated of its enemies: a `who`
-# is the one word its kind is written for. The other words are the keys of the tables above.
-OWN, ENEMY = {"own"}, {"enemy"}
+# `squares`, `lines` and `between` are the keys of the tables above. A `who`, `relation`, `adjacency`
+# or `path` names the one way its rule works: the player's own pieces or its enemies', more upgraded
+# pieces than each opponent, the 8 neighbours of a square, moves through empty squares only.
+OWN, ENEMY = frozenset({"own"}), frozenset({"enemy"})
 RULES: Mapping[type[TaskCheck], Rule] = {
     DestroyedThisTurn: Rule(_destroyed, {"who": ENEMY}),
     PiecesOn: Rule(_pieces_on, {"squares": SQUARE_SETS, "who": OWN}),
