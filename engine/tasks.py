@@ -246,10 +246,18 @@ RULES: Mapping[type[TaskCheck], Rule] = {
 
 
 def unknown_words(tasks: Iterable[Task]) -> list[str]:
-    """'card: field 'word'' for every word of a task's checks that its rule does not interpret."""
-    return [f"{task.id}: {name} {getattr(c, name)!r}"
-            for task in tasks for c in all_checks(task.checks)
-            for name, words in RULES[type(c)].words.items() if getattr(c, name) not in words]
+    """'card: field 'word'' for every word of a task's checks that its rule does not interpret, and
+    for every check of a kind no rule decides."""
+    out = []
+    for task in tasks:
+        for c in all_checks(task.checks):
+            rule = RULES.get(type(c))
+            if rule is None:
+                out.append(f"{task.id}: check {type(c).__name__} (no rule decides it)")
+                continue
+            out.extend(f"{task.id}: {name} {getattr(c, name)!r}"
+                       for name, words in rule.words.items() if getattr(c, name) not in words)
+    return out
 
 
 def _refuse_unknown_words(tasks: Iterable[Task]) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from engine import CARDS
 from engine.card_steps import UnknownCardKey
-from engine.task_checks import KINDS, AnyOf, EachOf, MalformedTaskCheck, PiecesOn, UnknownTaskWord, check
+from engine.task_checks import KINDS, AnyOf, Chain, EachOf, MalformedTaskCheck, PiecesOn, UnknownTaskWord, check
 from engine.tasks import RULES, unknown_words
 from tests.engine.test_card_words import _import_with
 
@@ -70,6 +70,12 @@ def test_an_unknown_word_is_named_with_its_card_even_inside_an_any_of():
                                    {"check": "pieces-on", "squares": "central-star", "who": "own", "min_total": 5},
                                    {"check": "pieces-on", "squares": "central-x", "who": "theirs"}]}, "x"),))
     assert unknown_words([task]) == ["tasks-center-cross: squares 'central-star'", "tasks-center-cross: who 'theirs'"]
+
+
+def test_a_kind_of_check_no_rule_decides_is_named_with_its_card(monkeypatch):
+    monkeypatch.delitem(RULES, Chain)
+    assert unknown_words(CARDS.tasks.values()) == ["tasks-side-chain: check Chain (no rule decides it)",
+                                                  "tasks-corner-chain: check Chain (no rule decides it)"]
 
 
 @pytest.mark.parametrize("raw, error, message", [
