@@ -11,6 +11,7 @@ import pytest
 from engine import CARDS
 from engine.card_steps import UnknownCardKey
 from engine.task_checks import KINDS, AnyOf, Chain, EachOf, MalformedTaskCheck, PiecesOn, UnknownTaskWord, check
+from engine import tasks
 from engine.tasks import RULES, unknown_words
 from tests.engine.test_card_words import _import_with
 
@@ -110,3 +111,22 @@ def test_a_task_with_an_unknown_kind_of_check_fails_at_import(tmp_path):
     run = _import_with(tmp_path, '"check": "line-difference"', '"check": "line-dominance"')
     assert run.returncode != 0
     assert "UnknownTaskWord" in run.stderr and "tasks-line-dominance: check 'line-dominance'" in run.stderr
+
+
+@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not beside the checkout")
+def test_the_square_sets_the_task_words_name_are_the_reference_boards():
+    reference = json.loads(REFERENCE.read_text())
+    board = reference["board"]
+
+    def squares(cells):
+        return {f"{'abcdefghi'[x - 1]}{y}" for x, y in cells}
+    cross = next(c for deck in reference["decks"] for c in deck["cards"] if c["id"] == "tasks-center-cross")
+    plus, x_shape = ([(5 + o["x"], 5 + o["y"]) for o in shape] for shape in cross["pattern"]["any_of"])
+    assert {name: set(s) for name, s in tasks.SQUARE_SETS.items()} == {
+        "red": squares(board["red_squares"]), "green": squares(board["green_squares"]),
+        "red-or-green": squares(board["red_squares"] + board["green_squares"]),
+        "central-3x3": squares(board["central_squares"]), "central-plus": squares(plus), "central-x": squares(x_shape),
+        "diagonal-a": squares(board["diagonals"]["diagonal-a"]), "diagonal-b": squares(board["diagonals"]["diagonal-b"])}
+    sides, corners = ({k: squares(v) for k, v in board[part].items()} for part in ("sides", "corners"))
+    assert tasks.ENDS == {"opposite-sides": [(sides["left"], sides["right"]), (sides["top"], sides["bottom"])],
+                          "opposite-corners": [(corners["nw"], corners["se"]), (corners["ne"], corners["sw"])]}
