@@ -10,7 +10,7 @@ The JSON keys are the field names, except `if` (a Python keyword), read into `St
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Mapping, Union
 
@@ -42,19 +42,6 @@ class Selector:
     exclude: tuple[str, ...] = ()
     ref: str | None = None
     any_of: tuple["Selector", ...] = ()
-    # The keys the card wrote (JSON names), for the dict-style reads still being converted.
-    given: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-    def __getitem__(self, key: str) -> Any:
-        if key not in self.given:
-            raise KeyError(key)
-        return getattr(self, _attr(key))
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return getattr(self, _attr(key)) if key in self.given else default
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.given
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +122,7 @@ def _condition(raw: Any) -> Condition:
 
 
 def _keys(cls: type, raw: Mapping[str, Any], where: str) -> None:
-    known = {_attr_name(f.name) for f in fields(cls) if f.name != "given"}
+    known = {_attr_name(f.name) for f in fields(cls)}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise UnknownCardKey(f"{where}: unknown key(s) {unknown} in {cls.__name__}")
@@ -149,7 +136,7 @@ def selector(raw: Mapping[str, Any], where: str) -> Selector:
     _keys(Selector, raw, where)
     return Selector(who=raw.get("who"), rank=raw.get("rank"), where=raw.get("where"),
                     exclude=tuple(raw.get("exclude", ())), ref=raw.get("ref"),
-                    any_of=tuple(selector(s, where) for s in raw.get("any_of", ())), given=frozenset(raw))
+                    any_of=tuple(selector(s, where) for s in raw.get("any_of", ())))
 
 
 _SELECTORS = ("mover", "destroy", "first", "second")
@@ -178,7 +165,7 @@ def step(raw: Mapping[str, Any], where: str) -> Step:
         elif key == "requires":
             value = MappingProxyType({k: MappingProxyType(dict(v)) for k, v in value.items()})
         values[_attr(key)] = value
-    return Step(**values, given=frozenset(raw))
+    return Step(**values)
 
 
 def steps(raw: Any, where: str) -> tuple[Step, ...]:
