@@ -9,7 +9,7 @@ corpus and of random games fits them exactly.
 No `from __future__ import annotations` here: the types are evaluated, so `NotRequired` is seen
 at run time and the test can read each type's required and optional keys.
 """
-from typing import Any, Collection, Literal, NotRequired, TypedDict, Union, cast
+from typing import Any, Collection, Literal, NotRequired, TypedDict, Union, cast, final
 
 # --- commands ------------------------------------------------------------------------------------
 
@@ -275,6 +275,7 @@ class CardUnfrozen(TypedDict):
     seat: int
 
 
+@final
 class CardsDrawn(TypedDict):
     type: Literal["CardsDrawn"]
     cards: list[str]
@@ -282,6 +283,7 @@ class CardsDrawn(TypedDict):
     seat: int
 
 
+@final
 class CardsReturned(TypedDict):
     type: Literal["CardsReturned"]
     cards: list[list[str]]
@@ -388,6 +390,7 @@ class ImprovisationUsed(TypedDict):
     seat: int
 
 
+@final
 class LegendsPassed(TypedDict):
     type: Literal["LegendsPassed"]
     cards: list[str]

@@ -10,7 +10,7 @@ the state is public and shown to all.
 No `from __future__ import annotations`, as in engine/shapes.py: tests/engine/test_view_shapes.py
 reads the required and optional keys of each type at run time.
 """
-from typing import Any, Literal, NotRequired, TypedDict, Union
+from typing import Any, Literal, NotRequired, TypedDict, Union, final
 
 from .shapes import (
     ActionForfeited, ActionLossImposed, ActionsGained, ActionsLost, ActionTaken, BeingSummoned, CardDiscarded,
@@ -155,6 +155,7 @@ class TasksDealtSeen(TypedDict):
     shuffled: NotRequired[bool]
 
 
+@final
 class CardsHidden(TypedDict):
     """Cards another seat draws or passes: how many, not which (LegendsPassed: to any seat but the
     two teammates)."""
@@ -166,6 +167,7 @@ class CardsHidden(TypedDict):
     to: NotRequired[int]            # LegendsPassed
 
 
+@final
 class CardsReturnedHidden(TypedDict):
     """Another seat's discard returns: how many cards went under which decks, not which cards."""
 
