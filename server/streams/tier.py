@@ -3,12 +3,17 @@
 Opening runs the route's opener in a Flask request context on a worker thread (a few Redis round
 trips: the token lookup, the existence check, the backlog), so authentication, redaction and every
 refusal (problem+json, 503 when Redis is down) are the Flask app's own. Following is a coroutine:
-it waits on its subscription to the hub and sends a heartbeat comment when the game is quiet.
+it waits on its subscription to the hub and sends a heartbeat comment every heartbeat interval.
+
+Each stream beats on its own phase (`beat_phase`): streams opened in the same second (a thousand
+spectators arriving with a link) would otherwise write their comments, and check their
+credentials, in the same tick, every interval, for as long as they stay open.
 """
 from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +41,7 @@ from .slots import StreamSlots
 
 log = logging.getLogger("arena.streams")
 OPENER_THREADS = 8                  # opening is a few Redis round trips and a render: short, GIL-bound
+GOLDEN = (5 ** 0.5 - 1) / 2         # 1/φ: its multiples mod 1 spread any run of them evenly
 
 
 @dataclass
@@ -44,6 +50,7 @@ class Opened:
     follow: bool
     backlog: sse.Backlog | list[sse.Backlog] | None      # a single one is let go once sent (no copy kept)
     still_standing: Callable[[], bool] | None = None      # the credentials still valid (auth.still_standing)
+    beat_at: float = 0.0                                  # the loop time of the first heartbeat (beat_phase)
 
 
 class StreamTier:
@@ -55,6 +62,7 @@ class StreamTier:
                                  limits.stream_slot_lease)
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
         self.presence = PresenceBook(self.hub.redis)
+        self.opened = itertools.count(1)                   # streams opened by this process: their phases
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
 
     async def stop(self) -> None:
@@ -85,6 +93,7 @@ class StreamTier:
         if not isinstance(opened, Opened):
             await claim.release()
             return opened
+        opened.beat_at = asyncio.get_running_loop().time() + beat_phase(next(self.opened), self.limits.heartbeat_seconds)
         return SSEResponse(self._follow(opened), on_close=claim.release)
 
     def _open(self, stream: StreamRoute, scope: dict) -> Opened | Response:
@@ -138,12 +147,14 @@ class StreamTier:
             del backlog                         # nothing sent is kept while the stream waits
             if over:
                 return
+            beat_at = opened.beat_at
             while True:
                 try:
-                    async with asyncio.timeout(self.limits.heartbeat_seconds):     # no task per wait, as wait_for makes
+                    async with asyncio.timeout_at(beat_at):         # no task per wait, as wait_for makes
                         frames = await sub.next()
                 except TimeoutError:
                     frames = []
+                    beat_at = next_beat(beat_at, asyncio.get_running_loop().time(), self.limits.heartbeat_seconds)
                 if frames is None:
                     return                      # the client reads too slowly: it resumes with Last-Event-ID
                 if not await self._still_standing(opened):
@@ -168,6 +179,21 @@ class StreamTier:
             return check is None or await asyncio.get_running_loop().run_in_executor(self.openers, check)
         except RedisError:
             return False                        # closed: the client resumes from its last id
+
+
+def beat_phase(k: int, interval: float) -> float:
+    """Seconds from the k-th stream's opening to its first heartbeat, within (0, interval]: the
+    golden-ratio sequence puts any run of streams opened together evenly over the interval, and
+    is the same in every run (a test can count on it). The stream then beats every interval on
+    that phase, busy or quiet, so streams that receive the same event stay apart."""
+    return interval * (1 - (k * GOLDEN) % 1)
+
+
+def next_beat(beat_at: float, now: float, interval: float) -> float:
+    """The stream's next heartbeat on its phase after `now` (a busy loop may have missed some)."""
+    while beat_at <= now:
+        beat_at += interval
+    return beat_at
 
 
 def _first_chunk(opened: Opened) -> str:
