@@ -5,22 +5,27 @@ and remove_from_game (Deathbringer). Winter Whisperer's discard_flare is shared 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..card_steps import Step
 from .. import frost
 from ..state import enemy_colors
 from . import mirror
 from .frame import Resolution
-from .ops_move import amount
+from .ops_targets import step_number
 from .outcomes import Ask, Done, Outcome, is_skip
+
+
+MIRROR_SIDES = "mirror-sides"
+AMONG: dict[str, Callable[[Resolution], list[str]]] = {MIRROR_SIDES: mirror.useful_sides}
+"""choose_direction's `among`: the directions offered (the Mirror's sides with something to copy)."""
 
 
 def choose_direction_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Crystal Mirror ('among': 'mirror-sides'): pick the block copied from; only sides with
     something to copy are offered."""
     if answer is None:
-        sides = mirror.useful_sides(res)
+        sides = AMONG[step.among if step.among is not None else MIRROR_SIDES](res)
         if not sides:
             return Done(False)
         return Ask("direction", [{"type": "choose", "direction": d} for d in sides], step.optional,
@@ -48,7 +53,7 @@ def freeze_from_discard_op(res: Resolution, step: Step, prog: dict[str, Any], an
 def opponents_lose_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Every other colour starts its next turn with fewer actions (charged by frost.charge_lost_actions)."""
     res.ctx.emit("ActionLossImposed", seat=res.seat, colors=enemy_colors(res.state, res.color),
-                 count=amount(step.count))
+                 count=step_number(res, step))
     return Done(True)
 
 
@@ -64,3 +69,6 @@ OPS = {
     "opponents_lose_action": opponents_lose_action_op,
     "count_destroyed_twice": applied_with_destruction_op, "remove_from_game": applied_with_destruction_op,
 }
+
+WORDS = {"among": frozenset(AMONG)}
+"""The words of the fields these ops read."""

@@ -14,6 +14,7 @@ from .frame import Resolution
 from .outcomes import Ask, Done, Outcome, is_skip
 
 UNDER_DECK = "under_deck"        # frame flag read by summon.finish_card
+THIS_CARD = "this"               # card_to_deck_bottom's `card`: the one card it can send, the one resolving
 
 
 def spend_action_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
@@ -64,3 +65,6 @@ OPS = {
     "spend_action": spend_action_op, "discard_flare": discard_flare_op,
     "card_to_deck_bottom": card_to_deck_bottom_op, "count_as_legend_summoned": count_as_legend_summoned_op,
 }
+
+WORDS = {"card": frozenset({THIS_CARD})}
+"""The words of the fields these ops read."""

@@ -14,13 +14,15 @@ from typing import Any, Callable
 from .. import etherweave, pieces
 from ..card_steps import Selector, Step
 from ..cards import CARDS, RANK_NAMES, card_kind
-from ..geometry import COLOURED, SQUARES
+from ..geometry import SQUARES
 from .frame import Resolution
-from .ops_move import amount, enterable
+from .move_words import ends_ok, enterable, kind_word
+from .ops_move import repeats
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares
 
 PILES = {"being": "school", "legend": "legends", "flare": "flares"}
+PENDING_BEING, OWN_DISCARD = "pending-being", "own-discard"      # copy_warp's `source`
 
 
 def _choose(squares: list[str]) -> list[dict[str, Any]]:
@@ -51,7 +53,7 @@ def _partners(res: Resolution, step: Step, first: str) -> list[str]:
 def swap_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Exchange two pieces' squares, `times` times: first pick a piece, then its partner. Nothing is
     destroyed and nothing moves in the sense of a move."""
-    n, first, times = prog.get("n", 0), prog.get("first"), amount(step.times)
+    n, first, times = prog.get("n", 0), prog.get("first"), repeats(step)
     if answer is None:
         if first is not None:
             return Ask("square", _choose(_partners(res, step, first)), False, "Choose the piece to swap it with")
@@ -82,7 +84,7 @@ def _run_warp_of(res: Resolution, card: str) -> None:
 def copy_warp_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
     """Doppelganger: the pending being's warp; Ziggurat Sentinel: a warp of the discard pile. The
     Merchant of Time's warp is never copied; the pending being stays pending."""
-    if step.source == "pending-being":
+    if step.source == PENDING_BEING:
         card = etherweave.pending_being(res.state, res.seat)
         if card is None or not etherweave.copyable(card):
             return Done(False)
@@ -180,8 +182,7 @@ def stasis_take_op(res: Resolution, step: Step, prog: dict[str, Any], answer: di
 
 def _landing_squares(res: Resolution, step: Step, rank: int) -> list[str]:
     board = res.state["board"]
-    return [sq for sq in SQUARES if (step.ends_on != "colorless" or sq not in COLOURED)
-            and enterable(step.kind if step.kind is not None else "standard", rank, board.get(sq))]
+    return [sq for sq in SQUARES if ends_ok(res, step, None, sq) and enterable(kind_word(step), rank, board.get(sq))]
 
 
 def stasis_release_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
@@ -219,3 +220,6 @@ OPS = {
     "discard_top_to_deck_top": discard_top_to_deck_top_op, "stasis_take": stasis_take_op,
     "stasis_release": stasis_release_op, "count_extra_destroyed": count_extra_destroyed_op,
 }
+
+WORDS = {"source": frozenset({PENDING_BEING, OWN_DISCARD})}
+"""The words of the fields these ops read (a swap's 'same-rank-as:first' is a `rank`, select.py's)."""
