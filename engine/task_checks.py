@@ -135,25 +135,31 @@ def checks(raw: Sequence[Mapping[str, Any]], card: str) -> tuple[TaskCheck, ...]
 
 
 def check(raw: Mapping[str, Any], card: str) -> TaskCheck:
+    """One check: its `check` word picks the class, its other keys are the class's fields."""
     kind = raw.get("check")
-    cls = KINDS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise UnknownTaskWord(f"{card}: check {kind!r}")
-    declared = {f.name: f for f in fields(cls)}
+    cls = KINDS[kind]
     values = {k: v for k, v in raw.items() if k != "check"}
+    _refuse_malformed(cls, values, card, kind)
+    if cls in (AnyOf, EachOf):
+        values["of"] = checks(values["of"], card)
+    return cls(**values)
+
+
+def _refuse_malformed(cls: type[TaskCheck], values: Mapping[str, Any], card: str, kind: str) -> None:
+    """Refuse a key `cls` does not declare, a field it needs that is missing, a value of another type."""
+    declared = {f.name: f for f in fields(cls)}
     unknown = sorted(set(values) - set(declared))
     if unknown:
         raise UnknownCardKey(f"{card}: unknown key(s) {unknown} in a {kind!r} check")
     missing = sorted(name for name, f in declared.items() if f.default is MISSING and name not in values)
     if missing:
-        raise MalformedTaskCheck(f"{card}: a {kind!r} check without {missing}")
+        raise MalformedTaskCheck(f"{card}: {missing} missing in a {kind!r} check")
     for name, value in values.items():
-        expected = _VALUE_TYPES.get(str(declared[name].type))
-        if expected is not None and type(value) is not expected:
+        expected = _VALUE_TYPES[str(declared[name].type)]
+        if type(value) is not expected:
             raise MalformedTaskCheck(f"{card}: {name} {value!r} in a {kind!r} check is not {expected.__name__}")
-    if cls in (AnyOf, EachOf):
-        values["of"] = checks(values["of"], card)
-    return cls(**values)
 
 
 def all_checks(checks: Sequence[TaskCheck]) -> list[TaskCheck]:

@@ -83,11 +83,11 @@ def test_a_kind_of_check_no_rule_decides_is_named_with_its_card(monkeypatch):
     ({"check": "pieces-of", "squares": "red", "who": "own"}, UnknownTaskWord, "check 'pieces-of'"),
     ({"squares": "red", "who": "own"}, UnknownTaskWord, "check None"),
     ({"check": "pieces-on", "squares": "red", "who": "own", "min_adjacent": 6}, UnknownCardKey, "'min_adjacent'"),
-    ({"check": "pieces-on", "who": "own", "min_total": 3}, MalformedTaskCheck, "without ['squares']"),
+    ({"check": "pieces-on", "who": "own", "min_total": 3}, MalformedTaskCheck, "['squares'] missing"),
     ({"check": "pieces-on", "squares": "red", "who": "own", "min_total": "3"}, MalformedTaskCheck, "min_total '3'"),
     ({"check": "chain", "who": "own", "between": ["opposite-sides"], "adjacency": "8-neighbour"}, MalformedTaskCheck,
      "between"),
-    ({"check": "each-of", "of": [{"check": "isolation", "who": "enemy"}]}, MalformedTaskCheck, "without"),
+    ({"check": "each-of", "of": [{"check": "isolation", "who": "enemy"}]}, MalformedTaskCheck, "missing"),
 ])
 def test_a_check_the_rules_cannot_read_is_refused_naming_the_card(raw, error, message):
     with pytest.raises(error, match="^tasks-test: ") as refused:
