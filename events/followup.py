@@ -2,7 +2,7 @@
 of the game) is owed from the moment the change is stored, whoever then dies. A transactional outbox:
 
 1. Before an append, the game goes into the follow-up index (keys.follow_ups, sharded like the
-   deadline index; member: the game id, due GRACE seconds later) unless it is there already.
+   deadline index; member: the game id, due GRACE seconds later): only ever later, never sooner.
 2. The append itself (events/lua/append.lua) sets the game's marker (keys.follow_up) to the new
    version: the events and the debt are stored together or not at all.
 3. The fast path: GameService runs its follow-up hook right after the append, then clears the
@@ -12,6 +12,11 @@ of the game) is owed from the moment the change is stored, whoever then dies. A 
 
 The index entry is written before the append (a game in the index owing nothing costs one look),
 because no single script may write both the game's slot and an index shard on a Redis Cluster.
+It is moved later by every append (ZADD GT), and a loop's retry never moves it sooner: so no loop
+claims the game within GRACE of an append's `owe`, and an append that lands within GRACE is seen
+by the loop's look (catch_up reads the marker after the claim). Had `owe` left an earlier entry
+alone (NX), a loop could claim that entry between `owe` and the append, find nothing owed yet and
+drop it: the append's debt would then wait, unindexed, for the game's next append.
 Every follow-up job is idempotent (a wait is planned once, notifications go once by id, the
 end-of-game job leaves markers), so the hook and a loop both running it changes nothing more.
 
@@ -42,9 +47,10 @@ def grace() -> float:
 
 
 def owe(redis: Any, game_id: str, now: float | None = None) -> None:
-    """Index the game for a loop to look at, unless it is indexed already (before an append)."""
+    """Index the game for a loop to look at a grace from now, or later if it is due later already
+    (before an append: the loops leave it alone until the append has landed)."""
     moment = time.time() if now is None else now
-    redis.zadd(keys.follow_ups(keys.deadline_shard(game_id)), {game_id: moment + grace()}, nx=True)
+    redis.zadd(keys.follow_ups(keys.deadline_shard(game_id)), {game_id: moment + grace()}, gt=True)
 
 
 def owed(redis: Any, game_id: str) -> int | None:
@@ -82,7 +88,8 @@ def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
 
 
 def release(redis: Any, game_id: str, again: float | None = None) -> None:
-    """A loop has dealt with the game; `again`: look at it anew then (e.g. after a failure)."""
+    """A loop has dealt with the game; `again`: look at it anew then (e.g. after a failure), or
+    later if an append's `owe` meanwhile made it due later."""
     shard = keys.deadline_shard(game_id)
     run_script(redis, _RELEASE, [keys.follow_ups(shard), keys.follow_up_leases(shard)],
-               [game_id, "" if again is None else f"{again:.6f}"])
+               [game_id, "" if again is None else f"{again:.6f}", "later"])
