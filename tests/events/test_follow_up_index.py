@@ -76,7 +76,7 @@ def test_a_loop_between_owe_and_the_append_leaves_the_appends_debt_indexed(redis
 def test_a_retry_after_a_failure_never_makes_a_later_owe_due_sooner(redis_client, game_id):
     shard = keys.deadline_shard(game_id)
     now = time.time()
-    followup.owe(redis_client, game_id, now - followup.grace())
+    followup.owe(redis_client, game_id, now - followup.grace() - 1)
     assert followup.claim(redis_client, now, LEASE, 10).games == [game_id]       # a loop holds it
     followup.owe(redis_client, game_id, now)                                      # an append meanwhile
     followup.release(redis_client, game_id, again=now + 1)                        # the loop's look failed
