@@ -17,7 +17,8 @@ naming the game's version and each channel's last message, "12;players=171717171
 as Last-Event-ID (or `cursor=`) it resumes all of them exactly. Without chat=1 the stream is as it
 always was (ids are versions). A viewer's mutes apply from the opening; when they change, the open
 stream ends before its next message and the client resumes, filtered anew. The channels are those
-readable at the opening (a seat reads the spectators' chat once the game is over, on reconnecting).
+readable at the opening, and a seat's open stream adds the spectators' chat right after GameEnded
+(from its start, as a reconnection would).
 GET /games/{id}/chat/stream follows one channel alone.
 """
 from __future__ import annotations
@@ -181,9 +182,13 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
 
 
 def readable(game_id: str, caller: auth.Caller) -> tuple[str, ...]:
+    """The channels the caller may read now."""
+    return readable_when(_over(game_id), caller)
+
+
+def readable_when(over: bool, caller: auth.Caller) -> tuple[str, ...]:
     """The channels the caller may read: the players' for a seat, the spectators' for anyone else
     (and for everybody once the game is over)."""
-    over = _over(game_id)
     return tuple(c for c in chat.CHANNELS
                  if (c == "players" and caller.seat is not None) or (c == "spectators" and (over or caller.seat is None)))
 
@@ -216,21 +221,25 @@ def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source)
         version = version if given else from_query[0]
         at = at or from_query[1]
     channels = readable(game_id, caller)
+    later = tuple(c for c in readable_when(True, caller) if c not in channels)     # once the game is over
     redis = Arena.of().redis
     muted = chat.muted(redis, caller.player)
     hidden = tuple(sorted(muted))
-    parts = (replace(log, after=(version, 0), presence=None),
-             *(sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden))
-               for c in channels))
+
+    def channel(c: str) -> sse.Source:
+        return sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden))
+    parts = (replace(log, after=(version, 0), presence=None), *(channel(c) for c in channels))
+    named = channels + later                    # a joining channel is named once it has joined
 
     def cursor(positions) -> str:
-        return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in zip(channels, positions[1:]))])
+        return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in zip(named, positions[1:]))])
     player = caller.player
 
     def unchanged() -> bool:
         """The viewer's mutes as at the opening (a mute ends the stream; it resumes without them)."""
         return chat.muted(redis, player) == muted
-    return Merged(parts, cursor, presence=log.presence, unchanged=unchanged if player else None)
+    return Merged(parts, cursor, presence=log.presence, unchanged=unchanged if player else None,
+                  joining=tuple(channel(c) for c in later))
 
 
 def render_messages(entries, viewer: tuple[str, tuple[str, ...]]) -> list[sse.Frame]:

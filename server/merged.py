@@ -7,6 +7,11 @@ a client saw last, sending its id back as Last-Event-ID resumes every part exact
 was sent, so nothing is repeated and nothing is missed. The frames are those `sse.frame` writes
 ("id: <part's id>" first); only that first line changes.
 
+What the viewer may read can grow while the stream is open: a seat reads the spectators' chat
+once the game is over. Those parts (`Merged.joining`) join the stream right after the log's
+GameEnded frame, from where the client's cursor had them (the start, unless it resumed one), and
+the ids then name them too; a client that reconnects gets the same parts from the same places.
+
 The parts share one hash tag (a game's keys do), so they live in one slot of a Redis Cluster and
 one XREAD may follow them all. The async tier follows each part with its usual follower (server/streams/tier.py) and merges
 them (server/streams/interleave.py); the Flask fallback here reads every part in turn and blocks on
@@ -24,6 +29,7 @@ from .context import Arena
 
 Cursor = Callable[[Sequence[sse.StreamId]], str]
 OPENED = sse.CONNECTED.strip()                  # each part's follower says it; the merged stream once
+JOIN_AFTER = "event: GameEnded\n"               # the log's frame after which the joining parts are read
 
 
 @dataclass(frozen=True)
@@ -33,9 +39,11 @@ class Merged:
     presence: tuple[str, str] | None = None     # (game id, viewer id): counted as watching while open
     unchanged: Callable[[], bool] | None = None  # False once what it was opened with changed (mutes):
                                                  # the stream then ends, and the client resumes from its id
+    joining: tuple[sse.Source, ...] = ()        # parts readable once the game is over: they join after
+                                                 # the first part's GameEnded (the cursor names them last)
 
     def __post_init__(self) -> None:
-        tags = {_hash_tag(part.key) for part in self.parts}
+        tags = {_hash_tag(part.key) for part in (*self.parts, *self.joining)}
         if len(tags) != 1 or None in tags:
             raise ValueError(f"merged streams must share one hash tag (one slot on a Cluster): {tags}")
 
@@ -49,6 +57,8 @@ class Positions:
     def __init__(self, merged: Merged) -> None:
         self.cursor = merged.cursor
         self.at = [part.after for part in merged.parts]
+        self.waiting = list(merged.joining)     # parts yet to join (once the log has ended)
+        self.ended = False                      # the log has sent GameEnded
 
     def relabel(self, part: int, text: str) -> str:
         """Frames of one part (as sse.frame writes them; comments but the opening one left alone)
@@ -59,9 +69,19 @@ class Positions:
                 own, _, rest = piece.partition("\n")
                 self.at[part] = sse.parse_id(own[4:])
                 piece = f"id: {self.cursor(self.at)}\n{rest}"
+                if part == 0 and rest.startswith(JOIN_AFTER):
+                    self.ended = True
             if piece and piece != OPENED:
                 out.append(piece + "\n\n")
         return "".join(out)
+
+    def joined(self) -> list[sse.Source]:
+        """The parts that join now (once, after the log's GameEnded), each given its place."""
+        if not self.ended or not self.waiting:
+            return []
+        joining, self.waiting = self.waiting, []
+        self.at += [part.after for part in joining]
+        return joining
 
 
 def _hash_tag(key: str) -> str | None:
@@ -78,7 +98,8 @@ def flask_response(merged: Merged, follow: bool) -> Response:
 
 def _follow(redis: Any, merged: Merged, follow: bool) -> Iterator[str]:
     positions = Positions(merged)
-    read_upto = [part.after for part in merged.parts]
+    parts = list(merged.parts)
+    read_upto = [part.after for part in parts]
     opening = sse.CONNECTED
     with sse.watching(redis, merged) as beat:      # type: ignore[arg-type]  # it reads only .presence
         while True:
@@ -86,15 +107,20 @@ def _follow(redis: Any, merged: Merged, follow: bool) -> Iterator[str]:
             text = opening
             if not opening and merged.unchanged is not None and not merged.unchanged():
                 return                                  # e.g. a player muted: the client resumes, filtered anew
-            for i, part in enumerate(merged.parts):
-                backlog = sse.read_after(redis, part, read_upto[i])
+            i = 0
+            while i < len(parts):                       # parts that join on the way are read in this round
+                backlog = sse.read_after(redis, parts[i], read_upto[i])
                 text += positions.relabel(i, "".join(item.text for item in backlog.frames))
                 read_upto[i] = backlog.upto
+                for part in positions.joined():
+                    parts.append(part)
+                    read_upto.append(part.after)
+                i += 1
             if text:
                 yield text
             opening = ""
             if not follow:
                 return
-            keys = {part.key: sse.format_id(read_upto[i]) for i, part in enumerate(merged.parts)}
+            keys = {part.key: sse.format_id(read_upto[i]) for i, part in enumerate(parts)}
             if not redis.xread(keys, count=1, block=sse.FALLBACK_BLOCK_SECONDS * 1000):
                 yield sse.KEEP_ALIVE

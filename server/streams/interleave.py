@@ -1,6 +1,9 @@
 """Following a merged stream (server/merged.py) on the async tier: each part with the tier's own
 follower (its backlog, the hub, heartbeats, lag and revocation checks), interleaved here.
 
+Parts the viewer may read once the game is over (`Merged.joining`) start after the log's
+GameEnded, without the client reconnecting.
+
 A part's follower only ends when something went wrong for the client (it read too slowly, its
 credentials lapsed, Redis went away) or the stream's terms changed (`Merged.unchanged`: the
 viewer muted someone): the merged stream then ends too, and the client resumes
@@ -30,8 +33,10 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
     first = sse.CONNECTED + "".join(positions.relabel(i, "".join(item.text for item in backlog.frames))
                                     for i, backlog in enumerate(backlogs))
     standing = _standing(opened.still_standing, merged.unchanged)
-    parts = [follow_part(replace(opened, source=part, backlog=replace(backlog, frames=[]), still_standing=standing))
-             for part, backlog in zip(merged.parts, backlogs)]
+
+    def part_of(source: sse.Source, backlog: sse.Backlog) -> AsyncIterator[str]:
+        return follow_part(replace(opened, source=source, backlog=backlog, still_standing=standing))
+    parts = [part_of(part, replace(backlog, frames=[])) for part, backlog in zip(merged.parts, backlogs)]
     del backlogs
     yield first
     del first
@@ -39,6 +44,13 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
         return
     queue: asyncio.Queue[tuple[int, str]] = asyncio.Queue(maxsize=1)
     pumps = [asyncio.create_task(_pump(i, part, queue)) for i, part in enumerate(parts)]
+
+    def join() -> None:
+        """Parts the viewer may read from now on (after GameEnded): followed from their place,
+        their stored entries read by their follower as what came meanwhile."""
+        for source in positions.joined():
+            pumps.append(asyncio.create_task(_pump(len(pumps), part_of(source, sse.Backlog(source, source.after)), queue)))
+    join()
     getter: asyncio.Future | None = None
     try:
         while True:
@@ -53,6 +65,7 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
             text = positions.relabel(i, text)
             if text:
                 yield text
+            join()
     finally:
         for task in [*pumps, *([getter] if getter else [])]:
             task.cancel()

@@ -1,13 +1,18 @@
 """Chat on the game's own stream (`/games/{id}/stream?chat=1`) on the real async front: each channel
 to whom may read it, ids that resume the game and the chat alike (nothing repeated, nothing
 missed), mutes honoured, open after the game's end for the chat after it, and the stream of old
-clients (no chat=1) unchanged."""
+clients (no chat=1) unchanged; a seat's open stream adds the spectators' chat when the game ends."""
 from __future__ import annotations
 
 import asyncio
 import json
 from dataclasses import dataclass, field
 from urllib.parse import quote
+
+import redis
+
+from events import keys
+from server import chat, merged, sse
 
 from .conftest import SSE
 from .test_people_streams import account, until
@@ -38,6 +43,13 @@ async def opened(port: int, path: str, token: str, **headers: str) -> tuple[Fram
     return stream, asyncio.create_task(stream.follow())
 
 
+async def two_seated_and_a_watcher(url: str) -> tuple[tuple, tuple, tuple, str]:
+    """Three accounts: the first two seated at a lobby duel (its game id), the third not."""
+    ann, bob, cid = [await account(url) for _ in range(3)]
+    table = (await ann[0].post("/lobby/tables", json={"form": "duel"})).json()
+    return ann, bob, cid, (await bob[0].post(f"/lobby/tables/{table['id']}/join")).json()["game_id"]
+
+
 async def play_one(client, game_id: str) -> None:
     """The first legal command of whoever holds the active seat, if it is this client."""
     legal = (await client.get(f"/games/{game_id}/legal")).json()
@@ -50,11 +62,7 @@ def test_chat_rides_on_the_game_stream_and_resumes_with_it(redis_server, start_f
     front = start_front(redis_server.url)
 
     async def scenario() -> None:
-        ann, ann_me = await account(front.url)
-        bob, bob_me = await account(front.url)
-        cid, cid_me = await account(front.url)
-        table = (await ann.post("/lobby/tables", json={"form": "duel"})).json()
-        game_id = (await bob.post(f"/lobby/tables/{table['id']}/join")).json()["game_id"]
+        (ann, ann_me), (bob, bob_me), (cid, cid_me), game_id = await two_seated_and_a_watcher(front.url)
         path = f"/games/{game_id}/stream"
         seat_a, task_a = await opened(front.port, path + "?chat=1", ann_me["token"])
         watcher, task_w = await opened(front.port, path + "?chat=1", cid_me["token"])
@@ -119,3 +127,77 @@ def test_chat_rides_on_the_game_stream_and_resumes_with_it(redis_server, start_f
             await c.aclose()
 
     asyncio.run(scenario())
+
+
+def test_a_seats_open_stream_adds_the_spectators_chat_when_the_game_ends(redis_server, start_front):
+    """No reconnection: right after GameEnded come the spectators' words said during the game, then
+    the words after it; the ids name the spectators' chat from then on, and resume it exactly."""
+    front = start_front(redis_server.url)
+
+    async def scenario() -> None:
+        (ann, ann_me), (bob, bob_me), (cid, _), game_id = await two_seated_and_a_watcher(front.url)
+        path = f"/games/{game_id}/stream?chat=1"
+        seat, task = await opened(front.port, path, ann_me["token"])
+        await until(lambda: seat.frames)
+        await cid.post(f"/games/{game_id}/chat", json={"channel": "spectators", "text": "she will lose"})
+        await bob.post(f"/games/{game_id}/chat", json={"text": "hello"})
+        await until(lambda: seat.chat())
+        assert seat.chat() == ["hello"]                                   # no outside help while it runs
+        assert "spectators" not in seat.frames[-1][0]
+
+        assert (await bob.post(f"/games/{game_id}/resign")).status_code == 200
+        await until(lambda: "she will lose" in seat.chat())
+        await cid.post(f"/games/{game_id}/chat", json={"channel": "spectators", "text": "well played"})
+        await until(lambda: "well played" in seat.chat())
+        events = [e for _, e, _ in seat.frames]
+        ended = events.index("GameEnded")
+        assert [d["text"] for _, e, d in seat.frames[ended:] if e == "chat"] == ["she will lose", "well played"]
+        assert [d["channel"] for _, e, d in seat.frames if e == "chat"] == ["players", "spectators", "spectators"]
+        last_id = seat.frames[-1][0]
+        said = seat.frames[-1][2]["id"]
+        assert last_id.endswith(f";spectators={said}") and ";players=" in last_id and not seat.closed
+
+        # resumed from that id: nothing again; from the id before the game ended: the same frames
+        # (each channel in its own order; the game's end then names the spectators' chat from its start)
+        await bob.post(f"/games/{game_id}/chat", json={"text": "gg"})
+        again, task_a = await opened(front.port, path + "&follow=0", ann_me["token"], **{"Last-Event-ID": last_id})
+        await asyncio.wait_for(task_a, 10)
+        assert again.chat() == ["gg"] and again.game() == []
+        before = seat.frames[ended - 1][0]
+        replay, task_r = await opened(front.port, path + "&follow=0", ann_me["token"], **{"Last-Event-ID": before})
+        await asyncio.wait_for(task_r, 10)
+        await until(lambda: "gg" in seat.chat())
+        assert replay.game() == [seat.frames[ended][2]["version"]]
+        assert sorted(replay.chat()) == sorted(d["text"] for _, e, d in seat.frames[ended:] if e == "chat")
+        for s in (seat, again, replay):
+            s.close()
+        task.cancel()
+        for c in (ann, bob, cid):
+            await c.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_the_flask_fallback_adds_the_joining_channel_after_game_ended_too(redis_server):
+    """The same rule on the Flask view (a plain WSGI deployment): read in the same round."""
+    client = redis.Redis.from_url(redis_server.url)
+    game_id = "Ljoining0001"
+    for version, event in ((1, "Moved"), (2, "GameEnded")):
+        client.xadd(keys.log(game_id), {"event": event}, id=f"{version}-0")
+    said = client.xadd(keys.chat(game_id, "spectators"), {"data": json.dumps({"text": "well played"})}).decode()
+
+    def render_log(entries, viewer):
+        return [sse.Frame(sse.parse_id(sid), sse.frame(sse.parse_id(sid)[0], sse.field(f, "event").decode(), {}))
+                for sid, f in entries]
+
+    def cursor(positions):
+        return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in
+                                                 zip(("players", "spectators"), positions[1:]))])
+    spectators = sse.Source(keys.chat(game_id, "spectators"), (0, 0), chat.render_messages, ("spectators", ()))
+    stream = merged.Merged((sse.Source(keys.log(game_id), (0, 0), render_log),
+                            sse.Source(keys.chat(game_id, "players"), (0, 0), chat.render_messages, ("players", ()))),
+                           cursor, joining=(spectators,))
+    body = "".join(merged._follow(client, stream, follow=False))
+    ids = [line[4:] for line in body.split("\n") if line.startswith("id: ")]
+    assert ids == ["1;players=0-0", "2;players=0-0", f"2;players=0-0;spectators={said}"]
+    assert body.index("event: GameEnded") < body.index("well played")
