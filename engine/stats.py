@@ -13,10 +13,10 @@ that decided, if any.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence, TypedDict
+from typing import Any, Sequence, TypedDict, cast
 
 from .cards import CARDS
-from .shapes import GameEvent, GameResult, PointsScored
+from .shapes import GameEvent, GameResult, PointsScored, Standing
 from .state import LEGENDARY, State, color_of, pieces, task_points, threshold, two_sided
 from .undo import undone_moves
 from .view_shapes import SeenEvent
@@ -43,6 +43,48 @@ class PlayerStats(TypedDict):
 
 class GameStats(TypedDict):
     players: list[PlayerStats]      # by seat
+
+
+class TaskScored(TypedDict):
+    task: str
+    name: str
+    points: int
+
+
+class Breakdown(TypedDict, total=False):
+    """How a standing's score is made, by form (each form has its own keys)."""
+
+    by_color: dict[str, int]        # melee: points in each other colour ("0", ...)
+    weakest: int                    # melee: the colour that is the score
+    score: int                      # melee
+    by_reason: dict[str, Any]       # melee and Deathmatch: the player's points by reason (PlayerStats.points)
+    tasks: list[TaskScored]         # High Form: the tasks claimed
+    task_points: int                # High Form
+    legends_on_board: int           # High Form
+    other_points: int               # High Form (the Etherweave causality penalty)
+    points: int                     # Deathmatch
+    destroyed: dict[str, int]       # Deathmatch: enemy pieces destroyed by rank name
+
+
+class Tiebreak(TypedDict):
+    tied_on: str                    # the key the first two standings share
+    decided_by: str | None          # the key that separated them (None: shared)
+    values: dict[str, list[int]]    # seat ("0", ...) -> its keys
+    shared: bool
+
+
+class ExplainedStanding(Standing):
+    breakdown: Breakdown
+
+
+class ExplainedResult(TypedDict):
+    """The result an end screen shows: GameResult's keys, each standing broken down, and more."""
+
+    reason: str
+    winners: list[int]
+    standings: list[ExplainedStanding]
+    target: int                     # the score that triggered the end
+    tiebreak: Tiebreak | None
 
 TIE_KEYS_TWO_SIDED = ("score", "upgraded pieces on the board", "pieces on the board")
 
@@ -116,19 +158,20 @@ def _points(players: list[PlayerStats], colors: dict[int, int], melee: bool, e: 
             book[e["reason"]] = book.get(e["reason"], 0) + e["points"]
 
 
-def explain_result(state: State, summary: GameStats) -> dict[str, Any] | None:
+def explain_result(state: State, summary: GameStats) -> ExplainedResult | None:
     """The result with each standing's score broken down and the tie-break that decided."""
     result = state.get("result")
     if not result:
         return None
-    rows = []
+    rows: list[ExplainedStanding] = []
     for row in result["standings"]:
         seat = row["seat"]
         rows.append({**row, "breakdown": _breakdown(state, seat, summary["players"][seat])})
-    return {**result, "standings": rows, "target": threshold(state), "tiebreak": _tiebreak(state, result)}
+    explained = {**result, "standings": rows, "target": threshold(state), "tiebreak": _tiebreak(state, result)}
+    return cast("ExplainedResult", explained)        # every key of the result kept, standings replaced
 
 
-def _breakdown(state: State, seat: int, player: PlayerStats) -> dict[str, Any]:
+def _breakdown(state: State, seat: int, player: PlayerStats) -> Breakdown:
     color = color_of(state, seat)
     if state["form"] == "melee":
         tracks = {str(c): p for c, p in enumerate(state["points"][seat]) if c != color}
@@ -144,7 +187,7 @@ def _breakdown(state: State, seat: int, player: PlayerStats) -> dict[str, Any]:
     return {"points": state["points"][color], "by_reason": player["points"], "destroyed": player["destroyed"]}
 
 
-def _tiebreak(state: State, result: GameResult) -> dict[str, Any] | None:
+def _tiebreak(state: State, result: GameResult) -> Tiebreak | None:
     """Which key of the standings separated the winners from the next player, when the score did not."""
     rows = result["standings"]
     if len(rows) < 2 or result["reason"] in ("resignation", "abandonment") or "key" not in rows[0]:

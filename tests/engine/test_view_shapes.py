@@ -1,7 +1,7 @@
 """What a seat is shown fits engine/view_shapes.py: every redacted event of the recorded corpus,
-for every seat and a spectator, fits SeenEvent, and views taken along each game fit PlayerView.
-A key a view or a redacted event gains without its type saying so fails here, as does a type
-that names a key the data never has in the required part."""
+for every seat and a spectator, fits SeenEvent, views taken along each game fit PlayerView, and
+the end screen of every game (stats.explain_result) fits ExplainedResult. A key the data gains
+without its type saying so fails here, as does a required key the data lacks."""
 from __future__ import annotations
 
 import json
@@ -11,6 +11,7 @@ from typing import Any, get_args, get_type_hints
 import pytest
 
 import engine
+from engine.stats import ExplainedResult, explain_result, game_stats
 from engine.view_shapes import PlayerView, SeenEvent
 from tests.engine.test_shapes import misfits
 
@@ -66,3 +67,15 @@ def test_a_view_with_a_hand_it_should_not_name_in_its_type_is_caught():
     redacted: dict = dict(engine.redact(next(e for e in events if e["type"] == "DeckShuffled"), None))
     redacted["cards"] = ["a card"]
     assert seen_misfits(redacted)
+
+
+def test_the_end_screen_of_every_recorded_game_fits_its_shape():
+    checked = 0
+    for path in CORPUS:
+        events = json.loads(path.read_text(encoding="utf-8"))["events"]
+        state = engine.replay(events)
+        explained = explain_result(state, game_stats([engine.redact(e, None) for e in events]))
+        if explained is not None:
+            checked += 1
+            assert misfits(explained, ExplainedResult, "result") == [], path.stem
+    assert checked > len(CORPUS) // 2
