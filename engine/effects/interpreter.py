@@ -15,19 +15,19 @@ from ..state import State
 from .frame import Frame, Resolution, current_step, finish_step, open_block
 from .linked import LINKED, OPS as LINKED_OPS, only_completable
 from .ops_flow import OPS as FLOW_OPS, WORDS as FLOW_WORDS
-from .ops_frost import OPS as FROST_OPS
+from .ops_frost import OPS as FROST_OPS, WORDS as FROST_WORDS
 from .ops_gateway import OPS as GATEWAY_OPS
-from .ops_move import OPS as MOVE_OPS
+from .ops_move import OPS as MOVE_OPS, WORDS as MOVE_WORDS
 from .ops_targets import OPS as TARGET_OPS, WORDS as TARGET_WORDS
-from .ops_turn import OPS as TURN_OPS
-from .ops_warp import OPS as WARP_OPS
+from .ops_turn import OPS as TURN_OPS, WORDS as TURN_WORDS
+from .ops_warp import OPS as WARP_OPS, WORDS as WARP_WORDS
 from .outcomes import Ask, Done, Outcome, Push
 from .registry import op_table
 from . import words
 from .select import CONDITIONS, WHERE, WORDS as SELECT_WORDS, holds
 
 OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
-WORDS = words.vocabulary(SELECT_WORDS, TARGET_WORDS, FLOW_WORDS)
+WORDS = words.vocabulary(SELECT_WORDS, TARGET_WORDS, FLOW_WORDS, MOVE_WORDS, TURN_WORDS, FROST_WORDS, WARP_WORDS)
 words.check(CARDS, OPS, CONDITIONS, WHERE, WORDS)   # a card with a word the interpreter does not define fails here
 
 

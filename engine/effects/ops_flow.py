@@ -170,7 +170,9 @@ def nothing_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[s
 # and POSSESSION, engine/etherweave.py VOID_SUMMONING); 'use-color-of:<step>' names the step
 MODIFIERS = frozenset({"borrow-enemy-piece", "use-color-of", "empty-squares-as-own-common"})
 # The step words this module reads, checked at load (effects/words.py)
-WORDS: dict[str, frozenset[str]] = {"by": frozenset(CHOOSE_BY), "deck": frozenset(DRAW_DECKS), "modifier": MODIFIERS}
+WORDS: dict[str, frozenset[str]] = {
+    "by": frozenset(CHOOSE_BY), "deck": frozenset(DRAW_DECKS), "source": frozenset(SOURCES), "modifier": MODIFIERS,
+}
 
 OPS = {
     "choose": choose_op, "for_each_square": for_each_square_op, "repeat": repeat_op, "gain_action": gain_action_op,
