@@ -3,8 +3,12 @@ load against the tables that interpret them: a word taken out of its table names
 uses it, and a card with a misspelt word fails at import."""
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import pytest
 
+import engine.effects
 from engine import CARDS, etherweave, summon
 from engine.effects import ops_flow, ops_targets, select
 from engine.effects.interpreter import OPS, WORDS
@@ -27,7 +31,8 @@ def _cards_using(field: str, name: str) -> set[str]:
     ("rank", "same-rank-as"), ("rank", "chosen"), ("rank", "non-legendary"), ("rank", "upgraded"),
     ("count", "all"), ("count", "one-per-color"), ("count", "per-destroyed"),
     ("to_rank", "same"), ("to_color", "enemy"), ("by", "rank-of-chosen-own-piece"),
-    ("deck", "legends"), ("modifier", "use-color-of"), ("modifier", "empty-squares-as-own-common"),
+    ("deck", "legends"), ("source", "own-discard"), ("modifier", "use-color-of"),
+    ("modifier", "empty-squares-as-own-common"),
 ])
 def test_a_word_taken_out_of_its_table_names_every_card_that_uses_it(field, name):
     users = _cards_using(field, name)
@@ -50,6 +55,15 @@ def test_the_interpreter_checks_the_words_its_tables_interpret():
     assert set(select.RANK) <= WORDS["rank"] and ops_targets.CHOSEN in WORDS["rank"]
     assert WORDS["count"] == set(ops_targets.COUNTS) and WORDS["to_rank"] == set(ops_targets.TO_RANK)
     assert WORDS["by"] == set(ops_flow.CHOOSE_BY) and WORDS["deck"] == set(ops_flow.DRAW_DECKS)
+
+
+def test_every_effects_module_that_offers_words_is_joined_by_the_interpreter():
+    offered = [importlib.import_module(f"engine.effects.{m.name}") for m in pkgutil.iter_modules(engine.effects.__path__)]
+    tables = [m.WORDS for m in offered if m.__name__ != "engine.effects.interpreter" and hasattr(m, "WORDS")]
+    assert len(tables) >= 7
+    for table in tables:
+        for field, words in table.items():
+            assert set(words) <= WORDS[field], field
 
 
 def test_the_modifier_words_are_those_the_summoning_reads():
