@@ -19,6 +19,12 @@ class UnknownCardKey(ValueError):
     """A key in the card data that no step, selector or part declares."""
 
 
+class UnknownCardWord(ValueError):
+    """Card data with a value no table of the engine reads: an op, condition or step word the
+    interpreter does not define, a task word no task rule interprets, a card kind, deck, rank,
+    anchor or task type the loader does not know."""
+
+
 @dataclass(frozen=True, slots=True)
 class AnyOf:
     """An `if` of the form {"any": [...]}: holds when one of its conditions does."""

@@ -7,11 +7,12 @@ loop over small tuples.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Collection
+from types import MappingProxyType
+from typing import Any, Collection, Mapping
 
-from .card_steps import Part, Step, UnknownCardKey, part, steps
+from .card_steps import Part, Step, UnknownCardKey, UnknownCardWord, part, steps
 from .task_checks import TaskCheck, checks
 from .geometry import ORIENTATIONS
 from .vocabulary import RANKS as RANK_WORDS
@@ -73,14 +74,12 @@ class Task:
 
 @dataclass(frozen=True)
 class Catalogue:
-    beings: dict[str, Being] = field(default_factory=dict)
-    flares: dict[str, Flare] = field(default_factory=dict)
-    tasks: dict[str, Task] = field(default_factory=dict)
-    decks: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Every card by id, and each deck's card ids in order; read-only, like the cards in it."""
 
-
-class UnknownCardValue(ValueError):
-    """A card whose kind, deck, rank, anchor or task type is a value the engine does not read."""
+    beings: Mapping[str, Being]
+    flares: Mapping[str, Flare]
+    tasks: Mapping[str, Task]
+    decks: Mapping[str, tuple[str, ...]]
 
 
 # The keys a card of each kind may hold (`symmetry` is the reference's count of distinct
@@ -102,7 +101,7 @@ def _known_keys(raw: dict[str, Any], kind: str) -> None:
 def _word(card: str, name: str, value: Any, words: Collection[str]) -> str:
     """`value` of the card's field `name`, refused naming the card unless it is one of `words`."""
     if not isinstance(value, str) or value not in words:
-        raise UnknownCardValue(f"{card}: {name} {value!r}")
+        raise UnknownCardWord(f"{card}: {name} {value!r}")
     return value
 
 
@@ -147,22 +146,25 @@ RAW_CARD_DATA = _read()
 
 
 def load(raw: dict[str, Any] = RAW_CARD_DATA) -> Catalogue:
-    cat = Catalogue()
+    beings: dict[str, Being] = {}
+    flares: dict[str, Flare] = {}
+    tasks: dict[str, Task] = {}
+    decks: dict[str, tuple[str, ...]] = {}
     for deck in raw["decks"]:
-        cat.decks[deck["id"]] = tuple(c["id"] for c in deck["cards"])
+        decks[deck["id"]] = tuple(c["id"] for c in deck["cards"])
         for c in deck["cards"]:
             kind = _word(c["id"], "kind", c.get("kind"), CARD_KEYS)
             _known_keys(c, kind)
             _word(c["id"], "deck", c.get("deck"), (deck["id"],))     # a legend is a card of the legends deck
             if kind == "being":
-                cat.beings[c["id"]] = _being(c)
+                beings[c["id"]] = _being(c)
             elif kind == "flare":
-                cat.flares[c["id"]] = Flare(c["id"], c["name"], part(c["upper"], f"{c['id']} upper"),
+                flares[c["id"]] = Flare(c["id"], c["name"], part(c["upper"], f"{c['id']} upper"),
                                             part(c["lower"], f"{c['id']} lower"))
             else:
-                cat.tasks[c["id"]] = Task(c["id"], c["name"], _word(c["id"], "type", c["type"], TASK_TYPES),
+                tasks[c["id"]] = Task(c["id"], c["name"], _word(c["id"], "type", c["type"], TASK_TYPES),
                                           c["advanced"], c["points"], checks(c["checks"], c["id"]), c["summary"])
-    return cat
+    return Catalogue(MappingProxyType(beings), MappingProxyType(flares), MappingProxyType(tasks), MappingProxyType(decks))
 
 
 CARDS = load()

@@ -15,11 +15,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Mapping, Sequence, Union
 
-from .card_steps import UnknownCardKey
-
-
-class UnknownTaskWord(ValueError):
-    """A task check that uses a word (its kind, a square set, ...) the task rules do not define."""
+from .card_steps import UnknownCardKey, UnknownCardWord
 
 
 class MalformedTaskCheck(ValueError):
@@ -138,7 +134,7 @@ def check(raw: Mapping[str, Any], card: str) -> TaskCheck:
     """One check: its `check` word picks the class, its other keys are the class's fields."""
     kind = raw.get("check")
     if not isinstance(kind, str) or kind not in KINDS:
-        raise UnknownTaskWord(f"{card}: check {kind!r}")
+        raise UnknownCardWord(f"{card}: check {kind!r}")
     cls = KINDS[kind]
     values = {k: v for k, v in raw.items() if k != "check"}
     _refuse_malformed(cls, values, card, kind)

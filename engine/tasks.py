@@ -11,13 +11,14 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterable, Mapping
 
+from .card_steps import UnknownCardWord
 from .cards import CARDS, Task
 from .context import Context
 from .geometry import ADJACENT, CENTRAL, COORD, GREEN, RED, SQUARES, distance
 from .shapes import Board
 from .state import HEROIC, LEGENDARY, State, current_turn, dealt_tasks, enemy_colors
 from .task_checks import (AnyOf, AroundEnemyPiece, Chain, CompareUpgradedOn, DestroyedThisTurn, EachOf, Isolation,
-                          LineDifference, PiecesOn, SummonedThisTurn, TaskCheck, UnknownTaskWord, all_checks)
+                          LineDifference, PiecesOn, SummonedThisTurn, TaskCheck, all_checks)
 
 DIAGONAL_A = frozenset(f"{'abcdefghi'[i - 1]}{i}" for i in range(2, 9))
 DIAGONAL_B = frozenset(f"{'abcdefghi'[i - 1]}{10 - i}" for i in range(2, 9))
@@ -263,7 +264,7 @@ def unknown_words(tasks: Iterable[Task]) -> list[str]:
 def _refuse_unknown_words(tasks: Iterable[Task]) -> None:
     unknown = unknown_words(tasks)
     if unknown:
-        raise UnknownTaskWord("task data uses words the task rules do not know: " + "; ".join(unknown))
+        raise UnknownCardWord("task data uses words the task rules do not know: " + "; ".join(unknown))
 
 
 _refuse_unknown_words(CARDS.tasks.values())     # a task with a word no rule interprets fails at import

@@ -7,12 +7,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Collection, Iterator, Mapping
 
-from ..card_steps import AnyOf, Condition, Selector, Step
+from ..card_steps import AnyOf, Condition, Selector, Step, UnknownCardWord
 from ..cards import Catalogue
-
-
-class UnknownCardWord(ValueError):
-    """Card data that uses a word of the step vocabulary the interpreter does not define."""
 
 
 def all_steps(steps: tuple[Step, ...]) -> Iterator[Step]:

@@ -5,7 +5,8 @@ import copy
 import pytest
 
 from engine.card_steps import UnknownCardKey
-from engine.cards import RAW_CARD_DATA, UnknownCardValue, load
+from engine.card_steps import UnknownCardWord
+from engine.cards import RAW_CARD_DATA, load
 from tests.engine.test_card_words import _import_with
 
 
@@ -26,7 +27,7 @@ def _load_with(card_id, change):
     ("flares-00", lambda c: c.pop("kind"), "kind None"),
 ])
 def test_a_card_value_the_engine_does_not_read_is_refused_naming_the_card(card, change, message):
-    with pytest.raises(UnknownCardValue, match=f"^{card}: {message}$"):
+    with pytest.raises(UnknownCardWord, match=f"^{card}: {message}$"):
         _load_with(card, change)
 
 
@@ -45,4 +46,4 @@ def test_the_shipped_data_loads_every_being_with_a_known_anchor():
 def test_a_being_with_an_unknown_anchor_fails_at_import(tmp_path):
     run = _import_with(tmp_path, '"anchor": "free"', '"anchor": "freely"')
     assert run.returncode != 0
-    assert "UnknownCardValue" in run.stderr and "etherweave-time-traveler: anchor 'freely'" in run.stderr
+    assert "UnknownCardWord" in run.stderr and "etherweave-time-traveler: anchor 'freely'" in run.stderr

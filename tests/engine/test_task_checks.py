@@ -10,7 +10,8 @@ import pytest
 
 from engine import CARDS
 from engine.card_steps import UnknownCardKey
-from engine.task_checks import KINDS, AnyOf, Chain, EachOf, MalformedTaskCheck, PiecesOn, UnknownTaskWord, check
+from engine.card_steps import UnknownCardWord
+from engine.task_checks import KINDS, AnyOf, Chain, EachOf, MalformedTaskCheck, PiecesOn, check
 from engine import tasks
 from engine.tasks import RULES, unknown_words
 from tests.engine.test_card_words import _import_with
@@ -80,8 +81,8 @@ def test_a_kind_of_check_no_rule_decides_is_named_with_its_card(monkeypatch):
 
 
 @pytest.mark.parametrize("raw, error, message", [
-    ({"check": "pieces-of", "squares": "red", "who": "own"}, UnknownTaskWord, "check 'pieces-of'"),
-    ({"squares": "red", "who": "own"}, UnknownTaskWord, "check None"),
+    ({"check": "pieces-of", "squares": "red", "who": "own"}, UnknownCardWord, "check 'pieces-of'"),
+    ({"squares": "red", "who": "own"}, UnknownCardWord, "check None"),
     ({"check": "pieces-on", "squares": "red", "who": "own", "min_adjacent": 6}, UnknownCardKey, "'min_adjacent'"),
     ({"check": "pieces-on", "who": "own", "min_total": 3}, MalformedTaskCheck, "['squares'] missing"),
     ({"check": "pieces-on", "squares": "red", "who": "own", "min_total": "3"}, MalformedTaskCheck, "min_total '3'"),
@@ -104,13 +105,13 @@ def test_a_task_with_an_unknown_key_fails_at_import(tmp_path):
 def test_a_task_with_an_unknown_word_fails_at_import(tmp_path):
     run = _import_with(tmp_path, '"between": "opposite-corners"', '"between": "opposite-edges"')
     assert run.returncode != 0
-    assert "UnknownTaskWord" in run.stderr and "tasks-corner-chain: between 'opposite-edges'" in run.stderr
+    assert "UnknownCardWord" in run.stderr and "tasks-corner-chain: between 'opposite-edges'" in run.stderr
 
 
 def test_a_task_with_an_unknown_kind_of_check_fails_at_import(tmp_path):
     run = _import_with(tmp_path, '"check": "line-difference"', '"check": "line-dominance"')
     assert run.returncode != 0
-    assert "UnknownTaskWord" in run.stderr and "tasks-line-dominance: check 'line-dominance'" in run.stderr
+    assert "UnknownCardWord" in run.stderr and "tasks-line-dominance: check 'line-dominance'" in run.stderr
 
 
 @pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not beside the checkout")
