@@ -14,7 +14,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from . import keys
+from . import keys, stream_terms
 from .replication import durable
 from .replies import text
 
@@ -135,6 +135,7 @@ def session(redis, cookie: str | None, now: float | None = None) -> Session | No
 
 def close_session(redis, s: Session) -> None:
     redis.hdel(keys.sessions(s.player), s.secret_hash)
+    stream_terms.changed(redis, s.player)
 
 
 def close_all_sessions(redis, player_id: str, keep: Session | None = None) -> int:
@@ -143,6 +144,7 @@ def close_all_sessions(redis, player_id: str, keep: Session | None = None) -> in
     gone = [n for n in names if keep is None or n != keep.secret_hash]
     if gone:
         redis.hdel(keys.sessions(player_id), *gone)
+        stream_terms.changed(redis, player_id)
     return len(gone)
 
 
@@ -170,5 +172,6 @@ def revoke_token(redis, player_id: str, tid: str) -> bool:
         if token_id(hashed) == tid:
             redis.delete(keys.player_token(hashed))
             redis.hdel(keys.player_token_list(player_id), hashed)
+            stream_terms.changed(redis, player_id)
             return True
     return False

@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any
 
-from . import keys
+from . import keys, stream_terms
 from .replies import text
 
 MAX_KEPT = 2000
@@ -51,10 +51,12 @@ def report(redis: Any, game_id: str, found: dict, reporter: str | None, reason: 
 
 def mute(redis: Any, player_id: str, other: str) -> None:
     redis.sadd(keys.mutes(player_id), other)
+    stream_terms.changed(redis, player_id)
 
 
 def unmute(redis: Any, player_id: str, other: str) -> None:
     redis.srem(keys.mutes(player_id), other)
+    stream_terms.changed(redis, player_id)
 
 
 def muted(redis: Any, player_id: str | None) -> set[str]:

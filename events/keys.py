@@ -36,6 +36,7 @@ PREFIX = "arena"
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_-]{1,128}")
 _META_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+STREAM_TERMS = f"{PREFIX}:stream-terms"    # pub/sub channel (no key): a player whose tokens, sessions or mutes changed
 
 
 class InvalidKeyPart(ValueError):

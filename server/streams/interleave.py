@@ -32,10 +32,9 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
     positions = Positions(merged)
     first = sse.CONNECTED + "".join(positions.relabel(i, "".join(item.text for item in backlog.frames))
                                     for i, backlog in enumerate(backlogs))
-    standing = _standing(opened.still_standing, merged.unchanged)
 
     def part_of(source: sse.Source, backlog: sse.Backlog) -> AsyncIterator[str]:
-        return follow_part(replace(opened, source=source, backlog=backlog, still_standing=standing))
+        return follow_part(replace(opened, source=source, backlog=backlog))    # one Standing for all parts
     parts = [part_of(part, replace(backlog, frames=[])) for part, backlog in zip(merged.parts, backlogs)]
     del backlogs
     yield first
@@ -70,14 +69,6 @@ async def follow(opened: "Opened", follow_part: FollowPart) -> AsyncIterator[str
         for task in [*pumps, *([getter] if getter else [])]:
             task.cancel()
         await asyncio.gather(*pumps, return_exceptions=True)
-
-
-def _standing(credentials: Callable[[], bool] | None,
-              unchanged: Callable[[], bool] | None) -> Callable[[], bool] | None:
-    """The parts' check before each delivery: the credentials stand and the stream's terms too."""
-    if unchanged is None:
-        return credentials
-    return lambda: (credentials is None or credentials()) and unchanged()
 
 
 async def _pump(i: int, part: AsyncIterator[str], queue: asyncio.Queue) -> None:

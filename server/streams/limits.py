@@ -18,7 +18,8 @@ class Limits:
     streams_per_address: int = 64        # ARENA_STREAMS_PER_ADDRESS: open streams per client address, all processes
     streams_per_token: int = 16          # ARENA_STREAMS_PER_TOKEN: open streams per bearer token, all processes
     stream_slot_lease: float = 30.0      # ARENA_STREAM_SLOT_LEASE: seconds a killed process's streams still count
-    heartbeat_seconds: float = 15.0      # ARENA_HEARTBEAT_SECONDS: a comment on a quiet stream this often
+    heartbeat_seconds: float = 15.0      # ARENA_HEARTBEAT_SECONDS: a comment on every stream this often
+    stream_recheck_seconds: float = 3.0  # ARENA_STREAM_RECHECK_SECONDS: a stream trusts its token and mutes this long
     retry_after: int = 2                 # ARENA_RETRY_AFTER: seconds in Retry-After on a 429 or 503
     stream_backlog: int = 256            # ARENA_STREAM_BACKLOG: batches queued for a stream that does not read
     stream_shard_keys: int = 128         # ARENA_STREAM_SHARD_KEYS: stream keys per Redis reader connection

@@ -28,7 +28,9 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from .. import auth, sse
+from events import tokens
+
+from .. import auth, sessions, sse
 from ..context import Arena
 from ..errors import PROBLEM, STORE_UNAVAILABLE, problem_body
 from ..merged import Merged
@@ -38,6 +40,7 @@ from .limits import Limits
 from .presence import PresenceBook
 from .routes import StreamRoute
 from .slots import StreamSlots
+from .standing import Standing, StandingNews
 
 log = logging.getLogger("arena.streams")
 OPENER_THREADS = 8                  # opening is a few Redis round trips and a render: short, GIL-bound
@@ -49,7 +52,7 @@ class Opened:
     source: sse.Source | Merged                           # Merged: several keys in one stream (merged.py)
     follow: bool
     backlog: sse.Backlog | list[sse.Backlog] | None      # a single one is let go once sent (no copy kept)
-    still_standing: Callable[[], bool] | None = None      # the credentials still valid (auth.still_standing)
+    standing: Standing | None = None                      # its credentials and terms still hold (standing.py)
     beat_at: float = 0.0                                  # the loop time of the first heartbeat (beat_phase)
 
 
@@ -63,11 +66,13 @@ class StreamTier:
         self.openers = ThreadPoolExecutor(max_workers=OPENER_THREADS, thread_name_prefix="stream-open")
         self.presence = PresenceBook(self.hub.redis)
         self.opened = itertools.count(1)                   # streams opened by this process: their phases
+        self.news = StandingNews(None if self.hub.cluster else redis_url)     # a Cluster: the recheck bound only
         flask_app.extensions.setdefault("arena_health", {})["streams"] = self.hub.status
 
     async def stop(self) -> None:
         await self.slots.stop()
         await self.presence.stop()
+        await self.news.stop()
         await self.hub.stop()
         self.openers.shutdown(wait=False)
 
@@ -103,9 +108,10 @@ class StreamTier:
             try:
                 query = Blueprint.ARGUMENTS_PARSER.parse(stream.query(), request, location="query")
                 source = stream.open(query, **scope.get("path_params", {}))
-                backlog = source.backlogs(Arena.of().redis) if isinstance(source, Merged) else \
-                    sse.read_after(Arena.of().redis, source, source.after)
-                return Opened(source, query.get("follow", True), backlog, auth.still_standing(Arena.of().redis))
+                redis = Arena.of().redis
+                backlog = source.backlogs(redis) if isinstance(source, Merged) else \
+                    sse.read_after(redis, source, source.after)
+                return Opened(source, query.get("follow", True), backlog, self._standing(redis, source))
             except Exception as exc:
                 try:
                     answer = app.handle_user_exception(exc)
@@ -115,11 +121,27 @@ class StreamTier:
                 return Response(flask_response.get_data(), status_code=flask_response.status_code,
                                 headers=dict(flask_response.headers))
 
+    def _standing(self, redis: Any, source: sse.Source | Merged) -> Standing:
+        """Run in the opener's request context: what the stream checks before it delivers (its
+        credentials, and a merged stream's terms too), and whose they are (for StandingNews)."""
+        credentials = auth.still_standing(redis)
+        unchanged = source.unchanged if isinstance(source, Merged) else None
+        checks = [c for c in (credentials, unchanged) if c is not None]
+        if not checks:
+            return Standing(None, None, self.limits.stream_recheck_seconds)
+        token = auth.bearer()
+        signed_in = None if token is not None else sessions.current(redis)
+        player = tokens.player_of(redis, token) if token is not None else signed_in.player if signed_in else None
+        return Standing(checks[0] if len(checks) == 1 else lambda: all(check() for check in checks), player,
+                        self.limits.stream_recheck_seconds)
+
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
         """The frames, with the viewer counted as watching while the stream is open (presence.py)."""
         entry = opened.source.presence
         if entry is not None:
             self.presence.join(entry)
+        if opened.standing is not None:
+            self.news.join(opened.standing)
         try:
             frames = interleave.follow(opened, self._frames) if isinstance(opened.source, Merged) else self._frames(opened)
             async for text in frames:
@@ -127,6 +149,8 @@ class StreamTier:
         finally:
             if entry is not None:
                 self.presence.leave(entry)
+            if opened.standing is not None:
+                self.news.leave(opened.standing)
 
     async def _frames(self, opened: Opened) -> AsyncIterator[str]:
         assert isinstance(opened.backlog, sse.Backlog)
@@ -157,8 +181,8 @@ class StreamTier:
                     beat_at = next_beat(beat_at, asyncio.get_running_loop().time(), self.limits.heartbeat_seconds)
                 if frames is None:
                     return                      # the client reads too slowly: it resumes with Last-Event-ID
-                if not await self._still_standing(opened):
-                    return                      # its token was revoked or its session ended: nothing more
+                if opened.standing is not None and not await opened.standing.holds(self.openers):
+                    return                      # its token was revoked, its session ended or its mutes changed
                 if not frames:
                     yield sse.KEEP_ALIVE
                     continue
@@ -172,13 +196,6 @@ class StreamTier:
                     return
         finally:
             self.hub.unsubscribe(sub)
-
-    async def _still_standing(self, opened: Opened) -> bool:
-        check = opened.still_standing
-        try:
-            return check is None or await asyncio.get_running_loop().run_in_executor(self.openers, check)
-        except RedisError:
-            return False                        # closed: the client resumes from its last id
 
 
 def beat_phase(k: int, interval: float) -> float:
