@@ -4,6 +4,8 @@ Opening runs the route's opener in a Flask request context on a worker thread (a
 trips: the token lookup, the existence check, the backlog), so authentication, redaction and every
 refusal (problem+json, 503 when Redis is down) are the Flask app's own. Following is a coroutine:
 it waits on its subscription to the hub and sends a heartbeat comment every heartbeat interval.
+Before it delivers, it asks whether its credentials and terms still hold (standing.py: Redis is
+asked at most every few seconds per stream).
 
 Each stream beats on its own phase (`beat_phase`): streams opened in the same second (a thousand
 spectators arriving with a link) would otherwise write their comments, and check their
