@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any
 
-from . import keys, stream_terms
+from . import keys, stream_terms, unmoved
 from .replies import text
 
 MAX_KEPT = 2000
@@ -29,6 +29,7 @@ def post(redis: Any, game_id: str, channel: str, message: dict) -> dict:
     body = {**message, "time": round(time.time(), 3)}
     sid = text(redis.xadd(keys.chat(game_id, channel), {"data": json.dumps(body)}, maxlen=MAX_KEPT,
                            approximate=True))
+    unmoved.expire_with(redis, game_id)     # a channel new to a game nobody moved in expires with it
     return {"id": sid, "channel": channel, **body}
 
 

@@ -172,7 +172,7 @@ def pending_game(game_id: str) -> str:
 # Every meta name a game may have: a game nobody moved in expires with all of them (events/unmoved.py).
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
-                   "rating", "form_rating")
+                   "rating", "form_rating", "provenance")
 
 
 def all_game_keys(game_id: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import keys
+from . import keys, unmoved
 from .memo import Memo
 from .replies import text
 
@@ -31,6 +31,7 @@ def queue_touch(pipe: Any, game_id: str, viewers: list[str], now: float, ttl: fl
     pipe.zadd(keys.presence(game_id), {viewer: now + ttl for viewer in viewers})
     pipe.zremrangebyscore(keys.presence(game_id), "-inf", now)
     pipe.expire(keys.presence(game_id), int(ttl) + 60)
+    unmoved.queue_expire_with(pipe, game_id)     # never outlive a game nobody moved in
 
 
 def leave(redis: Any, game_id: str, viewer: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from . import followup, keys, moves
+from . import followup, keys, moves, unmoved
 from .envelope import Envelope
 from .errors import ChainBroken, ConflictError, GameNotFound, VersionNotFound
 from .hashchain import GENESIS
@@ -77,14 +77,15 @@ class EventStore:
             if env.game_id != game_id or env.version != expected_version + 1 + offset:
                 raise ValueError("envelopes must belong to the game and follow the expected version")
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else keys.no_idempotency(game_id)
-        script_keys = [keys.log(game_id), keys.head(game_id), idem_key, keys.follow_up(game_id), keys.moves(game_id)]
+        script_keys = [keys.log(game_id), keys.head(game_id), idem_key, keys.follow_up(game_id), keys.moves(game_id),
+                       keys.meta(game_id, unmoved.UNMOVED)]
         args = [expected_version, prev_hash, envelopes[-1].hash, idempotency.to_json() if idempotency else "",
                 self.idempotency_ttl, "1" if follow_up else "", moves.flags(envelopes), moves.HEADER,
                 *(env.to_json() for env in envelopes)]
         if follow_up:
             followup.owe(self.redis, game_id)
         reply, = self.replication.execute(
-            self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, 5, *script_keys, *args),
+            self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, len(script_keys), *script_keys, *args),
             scripts=[APPEND_LUA])
         status, detail = text(reply[0]), reply[1]
         if status == "ok":
@@ -137,6 +138,7 @@ class EventStore:
         if snapshots:
             self.redis.hset(keys.snapshots(game_id),
                             mapping={f"{fingerprint}:{v}": data for v, data in snapshots.items()})
+            unmoved.expire_with(self.redis, game_id)         # a cache of a game nobody moved in goes with it
 
     def drop_snapshots(self, game_id: str) -> None:
         self.redis.delete(keys.snapshots(game_id))

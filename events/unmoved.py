@@ -6,12 +6,18 @@ creator is a registered player, that player. The first move removes the expiry a
 (`keep`); so does the end of a game in which nobody moved (bots, timeouts). A game nobody moves in
 simply disappears from Redis when its time is up, and stops counting.
 
+A key of the game first written after `arm` (a chat channel, its viewers, its snapshots) had no
+expiry to take: its writer calls `expire_with` (or queues it on its pipeline), which gives every
+key of the game the game's remaining time at most, unless the game is kept for good (then, once a
+process knows it, at no cost). An append does the same for what it writes (events/lua/append.lua).
+
     if not unmoved.claim(redis, ["a:203.0.113.9", "p:p12ab"], game_id, cap=20, until=now + ttl, now=now):
         refuse
     unmoved.mark(redis, game_id, ["a:203.0.113.9", "p:p12ab"], ttl)     # before the log exists
     ...create the game...
     unmoved.arm(redis, game_id, ttl)        # every key expires, unless a move came first
     unmoved.keep(redis, game_id)            # first move; cheap after the first call in a process
+    unmoved.expire_with(redis, game_id)     # after writing a key it may not have had (chat, viewers...)
 """
 from __future__ import annotations
 
@@ -21,12 +27,15 @@ from collections import OrderedDict
 from typing import Any, Sequence
 
 from . import keys
+from .memo import Memo
 from .replies import text
 from .scripts import lua, run_script
 
 CLAIM_LUA = lua("claim_unmoved.lua")
 KEEP_LUA = lua("keep_game.lua")
 ARM_LUA = lua("arm_game.lua")
+EXPIRE_WITH_LUA = lua("expire_with_game.lua")
+KEPT_FOR_GOOD = 0                   # expire_with_game.lua's answer for a game that never expires again
 UNMOVED = "unmoved"
 NO_CAP = 2 ** 31
 
@@ -59,6 +68,28 @@ def mark(redis: Any, game_id: str, owners: Sequence[str], ttl: int) -> None:
 def arm(redis: Any, game_id: str, ttl: int) -> bool:
     """Expire every key of the marked game after `ttl` seconds; False if a move kept it meanwhile."""
     return bool(run_script(redis, ARM_LUA, [keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], [ttl]))
+
+
+_kept: Memo[bool] = Memo(size=65536, ttl=3600.0)     # games found kept: no round trip for their writes
+
+
+def expire_with(redis: Any, game_id: str) -> None:
+    """After writing a key of the game that may be new (its chat, viewers, snapshots): while nobody
+    has moved in the game, every key of it expires no later than the game."""
+    if _kept.get(game_id):
+        return
+    answer = run_script(redis, EXPIRE_WITH_LUA,
+                        [keys.meta(game_id, UNMOVED), keys.log(game_id), *keys.all_game_keys(game_id)], [])
+    if int(answer) == KEPT_FOR_GOOD:
+        _kept.put(game_id, True)
+
+
+def queue_expire_with(pipe: Any, game_id: str) -> None:
+    """`expire_with` on a pipeline (sync or asyncio, one Redis or a Cluster) after its writes; as
+    EVAL, which every kind of pipeline carries without loading the script first."""
+    if not _kept.get(game_id):
+        named = [keys.meta(game_id, UNMOVED), keys.log(game_id), *keys.all_game_keys(game_id)]
+        pipe.eval(EXPIRE_WITH_LUA, len(named), *named)
 
 
 def count(redis: Any, owners: Sequence[str], game_id: str, *, until: float, now: float) -> None:

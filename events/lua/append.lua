@@ -6,6 +6,7 @@ KEYS[2]  the game's head (a hash: version, hash of the last event)
 KEYS[3]  the command's idempotency record (a placeholder key in the same slot when it has none)
 KEYS[4]  the game's follow-up marker (a string: the version whose follow-up is owed, events/followup.py)
 KEYS[5]  the game's moves index (a list of envelopes, events/moves.py)
+KEYS[6]  the game's 'unmoved' marker (its expiry is the game's while nobody has moved in it, events/unmoved.py)
 ARGV[1]  the version the writer expects the game to be at
 ARGV[2]  the hash the writer expects the last event to have (64 zeros for a new game)
 ARGV[3]  the hash of the batch's last event (the new head)
@@ -23,8 +24,12 @@ Every check runs before the first write; a script that has started writing is no
 Redis (not even by maxmemory), and scripts run one at a time: no reader ever sees half a batch.
 The moves index is kept only for games it covers from their creation (older games have none and
 are indexed when first read, events/moves.py), so it never holds half a game.
+In a game nobody has moved in yet (its creation, a bot's move, a timeout), what the append wrote
+without an expiry gets the game's: the debt's marker, set anew, would otherwise outlive the game,
+and a creation whose process died before arming the game's expiry would stay for good. (The
+idempotency record keeps its own time: only a player's move has one, and that move keeps the game.)
 --]]
-local log, head, idem, follow, moves = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local log, head, idem, follow, moves, unmoved = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local has_record = ARGV[4] ~= ''
 local FIRST = 9
 
@@ -52,4 +57,11 @@ end
 redis.call('HSET', head, 'version', version, 'hash', ARGV[3])
 if has_record then redis.call('SET', idem, ARGV[4], 'EX', ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('SET', follow, version) end
+local left = redis.call('PTTL', unmoved)
+if left > 0 then
+  if redis.call('PTTL', log) == -1 then redis.call('PEXPIRE', log, left) end
+  if redis.call('PTTL', head) == -1 then redis.call('PEXPIRE', head, left) end
+  if redis.call('PTTL', moves) == -1 then redis.call('PEXPIRE', moves, left) end
+  if redis.call('PTTL', follow) == -1 then redis.call('PEXPIRE', follow, left) end
+end
 return {'ok', version}
