@@ -24,11 +24,11 @@ from .ops_warp import OPS as WARP_OPS, WORDS as WARP_WORDS
 from .outcomes import Ask, Done, Outcome, Push
 from .registry import op_table
 from . import words
-from .select import CONDITIONS, WHERE, WORDS as SELECT_WORDS, holds
+from .select import ARGS, CONDITIONS, WHERE, WORDS as SELECT_WORDS, holds
 
 OPS = op_table(TARGET_OPS, MOVE_OPS, FLOW_OPS, GATEWAY_OPS, TURN_OPS, FROST_OPS, WARP_OPS, LINKED_OPS)
 WORDS = words.vocabulary(SELECT_WORDS, TARGET_WORDS, FLOW_WORDS, MOVE_WORDS, TURN_WORDS, FROST_WORDS, WARP_WORDS)
-words.check(CARDS, OPS, CONDITIONS, WHERE, WORDS)   # a card with a word the interpreter does not define fails here
+words.check(CARDS, OPS, CONDITIONS, WHERE, WORDS, ARGS)   # a card with a word the interpreter does not define fails here
 
 
 def _pop_block(res: Resolution) -> bool:

@@ -8,9 +8,10 @@ from typing import Any, Callable, Iterable, cast
 from ..geometry import (ADJACENT, CENTRE, COLOURED, DIAG_ADJACENT, GREEN, ORTHO_ADJACENT, RED, SQUARES,
                         at_distance, direction_between, ray, within)
 from ..card_steps import AnyOf, Condition, Selector
-from ..cards import RANKS
+from ..cards import CARDS, RANKS
 from ..state import COMMON, HEROIC, LEGENDARY, counts, enemy_colors, has_supply, square_of
 from .frame import Resolution
+from .words import ArgCheck, CardFacts
 from .mirror import chosen_copy_squares
 from .gateway_words import CONDITIONS as GATEWAY_CONDITIONS, around_gateway, gateway_square, is_gateway
 from .warp_words import CONDITIONS as WARP_CONDITIONS, beside_shared_own_piece
@@ -105,6 +106,12 @@ WHERE: dict[str, Where] = {
     "within": _from_being(lambda being, arg: within(being, int(arg))),
     "at-distance": _from_being(lambda being, arg: at_distance(being, int(arg))),
 }
+
+
+ADJACENT_TO_NAMED = frozenset({"green-square", "red-square", "own-piece", "own-heroic", "enemy-piece", "gateway",
+                               "same-color-piece"})
+"""The named arguments of 'adjacent-to:<arg>'; any other argument is the id of an earlier step (or
+'same-own-piece-as:<id>')."""
 
 
 def _adjacent_to(res: Resolution, arg: str) -> set[str]:
@@ -302,3 +309,44 @@ CONDITIONS = {
 def _rank_of(res: Resolution, arg: str) -> bool:
     ref, _, rank = arg.partition("=")
     return bool(set(res.result(ref).get("ranks", [])) & RANK_FILTERS[rank])
+
+
+# --- the arguments of 'name:arg' words, checked at load (engine/effects/words.py) ---------------------
+
+def _ref(arg: str, card: CardFacts) -> bool:
+    return arg in card.ids
+
+
+def _number(arg: str, card: CardFacts) -> bool:
+    return arg.isdigit()
+
+
+def _adjacent_to_arg(arg: str, card: CardFacts) -> bool:
+    name, colon, ref = arg.partition(":")
+    return (_ref(ref, card) if name == "same-own-piece-as" else not colon and
+            (arg in ADJACENT_TO_NAMED or _ref(arg, card)))
+
+
+def _rank_of_arg(arg: str, card: CardFacts) -> bool:
+    ref, _, rank = arg.partition("=")
+    return _ref(ref, card) and rank in RANK_FILTERS
+
+
+ARGS: dict[str, ArgCheck] = {
+    # where
+    "marked": lambda arg, card: arg in card.marked,
+    "on-or-adjacent-to": lambda arg, card: arg in ("red-square", "green-square"),
+    "mirror-of-source": lambda arg, card: arg in RANKS,
+    "adjacent-to": _adjacent_to_arg,
+    "adjacent-to-at-least-2": lambda arg, card: arg == "own-piece",
+    "first-piece-beyond": _ref, "next-square-beyond": _ref, "vacated-by": _ref,
+    "within": _number, "at-distance": _number,
+    # conditions
+    "did": _ref, "failed": _ref, "destroyed": _ref, "nothing-destroyed": _ref, "destroyed-legendary": _ref,
+    "target-on-red": _ref, "upgrade-made-legendary": _ref, "no-common-piece-adjacent-to": _ref,
+    "destroyed-at-least": _number, "rank-of": _rank_of_arg,
+    "card-in-own-discard": lambda arg, card: arg in {b.name for b in CARDS.beings.values()},
+}
+"""For each `where` or condition name that takes an argument, whether an argument is right on a
+card: a step id of that card, a number, a rank, a marked-square kind of its pattern... A name not
+here takes no argument."""

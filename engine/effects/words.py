@@ -4,8 +4,8 @@ naming the card, rather than in the middle of someone's game.
 """
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any, Collection, Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Collection, Iterator, Mapping
 
 from ..card_steps import AnyOf, Condition, Selector, Step, UnknownCardWord
 from ..cards import Catalogue
@@ -21,14 +21,44 @@ def all_steps(steps: tuple[Step, ...]) -> Iterator[Step]:
 
 
 def _conditions(cond: Condition | None) -> Iterator[str]:
-    """The condition names of an `if` (a name, 'not:' a condition, a tuple of all, any of an AnyOf)."""
+    """The conditions ('name' or 'name:arg') of an `if`: a condition, 'not:' a condition, a tuple of
+    all, any of an AnyOf."""
     if cond is None:
         return
     if isinstance(cond, (tuple, AnyOf)):
         for c in cond.conditions if isinstance(cond, AnyOf) else cond:
             yield from _conditions(c)
     else:
-        yield from _conditions(cond[4:]) if cond.startswith("not:") else iter([cond.partition(":")[0]])
+        yield from _conditions(cond[4:]) if cond.startswith("not:") else iter([cond])
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What an argument of a card's word may name: the ids of the card's steps (for 'did:s1',
+    'adjacent-to:s1'...) and the kinds of its pattern's marked squares (for 'marked:purple')."""
+
+    ids: frozenset[str]
+    marked: frozenset[str]
+
+
+ArgCheck = Callable[[str, CardFacts], bool]
+"""Whether `arg` is a right argument for a `where` or condition name 'name:arg' on a card."""
+
+
+def _facts(cards: Catalogue, card: str) -> CardFacts:
+    ids = frozenset(s.id for c, steps in card_parts(cards) if c == card for s in all_steps(steps) if s.id)
+    being = cards.beings.get(card)
+    marked = frozenset(k for o in being.orientations for _, _, k in o.marked) if being else frozenset()
+    return CardFacts(ids, marked)
+
+
+def _arguments(card: str, kind: str, words: Iterator[str], args: Mapping[str, ArgCheck], facts: CardFacts) -> Iterator[str]:
+    """Every 'name:arg' whose name takes no argument, or whose argument its check refuses."""
+    for word in words:
+        name, colon, arg = word.partition(":")
+        check = args.get(name)
+        if colon and (check is None or not check(arg, facts)):
+            yield f"{card}: {kind} {word!r}"
 
 
 def selectors(step: Step) -> Iterator[Selector]:
@@ -83,16 +113,23 @@ def _field_words(card: str, step: Step, vocab: Vocabulary) -> Iterator[str]:
 
 
 def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any],
-                  wheres: Mapping[str, Any], vocab: Vocabulary | None = None) -> list[str]:
+                  wheres: Mapping[str, Any], vocab: Vocabulary | None = None,
+                  args: Mapping[str, ArgCheck] | None = None) -> list[str]:
+    """Every word of the card data the tables do not define, named with its card: ops, condition
+    and `where` names (and, given `args`, their arguments), and the words of `vocab`'s fields."""
     out = []
     for card, steps in card_parts(cards):
+        facts = _facts(cards, card)
         for step in all_steps(steps):
             if step.op not in ops:
                 out.append(f"{card}: op {step.op!r}")
-            for cond in (step.if_, step.until):
-                out.extend(f"{card}: condition {name!r}" for name in _conditions(cond) if name not in conditions)
-            out.extend(f"{card}: where {name!r}" for sel in selectors(step) if sel.where
-                       for name in where_names(sel.where) if name not in wheres)
+            conds = [c for cond in (step.if_, step.until) for c in _conditions(cond)]
+            out.extend(f"{card}: condition {n!r}" for c in conds if (n := c.partition(":")[0]) not in conditions)
+            places = [part for sel in selectors(step) if sel.where for part in sel.where.split("&")]
+            out.extend(f"{card}: where {n!r}" for p in places if (n := p.partition(":")[0]) not in wheres)
+            if args is not None:
+                out.extend(_arguments(card, "condition", iter(conds), args, facts))
+                out.extend(_arguments(card, "where", iter(places), args, facts))
             out.extend(_field_words(card, step, vocab or {}))
     return out
 
@@ -103,8 +140,8 @@ def where_names(where: str) -> list[str]:
 
 
 def check(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[str, Any], wheres: Mapping[str, Any],
-          vocab: Vocabulary) -> None:
+          vocab: Vocabulary, args: Mapping[str, ArgCheck]) -> None:
     """Raise UnknownCardWord naming every card word the interpreter does not know."""
-    unknown = unknown_words(cards, ops, conditions, wheres, vocab)
+    unknown = unknown_words(cards, ops, conditions, wheres, vocab, args)
     if unknown:
         raise UnknownCardWord("card data uses words the interpreter does not know: " + "; ".join(unknown))
