@@ -21,6 +21,24 @@ def any_redis(request: pytest.FixtureRequest):
     client.close()
 
 
+OWN_DB = 2          # tests/workers use database 1 of the same server, every other test database 0
+
+
+@pytest.fixture
+def redis_db(redis_server):
+    """A database of the session's server emptied for the test: for what a Redis holds once, that
+    other tests' games would crowd (the follow-up index, the layout, the live games)."""
+    client = redis_server.client(db=OWN_DB)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def redis_url(redis_server, redis_db) -> str:
+    return f"redis://127.0.0.1:{redis_server.port}/{OWN_DB}"
+
+
 @pytest.fixture
 def service(redis_client) -> GameService:
     return GameService(redis_client, validate_events=True)

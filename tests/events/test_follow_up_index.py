@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from freezegun import freeze_time
 
 from events import followup, keys, store
@@ -19,16 +18,6 @@ from events.service import GameService
 from .games import options
 
 LEASE = 30.0
-OWN_DB = 2                  # the follow-up index is one per Redis: these tests want it to themselves
-
-
-@pytest.fixture
-def redis_client(redis_server):
-    """A database of the session's server with nobody else's games in its follow-up index."""
-    client = redis_server.client(db=OWN_DB)
-    client.flushdb()
-    yield client
-    client.close()
 
 
 class Loop:
@@ -46,12 +35,12 @@ class Loop:
         return claimed.games
 
 
-def test_a_loop_between_owe_and_the_append_leaves_the_appends_debt_indexed(redis_client, game_id, monkeypatch):
-    loop = Loop(redis_client)
-    settled = GameService(redis_client, follow_up=lambda *_: None)
+def test_a_loop_between_owe_and_the_append_leaves_the_appends_debt_indexed(redis_db, game_id, monkeypatch):
+    loop = Loop(redis_db)
+    settled = GameService(redis_db, follow_up=lambda *_: None)
     with freeze_time(datetime.now(timezone.utc) - timedelta(seconds=followup.grace() * 3)):
         created = settled.create_game(options("duel", "owe"), game_id=game_id)    # its entry is due by now
-    assert followup.owed(redis_client, game_id) is None                           # its hook ran and settled
+    assert followup.owed(redis_db, game_id) is None                           # its hook ran and settled
 
     looks: list[list[str]] = []
     real_owe = followup.owe
@@ -61,25 +50,25 @@ def test_a_loop_between_owe_and_the_append_leaves_the_appends_debt_indexed(redis
         looks.append(loop.look(time.time()))          # the loop's turn comes before the append's
 
     monkeypatch.setattr(store.followup, "owe", owe_then_a_loop)
-    died = GameService(redis_client)                  # the web process: dead before its hook runs
+    died = GameService(redis_db)                  # the web process: dead before its hook runs
     moved = died.execute(game_id, 1, {"type": "resign"}, expected_version=created.version)
     monkeypatch.setattr(store.followup, "owe", real_owe)
 
-    assert followup.owed(redis_client, game_id) == moved.version              # the debt, with the events
-    assert redis_client.zscore(keys.follow_ups(keys.deadline_shard(game_id)), game_id) is not None
+    assert followup.owed(redis_db, game_id) == moved.version              # the debt, with the events
+    assert redis_db.zscore(keys.follow_ups(keys.deadline_shard(game_id)), game_id) is not None
     assert loop.look(time.time() + followup.grace() + 1) == [game_id]
     assert loop.runs == [game_id]                                                 # followed up, once
-    assert followup.owed(redis_client, game_id) is None
+    assert followup.owed(redis_db, game_id) is None
     assert looks == [[]]                              # the loop in between had nothing due to look at
 
 
-def test_a_retry_after_a_failure_never_makes_a_later_owe_due_sooner(redis_client, game_id):
+def test_a_retry_after_a_failure_never_makes_a_later_owe_due_sooner(redis_db, game_id):
     shard = keys.deadline_shard(game_id)
     now = time.time()
-    followup.owe(redis_client, game_id, now - followup.grace() - 1)
-    assert followup.claim(redis_client, now, LEASE, 10).games == [game_id]       # a loop holds it
-    followup.owe(redis_client, game_id, now)                                      # an append meanwhile
-    followup.release(redis_client, game_id, again=now + 1)                        # the loop's look failed
-    assert redis_client.zscore(keys.follow_ups(shard), game_id) == now + followup.grace()
-    followup.owe(redis_client, game_id, now - 60)                                 # a slow clock: not sooner
-    assert redis_client.zscore(keys.follow_ups(shard), game_id) == now + followup.grace()
+    followup.owe(redis_db, game_id, now - followup.grace() - 1)
+    assert followup.claim(redis_db, now, LEASE, 10).games == [game_id]       # a loop holds it
+    followup.owe(redis_db, game_id, now)                                      # an append meanwhile
+    followup.release(redis_db, game_id, again=now + 1)                        # the loop's look failed
+    assert redis_db.zscore(keys.follow_ups(shard), game_id) == now + followup.grace()
+    followup.owe(redis_db, game_id, now - 60)                                 # a slow clock: not sooner
+    assert redis_db.zscore(keys.follow_ups(shard), game_id) == now + followup.grace()
