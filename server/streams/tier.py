@@ -131,10 +131,7 @@ class StreamTier:
         checks = [c for c in (credentials, unchanged) if c is not None]
         if not checks:
             return Standing(None, None, self.limits.stream_recheck_seconds)
-        token = auth.bearer()
-        signed_in = None if token is not None else sessions.current(redis)
-        player = tokens.player_of(redis, token) if token is not None else signed_in.player if signed_in else None
-        return Standing(checks[0] if len(checks) == 1 else lambda: all(check() for check in checks), player,
+        return Standing(checks[0] if len(checks) == 1 else lambda: all(check() for check in checks), _player(redis),
                         self.limits.stream_recheck_seconds)
 
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
@@ -198,6 +195,15 @@ class StreamTier:
                     return
         finally:
             self.hub.unsubscribe(sub)
+
+
+def _player(redis: Any) -> str | None:
+    """The player whose token or session opened the stream (StandingNews tells of their changes)."""
+    token = auth.bearer()
+    if token is not None:
+        return tokens.player_of(redis, token)
+    signed_in = sessions.current(redis)
+    return signed_in.player if signed_in else None
 
 
 def beat_phase(k: int, interval: float) -> float:
