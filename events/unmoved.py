@@ -85,11 +85,12 @@ def expire_with(redis: Any, game_id: str) -> None:
 
 
 def queue_expire_with(pipe: Any, game_id: str) -> None:
-    """`expire_with` on a pipeline (sync or asyncio, one Redis or a Cluster) after its writes; as
-    EVAL, which every kind of pipeline carries without loading the script first."""
+    """`expire_with` on a pipeline (sync or asyncio, one Redis or a Cluster) after its writes; as a
+    plain EVAL command, which every kind carries with no script loaded first (redis-py's Cluster
+    pipeline refuses its own `.eval`)."""
     if not _kept.get(game_id):
         named = [keys.meta(game_id, UNMOVED), keys.log(game_id), *keys.all_game_keys(game_id)]
-        pipe.eval(EXPIRE_WITH_LUA, len(named), *named)
+        pipe.execute_command("EVAL", EXPIRE_WITH_LUA, len(named), *named)
 
 
 def count(redis: Any, owners: Sequence[str], game_id: str, *, until: float, now: float) -> None:

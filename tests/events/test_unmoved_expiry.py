@@ -83,3 +83,10 @@ def test_once_someone_moved_the_keys_written_later_stay(app, redis_client):
     lives = {k: redis_client.pttl(k) for k in write_later(app, redis_client, game)}
     assert 0 < lives.pop(keys.presence(game["id"])) <= (presence.TTL + 60) * 1000     # a viewer's own lapse
     assert lives and all(left == -1 for left in lives.values()), lives
+
+
+def test_a_viewer_of_a_game_nobody_moved_in_expires_with_it_on_every_backend(any_redis, game_id):
+    any_redis.set(keys.meta(game_id, "unmoved"), "[]", ex=TTL)          # as unmoved.mark leaves it
+    presence.touch(any_redis, game_id, "anon:1")                        # a pipeline of the backend's kind
+    game_left = any_redis.pttl(keys.meta(game_id, "unmoved"))           # read first: a later read is sooner
+    assert 0 < any_redis.pttl(keys.presence(game_id)) <= game_left
