@@ -68,9 +68,9 @@ class Step(Selector):
     if_: Condition | None = None
     optional: bool = False
     up_to: bool = False
-    count: int | str | None = None
-    times: int | str | None = None
-    kind: str | None = None
+    count: int | str = 1
+    times: int | str = 1
+    kind: str = "standard"
     via: str = "move"
     mover: Selector | None = None
     direction: str | None = None

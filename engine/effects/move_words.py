@@ -40,13 +40,8 @@ COMBAT_SPENT = {"combat-or-standard": "combat_used", "combat-or-two-standard": "
 second move at all)."""
 
 
-def kind_word(step: Step) -> str:
-    """The step's `kind` as the card wrote it; a standard move when it wrote none."""
-    return step.kind if step.kind is not None else "standard"
-
-
 def plain_kind(step: Step, prog: Progress, is_being: bool) -> str:
-    kind = kind_word(step)
+    kind = step.kind
     mixed = MIXED_KINDS.get(kind)
     return mixed(prog, is_being) if mixed else kind
 

@@ -14,7 +14,7 @@ from ..cards import RANK_NAMES
 from ..geometry import DIRECTIONS, direction_between, ray, turned
 from ..state import LEGENDARY
 from .frame import Resolution, root_steps
-from .move_words import (COMBAT_SPENT, WORDS as MOVE_WORDS, arrows, destinations, ends_ok, enterable, kind_word,
+from .move_words import (COMBAT_SPENT, WORDS as MOVE_WORDS, arrows, destinations, ends_ok, enterable,
                          plain_kind)
 from .ops_targets import step_number
 from .outcomes import Ask, Done, Outcome, is_skip
@@ -42,10 +42,7 @@ def _times(step: Step, rank: int | None) -> int | None:
 
 
 def repeats(step: Step) -> int:
-    """The step's `times` where only a number makes sense (a shot, a swap, a move of fixed length);
-    1 when the card writes none."""
-    if step.times is None:
-        return 1
+    """The step's `times` where only a number makes sense (a shot, a swap, a move of fixed length)."""
     if not isinstance(step.times, int):
         raise ValueError(f"times {step.times!r} is not a number of times")
     return step.times
@@ -129,7 +126,7 @@ def _apply_move(res: Resolution, step: Step, prog: dict[str, Any], src: str, dst
     pid, color, rank = board[src]
     if prog.get("n", 0) == 0 and step.times == BY_RANK:
         prog["times"] = _times(step, rank)
-    occupant, spent = board.get(dst), COMBAT_SPENT.get(kind_word(step))
+    occupant, spent = board.get(dst), COMBAT_SPENT.get(step.kind)
     if spent and occupant and occupant[2] == rank:
         prog[spent] = True
     direction = direction_between(src, dst)

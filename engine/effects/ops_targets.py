@@ -39,9 +39,7 @@ COUNTS: dict[str, Callable[[Resolution, str], "int | str"]] = {
 
 
 def step_count(res: Resolution, step: Step) -> int | str:
-    """How many pieces or squares the step's `count` allows now (1 when the card gives none)."""
-    if step.count is None:
-        return 1
+    """How many pieces or squares the step's `count` allows now."""
     if isinstance(step.count, int):
         return step.count
     name, _, arg = step.count.partition(":")

@@ -16,7 +16,7 @@ from ..card_steps import Selector, Step
 from ..cards import CARDS, RANK_NAMES, card_kind
 from ..geometry import SQUARES
 from .frame import Resolution
-from .move_words import ends_ok, enterable, kind_word
+from .move_words import ends_ok, enterable
 from .ops_move import repeats
 from .outcomes import Ask, Done, Outcome, is_skip
 from .select import piece_squares
@@ -182,7 +182,7 @@ def stasis_take_op(res: Resolution, step: Step, prog: dict[str, Any], answer: di
 
 def _landing_squares(res: Resolution, step: Step, rank: int) -> list[str]:
     board = res.state["board"]
-    return [sq for sq in SQUARES if ends_ok(res, step, None, sq) and enterable(kind_word(step), rank, board.get(sq))]
+    return [sq for sq in SQUARES if ends_ok(res, step, None, sq) and enterable(step.kind, rank, board.get(sq))]
 
 
 def stasis_release_op(res: Resolution, step: Step, prog: dict[str, Any], answer: dict[str, Any] | None) -> Outcome:
