@@ -100,6 +100,14 @@ def test_two_people_meet_in_the_lobby_play_chat_and_come_back_and_a_spectator_ch
         expect(cid.locator("#chat-spectators")).to_contain_text("What a game")
         status, got = live_server.call("GET", f"/games/{game_id}/chat?channel=spectators")
         assert status == 200 and [m["text"] for m in got["messages"]] == ["What a game"]
+
+        bob.get_by_role("button", name="Resign…").click()               # the end opens the spectators' chat
+        bob.get_by_role("button", name="Yes, resign").click()
+        for page in (ann, bob):                                          # to the seats, without a reload
+            expect(page.locator("#chat-spectators")).to_contain_text("What a game")
+            expect(page.locator('.chat[data-channel="spectators"] .chat-form')).to_have_count(0)
+        say(cid, "spectators", "Well played")
+        expect(ann.locator("#chat-spectators")).to_contain_text("Well played")       # live, on Ann's stream
         for page in (ann, bob, home, cid):
             assert page.errors == [], page.errors
     finally:

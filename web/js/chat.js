@@ -78,6 +78,10 @@ export async function mountChat(root, gameId, token, view) {
   if (seated) panels.push(channelPanel(gameId, token, "players", true, me));
   if (!seated || over) panels.push(channelPanel(gameId, token, "spectators", Boolean(me) && !seated, me));
   const box = h("div", { class: "chats", id: "chat" }, panels);
+  if (seated && !over) {          // the game ends while the page is open: its stream now carries the spectators' chat
+    document.addEventListener("arena:finished", () => box.append(channelPanel(gameId, token, "spectators", false, me)),
+      { once: true });
+  }
   (root.querySelector(".side-col") || root).append(box);
   return box;
 }

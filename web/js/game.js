@@ -212,6 +212,8 @@ export class GamePage {
     const v = this.view;
     const mine = v.seat !== null && v.seat !== undefined && v.status !== "finished" && v.active_seat === v.seat;
     const wasMine = before && before.status !== "finished" && before.active_seat === before.seat;
+    // the chat beside the game opens the spectators' channel to the seats once it is over (chat.js)
+    if (before && before.status !== "finished" && v.status === "finished") document.dispatchEvent(new CustomEvent("arena:finished"));
     if (mine && before && !wasMine) notify.turnStarted(statusText(v, this.data, v.seat));
     else if (mine) document.title = "● Your turn · Tash-Kalar Arena";
     else notify.turnOver(v.status === "finished" ? "Game over" : null);
