@@ -9,7 +9,7 @@ from engine import CARDS
 from engine.effects.interpreter import OPS, WORDS
 from engine.effects.select import ARGS, CONDITIONS, WHERE
 from engine.effects.words import unknown_words
-from tests.engine.test_card_words import _import_with
+from tests.engine.test_card_words import refused_at_import
 
 
 def _unknown(args):
@@ -35,6 +35,4 @@ def test_a_name_without_an_argument_check_takes_no_argument():
     ('"where": "anywhere"', '"where": "anywhere:now"', "where 'anywhere:now'"),
 ])
 def test_a_card_with_a_wrong_argument_fails_at_import(tmp_path, old, new, named):
-    run = _import_with(tmp_path, old, new)
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and named in run.stderr
+    refused_at_import(tmp_path, old, new, "UnknownCardWord", named)

@@ -58,19 +58,22 @@ def _import_with(tmp_path: Path, old: str, new: str) -> subprocess.CompletedProc
                           env={"PYTHONPATH": str(tmp_path)}, timeout=60)
 
 
-def test_a_card_with_an_unknown_word_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"op": "destroy"', '"op": "obliterate"')
+def refused_at_import(tmp_path: Path, old: str, new: str, *named: str) -> None:
+    """`import engine` fails when the card data has `old` replaced by `new`, and its error says
+    each of `named` (the error class, the card, the word)."""
+    run = _import_with(tmp_path, old, new)
     assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and "op 'obliterate'" in run.stderr
+    for text in named:
+        assert text in run.stderr, (text, run.stderr[-2000:])
+
+
+def test_a_card_with_an_unknown_word_fails_at_import(tmp_path):
+    refused_at_import(tmp_path, '"op": "destroy"', '"op": "obliterate"', "UnknownCardWord", "op 'obliterate'")
 
 
 def test_a_card_with_an_unknown_where_word_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"where": "diagonally-adjacent"', '"where": "diagonally-adjacant"')
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and "where 'diagonally-adjacant'" in run.stderr
+    refused_at_import(tmp_path, '"where": "diagonally-adjacent"', '"where": "diagonally-adjacant"', "UnknownCardWord", "where 'diagonally-adjacant'")
 
 
 def test_a_card_with_an_unknown_key_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"up_to": true', '"upto": true')
-    assert run.returncode != 0
-    assert "UnknownCardKey" in run.stderr and "'upto'" in run.stderr
+    refused_at_import(tmp_path, '"up_to": true', '"upto": true', "UnknownCardKey", "'upto'")

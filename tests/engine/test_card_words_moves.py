@@ -10,7 +10,7 @@ from engine import CARDS
 from engine.effects import interpreter, ops_frost, ops_move, ops_turn, ops_warp
 from engine.effects.select import CONDITIONS, RANK_FILTERS, WHERE
 from engine.effects.words import unknown_words, vocabulary
-from tests.engine.test_card_words import _import_with
+from tests.engine.test_card_words import refused_at_import
 
 TABLES = vocabulary(ops_move.WORDS, ops_warp.WORDS, ops_frost.WORDS, ops_turn.WORDS)
 
@@ -63,12 +63,8 @@ def test_the_interpreter_checks_every_word_of_these_tables():
 
 
 def test_a_card_with_a_misspelt_move_word_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"kind": "combat-or-two-standard"', '"kind": "combat-or-too-standard"')
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and "kind 'combat-or-too-standard'" in run.stderr
+    refused_at_import(tmp_path, '"kind": "combat-or-two-standard"', '"kind": "combat-or-too-standard"', "UnknownCardWord", "kind 'combat-or-too-standard'")
 
 
 def test_a_card_with_a_misspelt_ends_on_word_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"ends_on": "not-gateway"', '"ends_on": "not-gateaway"')
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and "ends_on 'not-gateaway'" in run.stderr
+    refused_at_import(tmp_path, '"ends_on": "not-gateway"', '"ends_on": "not-gateaway"', "UnknownCardWord", "ends_on 'not-gateaway'")

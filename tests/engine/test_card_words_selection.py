@@ -16,7 +16,7 @@ from engine.effects.select import CONDITIONS, WHERE
 from engine.effects.words import all_steps, card_parts, selectors, unknown_words
 from engine.state import HAND_LIMITS
 
-from .test_card_words import _import_with
+from .test_card_words import refused_at_import
 
 
 def _cards_using(field: str, name: str) -> set[str]:
@@ -80,6 +80,4 @@ def test_an_extra_draw_names_a_deck_the_end_of_turn_draws_from():
     ('"count": "one-per-color"', '"count": "one-per-colour"', "count 'one-per-colour'"),
 ])
 def test_a_card_with_a_misspelt_selection_word_fails_at_import(tmp_path, old, new, word):
-    run = _import_with(tmp_path, old, new)
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and word in run.stderr
+    refused_at_import(tmp_path, old, new, "UnknownCardWord", word)

@@ -14,7 +14,7 @@ from engine.card_steps import UnknownCardWord
 from engine.task_checks import KINDS, AnyOf, Chain, EachOf, MalformedTaskCheck, PiecesOn, check
 from engine import tasks
 from engine.tasks import RULES, unknown_words
-from tests.engine.test_card_words import _import_with
+from tests.engine.test_card_words import refused_at_import
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT.parent / "shared" / "reference" / "cards.json"
@@ -97,21 +97,15 @@ def test_a_check_the_rules_cannot_read_is_refused_naming_the_card(raw, error, me
 
 
 def test_a_task_with_an_unknown_key_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"min_adjacent": 6', '"min_adjacant": 6')
-    assert run.returncode != 0
-    assert "UnknownCardKey" in run.stderr and "tasks-imprisonment" in run.stderr and "'min_adjacant'" in run.stderr
+    refused_at_import(tmp_path, '"min_adjacent": 6', '"min_adjacant": 6', "UnknownCardKey", "tasks-imprisonment", "'min_adjacant'")
 
 
 def test_a_task_with_an_unknown_word_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"between": "opposite-corners"', '"between": "opposite-edges"')
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and "tasks-corner-chain: between 'opposite-edges'" in run.stderr
+    refused_at_import(tmp_path, '"between": "opposite-corners"', '"between": "opposite-edges"', "UnknownCardWord", "tasks-corner-chain: between 'opposite-edges'")
 
 
 def test_a_task_with_an_unknown_kind_of_check_fails_at_import(tmp_path):
-    run = _import_with(tmp_path, '"check": "line-difference"', '"check": "line-dominance"')
-    assert run.returncode != 0
-    assert "UnknownCardWord" in run.stderr and "tasks-line-dominance: check 'line-dominance'" in run.stderr
+    refused_at_import(tmp_path, '"check": "line-difference"', '"check": "line-dominance"', "UnknownCardWord", "tasks-line-dominance: check 'line-dominance'")
 
 
 @pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not beside the checkout")
