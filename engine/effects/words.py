@@ -61,6 +61,15 @@ def _arguments(card: str, kind: str, words: Iterator[str], args: Mapping[str, Ar
             yield f"{card}: {kind} {word!r}"
 
 
+def _references(card: str, step: Step, facts: CardFacts) -> Iterator[str]:
+    """Every `ref` and `exclude` of the step and its selectors that names no step of the card
+    ('self', the being, is the one other thing an `exclude` may name)."""
+    for sel in selectors(step):
+        if sel.ref is not None and sel.ref not in facts.ids:
+            yield f"{card}: ref {sel.ref!r}"
+        yield from (f"{card}: exclude {ref!r}" for ref in sel.exclude if ref != "self" and ref not in facts.ids)
+
+
 def selectors(step: Step) -> Iterator[Selector]:
     """The step itself and the selectors it holds (mover, destroy, first, second, any_of), not the
     steps nested in it (those are steps of their own)."""
@@ -130,6 +139,7 @@ def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[
             if args is not None:
                 out.extend(_arguments(card, "condition", iter(conds), args, facts))
                 out.extend(_arguments(card, "where", iter(places), args, facts))
+                out.extend(_references(card, step, facts))
             out.extend(_field_words(card, step, vocab or {}))
     return out
 

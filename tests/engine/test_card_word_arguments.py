@@ -1,6 +1,6 @@
 """The argument of a 'name:arg' word is checked at load too: a step id the card has, a number, a
 rank, a marked-square kind of the card's own pattern. A card that refers to a step it does not have
-(`did:s9`) would otherwise read an empty result and quietly do nothing."""
+(`did:s9`, `ref: s4`) would otherwise read an empty result and quietly do nothing."""
 from __future__ import annotations
 
 import pytest
@@ -33,6 +33,8 @@ def test_a_name_without_an_argument_check_takes_no_argument():
     ('"where": "within:3"', '"where": "within:three"', "where 'within:three'"),
     ('"where": "marked:purple"', '"where": "marked:purpel"', "where 'marked:purpel'"),
     ('"where": "anywhere"', '"where": "anywhere:now"', "where 'anywhere:now'"),
+    ('"ref": "s1"', '"ref": "s4"', "ref 's4'"),
+    ('"exclude": ["s1"]', '"exclude": ["s5"]', "exclude 's5'"),
 ])
 def test_a_card_with_a_wrong_argument_fails_at_import(tmp_path, old, new, named):
     refused_at_import(tmp_path, old, new, "UnknownCardWord", named)
