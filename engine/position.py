@@ -25,7 +25,7 @@ from .evolve import Event
 from .geometry import parse_square
 from .notation import from_text
 from .setup import _capacity, _rules_options, _validate
-from .shapes import Pile, Tasks
+from .shapes import Pile, PositionSet, Tasks
 from .state import State
 from .tasks import opening_layout
 from .version import rules_stamp
@@ -121,7 +121,7 @@ def from_position(position: dict[str, Any]) -> list[Event]:
     frozen = frost.from_description(position.get("frozen"), state)
     if frozen:
         state["frozen"] = frozen
-    return [cast("Event", {"type": "PositionSet", "state": state, "rules": rules_stamp()})]
+    return [PositionSet(type="PositionSet", state=state, rules=rules_stamp())]
 
 
 def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:

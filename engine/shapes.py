@@ -502,6 +502,7 @@ class PointsScored(TypedDict):
 class PositionSet(TypedDict):
     type: Literal["PositionSet"]
     state: GameState
+    rules: NotRequired[dict[str, str]]       # the rules version the game was created with
 
 
 class ResolutionAdvanced(TypedDict):

@@ -197,6 +197,7 @@ class PositionSetSeen(TypedDict):
 
     type: Literal["PositionSet"]
     state: PlayerView
+    rules: NotRequired[dict[str, str]]
 
 
 class PendingPublic(TypedDict):

@@ -15,7 +15,7 @@ from .shapes import GameCreatedPublic, GameEvent
 from .state import State, active_seat, color_of, improvisations, melee_scores, score, supply, threshold, two_sided
 from .view_shapes import (BoardSquare, CardsHidden, CardsReturnedHidden, CommandAcceptedSeen, DeckShuffledSeen,
                           DiscardSeen, EffectView, PendingPublic, PendingView, PlayerView,
-                          ResolutionAdvancedSeen, Score, SeatView, SeenEvent, TasksDealtSeen, TurnView)
+                          PositionSetSeen, ResolutionAdvancedSeen, Score, SeatView, SeenEvent, TasksDealtSeen, TurnView)
 
 Seat = int | None
 
@@ -129,7 +129,7 @@ def redact(event: GameEvent, seat: Seat) -> SeenEvent:
         command = cast("DiscardSeen", {**event["command"], "returns": len(event["command"].get("returns", []))})
         return cast("CommandAcceptedSeen", {**event, "command": command})
     if event["type"] == "PositionSet":
-        return {"type": "PositionSet", "state": player_view(event["state"], seat)}
+        return cast("PositionSetSeen", {**event, "state": player_view(event["state"], seat)})
     if event["type"] == "ResolutionAdvanced":
         return cast("ResolutionAdvancedSeen", {"type": "ResolutionAdvanced", "effect": _effect(event["effect"]),
                                                "pending": _pending_public(event["pending"])})

@@ -79,3 +79,14 @@ def test_the_end_screen_of_every_recorded_game_fits_its_shape():
             checked += 1
             assert misfits(explained, ExplainedResult, "result") == [], path.stem
     assert checked > len(CORPUS) // 2
+
+
+def test_a_position_game_keeps_its_rules_stamp_for_every_seat():
+    """The redacted PositionSet carries the rules version the game was created with, as GameCreated does."""
+    events = engine.from_position({"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}],
+                                   "seed": "stamp"})
+    created = next(e for e in events if e["type"] == "PositionSet")
+    for seat in (0, 1, None):
+        seen = engine.redact(created, seat)
+        assert seen["rules"] == created["rules"] and seen["state"]["seats"]
+        assert "seed" not in str(seen["state"].get("rng", "")), "the seed stays hidden"
