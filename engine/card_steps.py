@@ -115,8 +115,12 @@ class Part:
     threshold: int = 0                  # a flare half: how far behind its player must be
 
 
+_ATTRS = {"if": "if_"}
+"""JSON keys that are Python keywords, and the field each is read into."""
+
+
 def _attr(key: str) -> str:
-    return "if_" if key == "if" else key
+    return _ATTRS.get(key, key)
 
 
 def _condition(raw: Any) -> Condition:
@@ -128,14 +132,11 @@ def _condition(raw: Any) -> Condition:
 
 
 def _keys(cls: type, raw: Mapping[str, Any], where: str) -> None:
-    known = {_attr_name(f.name) for f in fields(cls)}
+    known = {f.name for f in fields(cls)}
+    raw = {_attr(key): value for key, value in raw.items()}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise UnknownCardKey(f"{where}: unknown key(s) {unknown} in {cls.__name__}")
-
-
-def _attr_name(name: str) -> str:
-    return "if" if name == "if_" else name
 
 
 def selector(raw: Mapping[str, Any], where: str) -> Selector:
@@ -165,7 +166,7 @@ def step(raw: Mapping[str, Any], where: str) -> Step:
         elif key == "steps":
             value = steps(value, where)
         elif key == "options":
-            value = tuple(Option(o["label"], steps(o.get("steps", ()), where)) for o in value)
+            value = tuple(option(o, where) for o in value)
         elif key == "times_by_rank":
             value = MappingProxyType(dict(value))
         elif key == "requires":
@@ -174,10 +175,21 @@ def step(raw: Mapping[str, Any], where: str) -> Step:
     return Step(**values)
 
 
+def option(raw: Mapping[str, Any], where: str) -> Option:
+    """One branch of a choice: its label and its steps, both required."""
+    _keys(Option, raw, where)
+    if "label" not in raw or not raw.get("steps"):
+        raise UnknownCardKey(f"{where}: an option needs a label and steps, got {sorted(raw)}")
+    return Option(raw["label"], steps(raw["steps"], where))
+
+
 def steps(raw: Any, where: str) -> tuple[Step, ...]:
     return tuple(step(s, where) for s in raw)
 
 
-def part(raw: Mapping[str, Any], where: str) -> Part:
+def part(raw: Mapping[str, Any], where: str, threshold: bool = False) -> Part:
+    """A card's frozen or warp effect, or (`threshold`: it must say how far behind) a flare's half."""
     _keys(Part, raw, where)
+    if threshold and not isinstance(raw.get("threshold"), int):
+        raise UnknownCardKey(f"{where}: a flare half needs its threshold")
     return Part(steps(raw.get("steps", ()), where), raw.get("summary", ""), raw.get("threshold", 0))

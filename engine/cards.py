@@ -159,8 +159,8 @@ def load(raw: dict[str, Any] = RAW_CARD_DATA) -> Catalogue:
             if kind == "being":
                 beings[c["id"]] = _being(c)
             elif kind == "flare":
-                flares[c["id"]] = Flare(c["id"], c["name"], part(c["upper"], f"{c['id']} upper"),
-                                            part(c["lower"], f"{c['id']} lower"))
+                flares[c["id"]] = Flare(c["id"], c["name"], part(c["upper"], f"{c['id']} upper", threshold=True),
+                                            part(c["lower"], f"{c['id']} lower", threshold=True))
             else:
                 tasks[c["id"]] = Task(c["id"], c["name"], _word(c["id"], "type", c["type"], TASK_TYPES),
                                           c["advanced"], c["points"], checks(c["checks"], c["id"]), c["summary"])

@@ -61,7 +61,7 @@ def count(state: State, event: GameEvent, version: int) -> None:
 
 
 def follow(state: State, event: GameEvent, version: int) -> None:
-    """Called by `apply` after each event: count it, keep or drop checkpoints."""
+    """Called by the fold (engine/evolve.py: `apply` and `replay`) after each event: count it, keep or drop checkpoints."""
     count(state, event, version)
     kind = event["type"]
     if kind in BARRIERS:

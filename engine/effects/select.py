@@ -3,7 +3,7 @@ and whether an `if` condition holds. Values are those of CARDS.md section 3.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, cast
+from typing import Callable, Iterable, cast
 
 from ..geometry import (ADJACENT, CENTRE, COLOURED, DIAG_ADJACENT, GREEN, ORTHO_ADJACENT, RED, SQUARES,
                         at_distance, direction_between, ray, within)
