@@ -16,7 +16,8 @@ stays open after GameEnded for the chat after the game. There every frame's id i
 naming the game's version and each channel's last message, "12;players=1717171717171-0"; sent back
 as Last-Event-ID (or `cursor=`) it resumes all of them exactly. Without chat=1 the stream is as it
 always was (ids are versions). A viewer's mutes apply from the opening; when they change, the open
-stream ends before its next message and the client resumes, filtered anew. The channels are those
+stream ends (on the async tier: at its next delivery when the change was published, else within
+ARENA_STREAM_RECHECK_SECONDS) and the client resumes, filtered anew. The channels are those
 readable at the opening, and a seat's open stream adds the spectators' chat right after GameEnded
 (from its start, as a reconnection would).
 GET /games/{id}/chat/stream follows one channel alone.

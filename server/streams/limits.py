@@ -32,6 +32,8 @@ class Limits:
             raw = os.environ.get(variable(f.name))
             if raw:
                 values[f.name] = type(f.default)(raw)
+                if values[f.name] <= 0:          # a zero interval or limit would spin or refuse everything
+                    raise ValueError(f"{variable(f.name)} must be a positive number, not {raw!r}")
         return cls(**values)
 
 

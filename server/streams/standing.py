@@ -35,7 +35,7 @@ class Standing:
         self.until = float("-inf")                 # trusted until then (the clock's time)
         self.failed = False
         self.generation = 0                        # bumped by expire(): an answer asked before it is stale
-        self._asking: asyncio.Future | None = None
+        self._asking: asyncio.Future[tuple[bool, int]] | None = None
 
     def expire(self) -> None:
         """Ask again before the next delivery (the player's credentials or mutes just changed)."""
@@ -49,11 +49,16 @@ class Standing:
             return False
         if self.clock() < self.until:
             return True
-        if self._asking is None:                   # the parts of a merged stream ask once between them
-            self._asking = asyncio.ensure_future(self._ask(executor))
-        return await asyncio.shield(self._asking)
+        while True:
+            if self._asking is None:               # the parts of a merged stream ask once between them
+                self._asking = asyncio.ensure_future(self._ask(executor))
+            ok, asked_in = await asyncio.shield(self._asking)
+            if not ok or asked_in == self.generation:
+                return ok
+            # the terms changed while that answer was on its way (expire() came meanwhile): ask again
 
-    async def _ask(self, executor: Executor) -> bool:
+    async def _ask(self, executor: Executor) -> tuple[bool, int]:
+        """The check's answer, and the generation it was asked in."""
         asked_at, generation = self.clock(), self.generation
         try:
             assert self.check is not None
@@ -66,7 +71,7 @@ class Standing:
             self.failed = True
         elif generation == self.generation:
             self.until = asked_at + self.seconds
-        return ok
+        return ok, generation
 
 
 class StandingNews:

@@ -18,6 +18,7 @@ import io
 import itertools
 import json
 import logging
+import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, AsyncIterator, Awaitable, Callable
@@ -216,9 +217,9 @@ def beat_phase(k: int, interval: float) -> float:
 
 def next_beat(beat_at: float, now: float, interval: float) -> float:
     """The stream's next heartbeat on its phase after `now` (a busy loop may have missed some)."""
-    while beat_at <= now:
-        beat_at += interval
-    return beat_at
+    if beat_at > now:
+        return beat_at
+    return beat_at + interval * (math.floor((now - beat_at) / interval) + 1)
 
 
 def _first_chunk(opened: Opened) -> str:

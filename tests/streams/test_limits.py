@@ -10,6 +10,9 @@ import time
 import httpx
 import pytest
 
+from server.streams.limits import Limits
+from server.streams.tier import next_beat
+
 from .conftest import SSE, Front, new_game
 
 LIMITS = {"ARENA_STREAMS_PER_ADDRESS": "4", "ARENA_STREAMS_PER_TOKEN": "2", "ARENA_HEADER_TIMEOUT": "2",
@@ -148,3 +151,11 @@ def test_every_limit_is_an_environment_variable_in_the_readme():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     missing = [variable(f.name) for f in fields(Limits) if f"`{variable(f.name)}`" not in readme]
     assert not missing, missing
+
+
+def test_a_limit_that_is_not_positive_is_refused_at_start(monkeypatch):
+    """A zero heartbeat would spin the stream loop (every stream of the process would stop)."""
+    monkeypatch.setenv("ARENA_HEARTBEAT_SECONDS", "0")
+    with pytest.raises(ValueError, match="ARENA_HEARTBEAT_SECONDS must be a positive number"):
+        Limits.from_env()
+    assert next_beat(10.0, 10.0, 2.0) == 12.0 and next_beat(10.0, 15.5, 2.0) == 16.0 and next_beat(13.0, 12.0, 2.0) == 13.0
