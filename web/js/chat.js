@@ -64,7 +64,8 @@ function channelPanel(gameId, token, channel, canWrite, me) {
       add(await api.say(gameId, token, channel, text));
       input.value = "";
     } catch (err) { error.textContent = err.message; error.hidden = false; }
-  } }, input, h("button", { type: "submit" }, "Send")) : h("p", { class: "muted" }, "Sign in to chat here.");
+  } }, input, h("button", { type: "submit" }, "Send"))
+    : h("p", { class: "muted" }, me ? "Only the spectators write here." : "Sign in to chat here.");
   return h("section", { class: "panel chat", "data-channel": channel },
     h("h2", {}, channel === "players" ? "Players' chat" : "Spectators' chat"), list, form, error);
 }
@@ -73,7 +74,7 @@ function channelPanel(gameId, token, channel, canWrite, me) {
 export async function mountChat(root, gameId, token, view) {
   const [game, me] = await Promise.all([view || api.view(gameId, token), currentAccount()]);
   const seated = game.seat !== null && game.seat !== undefined;
-  const over = game.status === "finished";
+  const over = game.status === "finished" || root.dataset.status === "finished";   // also when it ended meanwhile
   const panels = [];
   if (seated) panels.push(channelPanel(gameId, token, "players", true, me));
   if (!seated || over) panels.push(channelPanel(gameId, token, "spectators", Boolean(me) && !seated, me));

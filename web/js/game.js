@@ -213,6 +213,7 @@ export class GamePage {
     const mine = v.seat !== null && v.seat !== undefined && v.status !== "finished" && v.active_seat === v.seat;
     const wasMine = before && before.status !== "finished" && before.active_seat === before.seat;
     // the chat beside the game opens the spectators' channel to the seats once it is over (chat.js)
+    this.root.dataset.status = v.status;      // for the chat, which may mount after this
     if (before && before.status !== "finished" && v.status === "finished") document.dispatchEvent(new CustomEvent("arena:finished"));
     if (mine && before && !wasMine) notify.turnStarted(statusText(v, this.data, v.seat));
     else if (mine) document.title = "● Your turn · Tash-Kalar Arena";
@@ -249,10 +250,12 @@ export class GamePage {
       this.root.classList.remove("busy");
     }
     // A tap made on the new position while ours was still settling (a stream update can draw it
-    // before our own refresh returns) counts, unless the game moved on after it was made.
+    // before our own refresh returns) counts, unless the page never caught up with our command,
+    // the game moved on after the tap, or the selection it was made with changed.
     const tap = this.heldTap;
     this.heldTap = null;
-    if (tap && tap.version === this.legal.version) this.onSquare(tap.square);
+    const caughtUp = !answered || this.legal.version >= answered.version;
+    if (tap && caughtUp && tap.version === this.legal.version && tap.sel === this.selKey()) this.onSquare(tap.square);
   }
 
   // Every refusal in plain words with what to do (words.js); the code stays for those who look.
@@ -295,7 +298,7 @@ export class GamePage {
   onSquare(square) {
     if (this.rewound || !this.plan) return;
     if (this.busy) {
-      this.heldTap = { square, version: this.legal.version };
+      this.heldTap = { square, version: this.legal.version, sel: this.selKey() };
       return;
     }
     const entry = this.plan.squares.get(square);
@@ -315,6 +318,11 @@ export class GamePage {
     if (this.armsFirst(square, entry)) return;
     this.armed = null;
     this.pick(`Choose what to do on ${square}`, entry.commands);
+  }
+
+  // What a square tap means besides the square: the card, piece or discard chosen before it.
+  selKey() {
+    return [this.sel.card, this.sel.from, this.sel.discard].join("|");
   }
 
   // Send the command, or when there are several, ask which one.
