@@ -131,11 +131,12 @@ def claim(redis: Any, now: float, lease: float, count: int) -> Claimed:
     return Claimed(items, unknown, min(heads) if heads else None)
 
 
-def release(redis: Any, name: str, again: float | None = None) -> None:
-    """The loop has dealt with `name`; `again`: index it anew, due then (unless it was dropped meanwhile)."""
+def release(redis: Any, name: str, again: float | None = None, later: bool = False) -> None:
+    """The loop has dealt with `name`; `again`: index it anew, due then (unless it was dropped
+    meanwhile). `later`: never sooner than it now stands (an outbox a sender just pushed later)."""
     shard = _shard(name)
     run_script(redis, _RELEASE, [keys.deadlines(shard), keys.deadline_leases(shard)],
-                       [name, "" if again is None else f"{again:.6f}"])
+               [name, "" if again is None else f"{again:.6f}", *(["later"] if later else [])])
 
 
 def when(redis: Any, name: str) -> float | None:

@@ -140,7 +140,8 @@ class DeadlineLoop:
     def _deal(self, item: due.Due) -> None:
         again = self._settled(item.member, lambda: deadlines.handle(self.redis, self.service, item, self.settings,
                                                                     self.now))
-        due.release(self.redis, item.member, again)
+        # an outbox's entry is pushed later by every sender before its script: a retry must not pull it sooner
+        due.release(self.redis, item.member, again, later=item.kind == "outbox")
 
     def _settled(self, what: str, work: Callable[[], float | None]) -> float | None:
         """`work()`: when to look again (None: done; a game gone is done, one that failed is looked at

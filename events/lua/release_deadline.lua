@@ -6,7 +6,7 @@ KEYS[2]  the leases (sorted set: claimed member -> when the claim lapses)
 ARGV[1]  the member
 ARGV[2]  when it is due again (epoch seconds), or '' when it is done
 ARGV[3]  'later' to move it only later if it is indexed again meanwhile (the follow-up index,
-         events/followup.py), else absent or ''
+         events/followup.py, and a player's notification outbox), else absent or ''
 
 Returns 1 if the lease was still held, else 0. The member is indexed again only while its lease
 is held: if the member was dropped meanwhile (a new wait began), it stays dropped.

@@ -85,15 +85,20 @@ def test_hand_overs_racing_for_one_notification_queue_its_mail_and_webhook_once(
     body = json.dumps(note, separators=(",", ":"), sort_keys=True)
     assert inbox.deliver_once(redis_db, player, note["id"], body, time.time(), 100, 0.0, True) == hook.url
     start = threading.Barrier(6)
+    failures: list[BaseException] = []
 
     def hand_over() -> None:
-        start.wait(5)
-        notify.hand_over(redis_db, player, body, Settings.from_env())
+        try:
+            start.wait(5)
+            notify.hand_over(redis_db, player, body, Settings.from_env())
+        except BaseException as exc:             # a racer that fails must fail the test, not vanish
+            failures.append(exc)
     racers = [threading.Thread(target=hand_over) for _ in range(6)]
     for racer in racers:
         racer.start()
     for racer in racers:
         racer.join(10)
+    assert not any(r.is_alive() for r in racers) and failures == []
     assert Queue(Settings.from_env().notify_queue, connection=redis_db).count == 2         # one mail, one webhook
     assert inbox.owed(redis_db, player) == {}
     run_worker(redis_db)
