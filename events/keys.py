@@ -247,10 +247,11 @@ def _deadline_shard(shard: int) -> str:
 
 def deadlines(shard: int) -> str:
     """sorted set, one shard of the deadline index (events/due.py): what is due when. Member
-    "<kind>:<game>[:<wait>]" (kind: timeout, remind, bot, finish, digest, announce) in the game's shard
-    (deadline_shard), score: when it is due (epoch seconds). Each worker's deadline loop claims the
-    due ones of every shard (events/lua/claim_deadlines.lua). Shares a slot with its leases; the
-    shards' tags `{deadlines.<n>}` spread them over a Cluster's masters (no id holds a '.')."""
+    "<kind>:<game>[:<wait>]" (kind: one of due.KINDS: timeout, remind, bot, finish, digest, announce,
+    invitation, outbox, whose "game" is a player's id) in the game's shard (deadline_shard), score:
+    when it is due (epoch seconds). Each worker's deadline loop claims the due ones of every shard
+    (events/lua/claim_deadlines.lua). Shares a slot with its leases; the shards' tags
+    `{deadlines.<n>}` spread them over a Cluster's masters (no id holds a '.')."""
     return f"{_deadline_shard(shard)}:due"
 
 
