@@ -22,8 +22,7 @@ process knows it, at no cost). An append does the same for what it writes (event
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
+import math
 from typing import Any, Sequence
 
 from . import keys
@@ -105,26 +104,17 @@ def release(redis: Any, game_id: str, owners: Sequence[str]) -> None:
         redis.zrem(keys.unmoved_games(owner), game_id)
 
 
-class Keeper:
-    """`keep` with memory: games this process has seen moved in need no further round trip."""
-
-    def __init__(self, size: int = 65536) -> None:
-        self.size, self._kept, self._lock = size, OrderedDict(), threading.Lock()
-
-    def keep(self, redis: Any, game_id: str) -> bool:
-        """Keep the game's keys for good; True when it was unmoved until now."""
-        with self._lock:
-            if game_id in self._kept:
-                return False
-        owners = run_script(redis, KEEP_LUA, [keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], [])
-        with self._lock:
-            self._kept[game_id] = True
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        if not owners:
-            return False
-        release(redis, game_id, json.loads(text(owners)))
-        return True
+_moved: Memo[bool] = Memo(size=65536, ttl=math.inf)     # games this process kept: `keep` needs no round trip
 
 
-keep = Keeper().keep
+def keep(redis: Any, game_id: str) -> bool:
+    """Keep the game's keys for good; True when it was unmoved until now. Cheap after the first call
+    for a game in a process."""
+    if _moved.get(game_id):
+        return False
+    owners = run_script(redis, KEEP_LUA, [keys.meta(game_id, UNMOVED), *keys.all_game_keys(game_id)], [])
+    _moved.put(game_id, True)
+    if not owners:
+        return False
+    release(redis, game_id, json.loads(text(owners)))
+    return True
