@@ -45,11 +45,17 @@ ArgCheck = Callable[[str, CardFacts], bool]
 """Whether `arg` is a right argument for a `where` or condition name 'name:arg' on a card."""
 
 
-def _facts(cards: Catalogue, card: str) -> CardFacts:
-    ids = frozenset(s.id for c, steps in card_parts(cards) if c == card for s in all_steps(steps) if s.id)
-    being = cards.beings.get(card)
-    marked = frozenset(k for o in being.orientations for _, _, k in o.marked) if being else frozenset()
-    return CardFacts(ids, marked)
+def _facts(cards: Catalogue) -> dict[str, CardFacts]:
+    """Each card's facts, from one walk of the card parts."""
+    ids: dict[str, set[str]] = {}
+    for card, steps in card_parts(cards):
+        ids.setdefault(card, set()).update(s.id for s in all_steps(steps) if s.id)
+    out = {}
+    for card, card_ids in ids.items():
+        being = cards.beings.get(card)
+        marked = frozenset(k for o in being.orientations for _, _, k in o.marked) if being else frozenset()
+        out[card] = CardFacts(frozenset(card_ids), marked)
+    return out
 
 
 def _arguments(card: str, kind: str, words: Iterator[str], args: Mapping[str, ArgCheck], facts: CardFacts) -> Iterator[str]:
@@ -127,8 +133,9 @@ def unknown_words(cards: Catalogue, ops: Mapping[str, Any], conditions: Mapping[
     """Every word of the card data the tables do not define, named with its card: ops, condition
     and `where` names (and, given `args`, their arguments), and the words of `vocab`'s fields."""
     out = []
+    card_facts = _facts(cards)
     for card, steps in card_parts(cards):
-        facts = _facts(cards, card)
+        facts = card_facts[card]
         for step in all_steps(steps):
             if step.op not in ops:
                 out.append(f"{card}: op {step.op!r}")
