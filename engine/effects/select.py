@@ -77,10 +77,13 @@ def _adjacent_to_at_least_2(res: Resolution, arg: str) -> set[str]:
     return {sq for sq in SQUARES if len(own.intersection(ADJACENT[sq])) >= 2}
 
 
+_adjacent_to_being = _from_being(lambda being, _: ADJACENT[being])
+
+
 def _adjacent(res: Resolution, arg: str) -> set[str]:
     if res.marked("area"):
         return set(res.marked("area"))   # Naiad: the neighbours of its summoning square, even once it is gone
-    return _from_being(lambda being, _: ADJACENT[being])(res, arg)
+    return _adjacent_to_being(res, arg)
 
 
 WHERE: dict[str, Where] = {
