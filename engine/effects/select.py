@@ -335,6 +335,9 @@ def _rank_of_arg(arg: str, card: CardFacts) -> bool:
     return _ref(ref, card) and rank in RANK_FILTERS
 
 
+_BEING_NAMES = frozenset(b.name for b in CARDS.beings.values())
+"""What 'card-in-own-discard:<arg>' may name."""
+
 ARGS: dict[str, ArgCheck] = {
     # where
     "marked": lambda arg, card: arg in card.marked,
@@ -348,7 +351,7 @@ ARGS: dict[str, ArgCheck] = {
     "did": _ref, "failed": _ref, "destroyed": _ref, "nothing-destroyed": _ref, "destroyed-legendary": _ref,
     "target-on-red": _ref, "upgrade-made-legendary": _ref, "no-common-piece-adjacent-to": _ref,
     "destroyed-at-least": _number, "rank-of": _rank_of_arg,
-    "card-in-own-discard": lambda arg, card: arg in {b.name for b in CARDS.beings.values()},
+    "card-in-own-discard": lambda arg, card: arg in _BEING_NAMES,
 }
 """For each `where` or condition name that takes an argument, whether an argument is right on a
 card: a step id of that card, a number, a rank, a marked-square kind of its pattern... A name not
