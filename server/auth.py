@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from flask import request
+from flask import g, request
 
 from events import GameNotFound, accounts, roster, tokens
 
@@ -50,7 +50,7 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
     seat = tokens.seat_of(redis, game_id, token)
     if seat is not None:
         return Caller(seat, None)
-    pid = tokens.player_of(redis, token)
+    pid = _player_of(redis, token)
     if pid is not None:
         return Caller(roster.seat_of(redis, game_id, pid), pid)
     if not Arena.of().service.store.exists(game_id):
@@ -58,17 +58,31 @@ def caller_for_game(redis, game_id: str, required: bool = False) -> Caller:
     raise ApiError(401, "bad_token", "This link or token is not valid for this game; open your join link again, or sign in.")
 
 
-def require_player(redis) -> str:
+def _player_of(redis, token: str) -> str | None:
+    """tokens.player_of, asked of Redis once per request (a stream's opening asks it for the
+    route, the credentials check and StandingNews; the request has one bearer token)."""
+    if "arena_token_player" not in g:
+        g.arena_token_player = tokens.player_of(redis, token)
+    return g.arena_token_player
+
+
+def calling_player(redis) -> str | None:
+    """The registered player whose token or session the request carries, None when it carries
+    neither or its token is no player's (a seat token)."""
     token = bearer()
-    if token is None:
-        signed_in = sessions.current(redis)
-        if signed_in is not None:
-            return signed_in.player
+    if token is not None:
+        return _player_of(redis, token)
+    signed_in = sessions.current(redis)
+    return signed_in.player if signed_in else None
+
+
+def require_player(redis) -> str:
+    pid = calling_player(redis)
+    if pid is not None:
+        return pid
+    if bearer() is None:
         raise ApiError(401, "token_required", "Sign in to do this.")
-    pid = tokens.player_of(redis, token)
-    if pid is None:
-        raise ApiError(401, "bad_token", "This token belongs to no registered player; sign in again.")
-    return pid
+    raise ApiError(401, "bad_token", "This token belongs to no registered player; sign in again.")
 
 
 def still_standing(redis) -> Callable[[], bool] | None:
@@ -77,7 +91,7 @@ def still_standing(redis) -> Callable[[], bool] | None:
     out ends what is already open. None when there is nothing to revoke (no caller, a seat token)."""
     token = bearer()
     if token is not None:
-        return (lambda: tokens.player_of(redis, token) is not None) if tokens.player_of(redis, token) else None
+        return (lambda: tokens.player_of(redis, token) is not None) if _player_of(redis, token) else None
     cookie = request.cookies.get(sessions.COOKIE)
     if sessions.current(redis) is None:
         return None

@@ -31,9 +31,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from events import tokens
-
-from .. import auth, sessions, sse
+from .. import auth, sse
 from ..context import Arena
 from ..errors import PROBLEM, STORE_UNAVAILABLE, problem_body
 from ..merged import Merged
@@ -132,7 +130,7 @@ class StreamTier:
         checks = [c for c in (credentials, unchanged) if c is not None]
         if not checks:
             return Standing(None, None, self.limits.stream_recheck_seconds)
-        return Standing(checks[0] if len(checks) == 1 else lambda: all(check() for check in checks), _player(redis),
+        return Standing(checks[0] if len(checks) == 1 else lambda: all(check() for check in checks), auth.calling_player(redis),
                         self.limits.stream_recheck_seconds)
 
     async def _follow(self, opened: Opened) -> AsyncIterator[str]:
@@ -196,15 +194,6 @@ class StreamTier:
                     return
         finally:
             self.hub.unsubscribe(sub)
-
-
-def _player(redis: Any) -> str | None:
-    """The player whose token or session opened the stream (StandingNews tells of their changes)."""
-    token = auth.bearer()
-    if token is not None:
-        return tokens.player_of(redis, token)
-    signed_in = sessions.current(redis)
-    return signed_in.player if signed_in else None
 
 
 def beat_phase(k: int, interval: float) -> float:
