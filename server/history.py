@@ -72,9 +72,10 @@ def events(query: dict, game_id: str):
     return {"version": Arena.of().service.store.version(game_id), "events": out}
 
 
-def move_rows(game_id: str, seat: int | None, marks: tuple[int, list[dict]] | None = None) -> list[dict]:
+def move_rows(game_id: str, seat: int | None, marks: tuple[int, list[dict]] | None = None,
+              names: dict[int, str] | None = None) -> list[dict]:
     """One row per move, in English; move 0 is the setup (from the moves index)."""
-    names = roster.names(Arena.of().redis, game_id)
+    names = names if names is not None else roster.names(Arena.of().redis, game_id)
     latest, envelopes = marks or move_marks(game_id, seat)
     undone = undone_starts(envelopes)
     out = []
@@ -117,13 +118,13 @@ def log(game_id: str):
     return {"lines": log_lines(game_id, caller.seat), "provenance": arena.service.provenance(game_id).view()}
 
 
-def log_lines(game_id: str, seat: int | None, after: int = 0) -> list[dict]:
+def log_lines(game_id: str, seat: int | None, after: int = 0, names: dict[int, str] | None = None) -> list[dict]:
     """The log in words as `seat` may read it: the lines of the events after version `after`
     (narrating needs every event before them too)."""
     events = _events(game_id, seat)
     undone = undone_starts(events)
     lines, move, start = [], 0, 0
-    narrator = Narrator(roster.names(Arena.of().redis, game_id))
+    narrator = Narrator(names if names is not None else roster.names(Arena.of().redis, game_id))
     for env in events:
         if starts_move(env["type"], env["payload"]):
             move, start = move + 1, env["version"]
@@ -150,13 +151,14 @@ def changes(query: dict, game_id: str):
     marks = move_marks(game_id, caller.seat)
     if any(m["version"] > after and m["type"] != MOVE_EVENT for m in marks[1]):
         after = 0                                   # an undo or a redo: every undone mark may have changed
-    rows = move_rows(game_id, caller.seat, marks)
+    names = roster.names(arena.redis, game_id)      # once, for the moves and the log
+    rows = move_rows(game_id, caller.seat, marks, names)
     # the first move not over before `after` (its end may have grown): those before it stand as they were
     moves_from = next((i for i, row in enumerate(rows) if row["version"] >= after), len(rows) - 1) if after else 0
     loaded = arena.service.load(game_id)           # one load for the game and its legal commands
     return {"version": marks[0], "game": game_view(game_id, caller.seat, loaded=loaded),
             "legal": legal_answer(game_id, caller.seat, loaded),
-            "log_after": after, "log": log_lines(game_id, caller.seat, after),
+            "log_after": after, "log": log_lines(game_id, caller.seat, after, names),
             "moves_from": moves_from, "moves": rows[moves_from:]}
 
 
