@@ -125,16 +125,16 @@ export function seatsPanel(view, data, mySeat, skew) {
     if (seat.seat === mySeat) tags.push(h("span", { class: "tag tag-you" }, "you"));
     if (player.bot) tags.push(h("span", { class: "tag tag-bot" }, "computer"));
     const melee = meleeScore(score);
+    const target = targetOf(view);
     const away = awayUntil(view.clocks, seat.seat);
     return h("li", { class: `seat${active ? " active" : ""}`, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
         h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),
         h("span", { class: "seat-name" }, player.name || `Seat ${seat.seat + 1}`), tags,
         active ? h("span", { class: "to-play" }, "to play") : null,
-        melee ? h("span", { class: "score", title: `Score: the weakest colour; the best colour against the target of ${targetOf(view)}` },
-          String(score.score ?? 0), h("span", { class: "target" }, ` · best ${melee.best} / ${targetOf(view)}`))
-          : h("span", { class: "score", title: `Score, against the target of ${targetOf(view)}` },
-            String(score.score ?? 0), h("span", { class: "target" }, ` / ${targetOf(view)}`)),
+        h("span", { class: "score", title: melee ? `Score: the weakest colour; the best colour against the target of ${target}`
+          : `Score, against the target of ${target}` },
+          String(score.score ?? 0), h("span", { class: "target" }, `${melee ? ` · best ${melee.best}` : ""} / ${target}`)),
         left !== null ? h("span", { class: `clock big${active ? " running" : ""}${low ? " low" : ""}`, "data-clock": seat.seat,
           title: low ? "time left: under a fifth of the limit" : "time left" }, clockIcon(), duration(left)) : null),
       h("div", { class: "seat-facts" },
@@ -209,7 +209,7 @@ function meleeScore(score) {
   const parts = entries.flatMap(([col, pts], i) => [i ? " · " : null,
     h("span", pts === weakest ? { class: "weakest", title: "the weakest colour: this is the score" } : {},
       `${colour(col).name} ${pts}${pts === weakest ? " (weakest)" : ""}`)]).filter(Boolean);
-  return { weakest, best, parts };
+  return { best, parts };
 }
 
 // The compact strip above the board (what a phone shows first): each player with score against the
