@@ -23,7 +23,7 @@ from .shapes import (
     TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
     WarpPlayed,
 )
-from .state import LEGENDARY, State, clone, color_of, current_turn, dealt_tasks, piles, reset
+from .state import LEGENDARY, State, clone, color_of, current_turn, dealt_tasks, improvisations, piles, reset
 
 Event = GameEvent
 Reducer = Callable[[State, GameEvent], None]
@@ -289,9 +289,7 @@ def _modifier_used(s: State, e: SummonModifierUsed) -> None:
 
 @reducer("ImprovisationUsed")
 def _impro_used(s: State, e: ImprovisationUsed) -> None:
-    impro = s["impro"]
-    assert impro is not None, "improvisation is melee's"
-    impro[e["seat"]][e["color"]] = False
+    improvisations(s, e["seat"])[e["color"]] = False
 
 
 # --- school choice and team play --------------------------------------------------------------
