@@ -87,13 +87,20 @@ class TurnView(TypedDict):
     control: int | None             # team play: the teammate the turn was handed to
 
 
-class PendingView(TypedDict):
+class PendingPublic(TypedDict):
+    """A pending decision as the log shows it to all: who answers what, without the options."""
+
     seat: int                       # who answers
     kind: str
     ask: str
     prompt: str
     can_skip: bool
     card: NotRequired[str]
+
+
+class PendingView(PendingPublic):
+    """A pending decision in a seat's view: the public part, and its options to the seat that answers."""
+
     info: NotRequired[dict[str, Any]]
     options: NotRequired[list[Command]]   # to the seat that answers only
 
@@ -198,17 +205,6 @@ class PositionSetSeen(TypedDict):
     type: Literal["PositionSet"]
     state: PlayerView
     rules: NotRequired[dict[str, str]]
-
-
-class PendingPublic(TypedDict):
-    """A pending decision as the log shows it to all: who answers what, without the options."""
-
-    seat: int
-    kind: str
-    ask: str
-    prompt: str
-    can_skip: bool
-    card: NotRequired[str]
 
 
 class ResolutionAdvancedSeen(TypedDict):
