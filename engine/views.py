@@ -51,7 +51,7 @@ def _pending(state: State, seat: Seat) -> PendingView | None:
     pending = state["pending"]
     if not pending:
         return None
-    view = cast("PendingView", _only(pending, PUBLIC_PENDING))
+    view = cast("PendingView", _pending_public(pending))
     if pending.get("info"):
         view["info"] = pending["info"]
     if seat == pending["seat"]:
