@@ -12,7 +12,7 @@ from typing import Callable
 
 from flask import g, request
 
-from events import GameNotFound, accounts, roster, tokens
+from events import GameNotFound, accounts, keys, roster, tokens
 
 from . import sessions
 from .context import Arena
@@ -112,3 +112,28 @@ def require_account(redis) -> accounts.Account:
     if account is None:
         raise ApiError(401, "bad_token", "This player no longer exists; sign in with another account.")
     return account
+
+
+def person_calling() -> str | None:
+    """Who the request's credential stands for, as rate limits count people: 'p:<player>' for a
+    player token, a session, or a seat token of a registered player's seat; 's:<game>.<seat>' for
+    a guest seat's token; None when the credential names nobody (never raises: a limit is counted
+    before the view checks anything)."""
+    redis = Arena.of().redis
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if not token:
+        if "arena_session" not in g:
+            g.arena_session = accounts.session(redis, request.cookies.get(sessions.COOKIE))
+        return f"p:{g.arena_session.player}" if g.arena_session is not None else None
+    pid = _player_of(redis, token)
+    if pid is not None:
+        return f"p:{pid}"
+    game_id = (request.view_args or {}).get("game_id")
+    seat = tokens.seat_of(redis, game_id, token) if isinstance(game_id, str) and keys.valid_game_id(game_id) else None
+    if seat is None:
+        return None
+    seats = roster.seats(redis, game_id)
+    held = seats[seat].get("player") if seat < len(seats) else None
+    return f"p:{held}" if held else f"s:{game_id}.{seat}"

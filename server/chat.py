@@ -312,10 +312,14 @@ def list_mutes():
     return _mutes(pid)
 
 
+mute_changes = limits.limited("mute", "mutes and unmutes", per_address="60/minute", per_player="30/minute;300/day")
+
+
 @blp.route("/accounts/me/mutes", methods=["POST"])
+@mute_changes
 @blp.arguments(MuteIn)
 @blp.response(200, MutesOut)
-@problems(400, 401, 403, 404)
+@problems(400, 401, 403, 404, 429)
 def mute(data: dict):
     """Stop seeing a player's chat messages, in every game."""
     redis = Arena.of().redis
@@ -327,8 +331,9 @@ def mute(data: dict):
 
 
 @blp.route("/accounts/me/mutes/<player_id>", methods=["DELETE"])
+@mute_changes
 @blp.response(200, MutesOut)
-@problems(401, 403)
+@problems(401, 403, 429)
 def unmute(player_id: str):
     redis = Arena.of().redis
     pid = auth.require_player(redis)

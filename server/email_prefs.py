@@ -17,7 +17,7 @@ from marshmallow import Schema, fields, validate
 
 from events import email_prefs
 
-from . import auth
+from . import auth, limits
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -58,9 +58,10 @@ def get_preferences():
 
 
 @blp.route("/accounts/me/email", methods=["PUT"])
+@limits.limited("email", "e-mail settings changed", per_address="30/minute", per_player="10/minute;100/day")
 @blp.arguments(EmailIn)
 @blp.response(200, EmailOut)
-@problems(400, 401, 403)
+@problems(400, 401, 403, 429)
 def put_preferences(data: dict):
     """Set your address and turn kinds on or off: your_turn, deadline_soon, game_over, digest."""
     pid = auth.require_player(Arena.of().redis)
@@ -99,9 +100,10 @@ def confirm_unsubscribe(query: dict):
 
 
 @blp.route("/email/unsubscribe", methods=["POST"])
+@limits.limited("unsubscribe", "unsubscribe links followed", per_address="30/minute")
 @blp.arguments(UnsubscribeQuery, location="query")
 @blp.response(200, content_type="text/html")
-@problems(400, 404, 415)
+@problems(400, 404, 415, 429)
 def unsubscribe(query: dict):
     """Stop that kind of e-mail (turn it on again in your preferences): the confirmation page's
     button, or a mail client's RFC 8058 one-click POST (`List-Unsubscribe=One-Click`, form-encoded)."""

@@ -1,8 +1,9 @@
 """Limits against abuse: request rates, body sizes, and games waiting for a first move.
 
 Rates are counted by flask-limiter in Redis (sliding windows, so they hold across processes and
-machines), per client address and per caller (the bearer token: a player or a seat; or the session
-of a signed-in browser); an anonymous caller counts by its address only. A view opts in with one
+machines), per client address and per person calling (the account or player, whichever of its
+sessions, API tokens or seat tokens it sends; a guest by its seat); an anonymous caller counts by
+its address only. A view opts in with one
 decorator, placed under its route:
 
     @blp.route("", methods=["POST"])
@@ -30,6 +31,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from events import keys, lobby, tokens
 
+from .auth import person_calling
 from .errors import ApiError, problem
 from .sessions import COOKIE
 
@@ -85,8 +87,11 @@ def _credential() -> str:
 
 
 def caller_key() -> str:
-    """The bearer token (hashed) when there is one, else the session cookie (hashed): per player or seat."""
-    return "t:" + tokens.token_hash(_credential())[:32]
+    """Whom a per-player limit counts: the account (or registered player) behind the request,
+    whatever its credential (a session, an API token, or a seat token of the player's seat), so
+    that making more credentials buys no more; a guest seat's token counts as that seat; anything
+    else (an unknown token) by the credential's hash."""
+    return person_calling() or "t:" + tokens.token_hash(_credential())[:32]
 
 
 def anonymous() -> bool:
@@ -103,7 +108,7 @@ def limited(scope: str, what: str, *, per_address: str, per_player: str | None =
     for kind, default in (("ADDRESS", per_address), ("PLAYER", per_player)):
         if default is not None:
             name = f"ARENA_LIMIT_{scope.upper()}_{kind}"
-            who = "client address" if kind == "ADDRESS" else "player or seat token"
+            who = "client address" if kind == "ADDRESS" else "person (account or player, whatever its credential; a guest by seat)"
             SETTINGS.setdefault(name, (default, f"{what} per {who}"))
             names.append((scope, kind, name))
 

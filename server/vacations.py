@@ -20,7 +20,7 @@ from events import GameNotFound, due, game_clock, keys, pauses, roster, vacation
 from events.clocks import format_epoch
 from workers.settings import Settings
 
-from . import auth
+from . import auth, limits
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -110,10 +110,15 @@ def get_vacation():
     return status(redis, auth.require_player(redis))
 
 
+vacation_changes = limits.limited("vacation", "vacations started and ended", per_address="30/minute",
+                                  per_player="5/minute;30/day")
+
+
 @blp.route("", methods=["POST"])
+@vacation_changes
 @blp.arguments(VacationIn)
 @blp.response(201, VacationOut)
-@problems(400, 401, 403, 409)
+@problems(400, 401, 403, 409, 429)
 def start(data: dict):
     """Go on vacation now, for `days` (at most what is left of this year's allowance)."""
     redis = Arena.of().redis
@@ -132,8 +137,9 @@ def start(data: dict):
 
 
 @blp.route("", methods=["DELETE"])
+@vacation_changes
 @blp.response(200, VacationOut)
-@problems(401, 403, 409)
+@problems(401, 403, 409, 429)
 def end():
     """Come back now: your clocks run again (the days you did not use stay in the allowance)."""
     redis = Arena.of().redis
