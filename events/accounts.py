@@ -19,7 +19,7 @@ from .replication import durable
 from .replies import text
 
 SESSION_SECONDS = 30 * 24 * 3600
-FAILURE_WINDOW = 15 * 60
+DEVICE_SECONDS = 365 * 24 * 3600
 
 
 def digest(secret: str) -> str:
@@ -79,22 +79,33 @@ def set_password(redis, player_id: str, password_hash: str) -> None:
     redis.hset(keys.player(player_id), "password", password_hash)
 
 
-# --- sign-in failures: a brake on guessing one account's password -------------------------------
+# --- sign-in failures and known devices: a brake on guessing that spares the owner ----------------
 
 def failures(redis, name: str) -> int:
+    """Wrong passwords for a name, from everywhere, in the current window."""
     return int(text(redis.get(keys.signin_failures(name))) or 0)
 
 
-def count_failure(redis, name: str) -> int:
-    key = keys.signin_failures(name)
-    count = int(redis.incr(key))
-    if count == 1:
-        redis.expire(key, FAILURE_WINDOW)         # the window starts at the first failure
-    return count
+def remember_device(redis, player_id: str, now: float | None = None) -> str:
+    """A browser that just signed in: the device cookie value to hand it (`<player id>.<secret>`)."""
+    now = time.time() if now is None else now
+    secret = secrets.token_urlsafe(24)
+    pipe = redis.pipeline(transaction=False)
+    pipe.hset(keys.devices(player_id), digest(secret), f"{now + DEVICE_SECONDS:.0f}")
+    pipe.expire(keys.devices(player_id), DEVICE_SECONDS)
+    pipe.execute()
+    return f"{player_id}.{secret}"
 
 
-def clear_failures(redis, name: str) -> None:
-    redis.delete(keys.signin_failures(name))
+def known_device(redis, player_id: str, cookie: str | None, now: float | None = None) -> str | None:
+    """The digest of the device a cookie names when it is a live device of `player_id`, else None."""
+    owner, _, secret = (cookie or "").partition(".")
+    if owner != player_id or not secret or not keys.valid_game_id(owner):
+        return None
+    lapses = text(redis.hget(keys.devices(player_id), digest(secret)))
+    if not lapses or float(lapses) < (time.time() if now is None else now):
+        return None
+    return digest(secret)
 
 
 # --- sessions ----------------------------------------------------------------------------------

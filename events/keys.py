@@ -354,6 +354,24 @@ def signin_failures(name: str) -> str:
     return f"{account_name(name)}:failures"
 
 
+def signin_failures_from(name: str, key: str) -> str:
+    """string, expiring: failed sign-ins for a name from one place (`key`: a digest of the client
+    address, or 'd' and a device's), beside the name's other counters."""
+    return f"{account_name(name)}:failures:{_owner(key)}"
+
+
+def password_checks(player_id: str, key: str) -> str:
+    """string, expiring: wrong current passwords sent to change an account's password, by one
+    credential (`key`: its digest) or by all ('all')."""
+    return f"{_player(player_id)}:password_checks:{_owner(key)}"
+
+
+def devices(player_id: str) -> str:
+    """hash: digest of a device secret -> when it lapses: browsers that signed in to the account
+    before (their device cookie lets them past the per-name sign-in brake)."""
+    return f"{_player(player_id)}:devices"
+
+
 def sessions(player_id: str) -> str:
     """hash: session secret hash -> JSON {csrf, created, expires}; deleted whole to sign out everywhere."""
     return f"{_player(player_id)}:sessions"

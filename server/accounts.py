@@ -6,13 +6,12 @@ the tokens an account makes here are ordinary player tokens for scripts and bots
 registered with POST /players signs up by sending its token: it then keeps its id and its games.
 
 Refusals never say whether a name has an account: a wrong name and a wrong password get the same
-answer, and too many failed sign-ins for a name pause sign-ins for it a while, known or not;
+answer, and wrong passwords are braked the same for a known name or not (server/password_guard.py);
 sign-ins and sign-ups are also rate-limited per address (server/limits.py).
 """
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -22,7 +21,7 @@ from marshmallow import Schema, fields, validate
 
 from events import accounts, tokens
 
-from . import auth, limits, sessions
+from . import auth, limits, password_guard, sessions
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -30,7 +29,6 @@ from .schemas import Strict
 
 blp = Blueprint("accounts", __name__, url_prefix="/accounts", description="Accounts, sessions and API tokens")
 HASHER = PasswordHasher()
-MAX_FAILURES = 10
 NAME = validate.Regexp(r"^[A-Za-z0-9_-]{2,24}$", error="2 to 24 letters, digits, '_' or '-'")
 PASSWORD = validate.Length(min=8, max=256)
 WRONG = "Wrong name or password; check both and try again."
@@ -114,7 +112,9 @@ def sign_up(data: dict):
     if not accounts.claim_name(redis, data["name"], pid):
         raise ApiError(409, "name_taken", "That name is taken; choose another.")
     accounts.create(redis, pid, data["name"], HASHER.hash(data["password"]))
-    return _start_session(accounts.load(redis, pid))
+    account = accounts.load(redis, pid)
+    after_this_request(password_guard.remember_device(redis, account, known=False))
+    return _start_session(account)
 
 
 @blp.route("/session", methods=["POST"])
@@ -123,28 +123,18 @@ def sign_up(data: dict):
 @blp.response(200, AccountOut)
 @problems(400, 401, 429)
 def sign_in(data: dict):
-    """Sign in with name and password: sets the session cookie (and the arena_csrf cookie)."""
+    """Sign in with name and password: sets the session cookie (and the arena_csrf cookie, and a
+    device cookie that spares this browser the per-name brake on wrong passwords next time)."""
     redis = Arena.of().redis
     name = data["name"]
     account = accounts.find(redis, name)
-    if not _guessing_guarded(redis, name, account, data["password"]):
+    bounds, known = password_guard.signin_bounds(redis, name, account)
+    if not password_guard.checked(redis, bounds, lambda: _password_ok(account, data["password"])):
         raise ApiError(401, "wrong_credentials", WRONG)
     if HASHER.check_needs_rehash(account.password):
         accounts.set_password(redis, account.id, HASHER.hash(data["password"]))
+    after_this_request(password_guard.remember_device(redis, account, known))
     return _start_session(account)
-
-
-def _guessing_guarded(redis: Any, name: str, account: accounts.Account | None, password: str) -> bool:
-    """Whether `password` is the account's, counting failures per name: past MAX_FAILURES a
-    while, every check is refused (429), so a password cannot be guessed by sign-in nor through
-    a stolen session's password change."""
-    if accounts.failures(redis, name) >= MAX_FAILURES:
-        raise ApiError(429, "too_many_failures", "Too many wrong passwords for this name; wait a few minutes and try again.")
-    if not _password_ok(account, password):
-        accounts.count_failure(redis, name)
-        return False
-    accounts.clear_failures(redis, name)
-    return True
 
 
 def _password_ok(account: accounts.Account | None, password: str) -> bool:
@@ -198,7 +188,8 @@ def change_password(data: dict):
     """Change the password; every other session is signed out."""
     account = _me()
     redis = Arena.of().redis
-    if not _guessing_guarded(redis, account.name, account, data["current"]):
+    if not password_guard.checked(redis, password_guard.change_bounds(account),
+                                  lambda: _password_ok(account, data["current"])):
         raise ApiError(403, "wrong_password", "The current password is wrong; type it again.")
     accounts.set_password(redis, account.id, HASHER.hash(data["new"]))
     keep = None if auth.bearer() else sessions.current(redis)

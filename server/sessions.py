@@ -35,12 +35,12 @@ def current(redis) -> accounts.Session | None:
     return found
 
 
-def _secure() -> bool:
+def secure() -> bool:
     return bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
 
 def set_cookies(response: Response, cookie: str, csrf: str) -> Response:
-    common = {"max_age": accounts.SESSION_SECONDS, "secure": _secure(), "samesite": "Lax", "path": "/"}
+    common = {"max_age": accounts.SESSION_SECONDS, "secure": secure(), "samesite": "Lax", "path": "/"}
     response.set_cookie(COOKIE, cookie, httponly=True, **common)
     response.set_cookie(CSRF_COOKIE, csrf, httponly=False, **common)
     return response
@@ -48,5 +48,5 @@ def set_cookies(response: Response, cookie: str, csrf: str) -> Response:
 
 def clear_cookies(response: Response) -> Response:
     for name in (COOKIE, CSRF_COOKIE):
-        response.delete_cookie(name, path="/", secure=_secure(), samesite="Lax")
+        response.delete_cookie(name, path="/", secure=secure(), samesite="Lax")
     return response

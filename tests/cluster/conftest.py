@@ -115,10 +115,13 @@ def lobby_flow(app, queue) -> dict:
     from freezegun import freeze_time
 
     from events import keys
-    from tests.server.people import person, race_to_join
+    from tests.server.people import PASSWORD, person, race_to_join
     from tests.workers.helpers import run_worker
 
     ann, racers = person(app, "ann"), [person(app, "racer") for _ in range(4)]
+    wrong = ann.client.post("/accounts/session", json={"name": ann.name, "password": "not it at all"})
+    assert wrong.status_code == 401                              # counted first, in the name's slot
+    assert ann.client.post("/accounts/session", json={"name": ann.name, "password": PASSWORD}).status_code == 200
     feed = ann.get("/lobby/tables").json["feed"]
     tables = [ann.post("/lobby/tables", {"form": "duel", "rated": False}).json for _ in range(6)]
     assert len({keys.lobby_bucket(t["id"]) for t in tables}) > 1

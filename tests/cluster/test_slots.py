@@ -62,6 +62,8 @@ UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job ha
                ("workers/queues.py", "pipelines"): "a transaction of RQ commands on the queue Redis",
                ("workers/recovery.py", "promote_scheduled"): "RQ's scheduled jobs, on the queue Redis",
                ("events/scripts.py", "run_script"): "runs the keys its callers pass (checked here)",
+               ("events/attempts.py", "_run"): "counts the bounds server/password_guard.py builds, all of one name "
+                                               "or one player (their builders are checked above; run on the Cluster)",
                ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only",
                ("server/merged.py", "_follow"): "one XREAD over a game's log and chat channels, all in the game's slot",
                ("events/layout.py", "_drain"): "renames an older-layout key to its twin in its slot (checked below)",

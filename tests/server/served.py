@@ -1,0 +1,61 @@
+"""The app served over real HTTP on 127.0.0.1 with the shipped rate limits, and clients that call it
+from addresses of their own (each binds a 127.x.y.z address of the loopback network), as people
+on different machines would."""
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from werkzeug.serving import make_server
+
+from server import create_app
+from server.limits import SETTINGS
+
+PASSWORD = "correct horse battery"
+# the shipped limits, whatever tests/conftest.py put in the environment for the rest of the suite
+SHIPPED = {name: default for name, (default, _) in SETTINGS.items() if name.startswith("ARENA_LIMIT_")}
+
+
+@dataclass
+class Served:
+    url: str
+    app: object
+
+    def at(self, address: str | None = None) -> httpx.Client:
+        """A client calling from `address` (a fresh 127.x.y.z when none is given); it keeps cookies."""
+        address = address or new_address()
+        return httpx.Client(base_url=self.url, timeout=30, transport=httpx.HTTPTransport(local_address=address))
+
+
+def new_address() -> str:
+    return f"127.{random.randrange(1, 255)}.{random.randrange(256)}.{random.randrange(1, 255)}"
+
+
+def unique(prefix: str = "p") -> str:
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+def csrf(client: httpx.Client) -> dict:
+    return {"X-CSRF-Token": client.cookies["arena_csrf"]}
+
+
+def sign_up(client: httpx.Client, name: str | None = None) -> dict:
+    r = client.post("/accounts", json={"name": name or unique(), "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@pytest.fixture
+def served(redis_server):
+    """The app with the shipped limits, served by werkzeug in a thread; stopped after the test."""
+    app = create_app({"REDIS_URL": redis_server.url, "TESTING": True, **SHIPPED})
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield Served(f"http://127.0.0.1:{http.server_port}", app)
+    http.shutdown()
+    thread.join(5)
