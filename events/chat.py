@@ -3,6 +3,10 @@
 Messages are plain text and carry who wrote them; nothing here is read by the engine. Each
 channel keeps its last MAX_KEPT messages. Mutes are per reader (a set of player ids not to show);
 reports go to one moderators' stream with a copy of the message.
+
+Once the game is archived (events/archive/), its channels are in its archived record: reads merge
+those messages with any written since (by id, so a message archived and not yet deleted from Redis
+is read once).
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import time
 from typing import Any
 
 from . import keys, stream_terms, unmoved
+from .archive import index as archive_index, reader as archive_reader
 from .replies import text
 
 MAX_KEPT = 2000
@@ -30,19 +35,46 @@ def post(redis: Any, game_id: str, channel: str, message: dict) -> dict:
     sid = text(redis.xadd(keys.chat(game_id, channel), {"data": json.dumps(body)}, maxlen=MAX_KEPT,
                            approximate=True))
     unmoved.expire_with(redis, game_id)     # a channel new to a game nobody moved in expires with it
+    if redis.exists(keys.archived(game_id)):
+        archive_index.mark(redis, game_id, body["time"])    # the sweeps archive the message with the game
     return {"id": sid, "channel": channel, **body}
 
 
 def read(redis: Any, game_id: str, channel: str, after: str = "0", count: int = 200) -> list[dict]:
     """Messages after stream id `after`, oldest first."""
     start = "-" if after in ("", "0", "0-0") else f"({after}"
-    return [{"id": text(sid), "channel": channel, **_decode(fields)}
-            for sid, fields in redis.xrange(keys.chat(game_id, channel), start, "+", count=count)]
+    pipe = redis.pipeline(transaction=True)
+    pipe.xrange(keys.chat(game_id, channel), start, "+", count=count)
+    pipe.exists(keys.archived(game_id))
+    entries, archived = pipe.execute()
+    rows = [{"id": text(sid), "channel": channel, **_decode(fields)} for sid, fields in entries]
+    if archived:
+        rows = _merged(_archived(redis, game_id, channel), rows, after)[:count]
+    return rows
+
+
+def _order(message_id: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in message_id.split("-"))
+
+
+def _archived(redis: Any, game_id: str, channel: str) -> list[dict]:
+    game = archive_reader.default().game(redis, game_id)
+    return game.archived.messages(channel) if game is not None else []
+
+
+def _merged(archived: list[dict], live: list[dict], after: str) -> list[dict]:
+    """The archived messages after `after` and those still (or since) in Redis, each once, in order."""
+    floor = _order(after) if after not in ("", "0", "0-0") else (0, 0)
+    rows = {row["id"]: row for row in archived if _order(row["id"]) > floor}
+    rows.update((row["id"], row) for row in live)
+    return sorted(rows.values(), key=lambda row: _order(row["id"]))
 
 
 def message(redis: Any, game_id: str, channel: str, message_id: str) -> dict | None:
     rows = redis.xrange(keys.chat(game_id, channel), message_id, message_id)
-    return {"id": message_id, "channel": channel, **_decode(rows[0][1])} if rows else None
+    if not rows:
+        return next((row for row in _archived(redis, game_id, channel) if row["id"] == message_id), None)
+    return {"id": message_id, "channel": channel, **_decode(rows[0][1])}
 
 
 def report(redis: Any, game_id: str, found: dict, reporter: str | None, reason: str) -> str:

@@ -149,6 +149,18 @@ def moves(game_id: str) -> str:
     return meta(game_id, "moves")
 
 
+def archived(game_id: str) -> str:
+    """hash: the stub a finished game leaves in Redis once its log, snapshots, moves index and chat
+    went to the archive (events/archive/): where its record lives, its version, head hash, form,
+    players, result and rules. Present means "read this game from the archive"."""
+    return meta(game_id, "archived")
+
+
+def archiving(game_id: str) -> str:
+    """string, expiring: the worker archiving the game now, so two sweeps do not both do it."""
+    return meta(game_id, "archiving")
+
+
 def head_pattern() -> str:
     """A SCAN pattern matching the head key of every stored game (`game_of_head` reads the id back)."""
     return f"{PREFIX}:{{*}}:head"
@@ -172,7 +184,7 @@ def pending_game(game_id: str) -> str:
 # Every meta name a game may have: a game nobody moved in expires with all of them (events/unmoved.py).
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
-                   "rating", "form_rating", "provenance")
+                   "rating", "form_rating", "provenance", "archived", "archiving")
 
 
 def all_game_keys(game_id: str) -> list[str]:
@@ -270,6 +282,13 @@ def follow_ups(shard: int) -> str:
     loop should look whether the game's follow-up got done (epoch seconds). A game is in the shard
     deadline_shard(game) picks; the shards' tags `{followups.<n>}` spread them over a Cluster."""
     return f"{_follow_up_shard(shard)}:due"
+
+
+def archive_due(shard: int) -> str:
+    """sorted set, one shard of the archive index (events/archive/): finished game id -> when its
+    end-of-game work was done (epoch seconds); the sweeps archive those ended long enough ago.
+    A game is in the shard deadline_shard(game) picks; the tags `{archives.<n>}` spread the shards."""
+    return f"{_sharded('archives', shard, DEADLINE_SHARDS)}:due"
 
 
 def follow_up_leases(shard: int) -> str:

@@ -51,10 +51,19 @@ def read(store: Any, game_id: str) -> MovesIndex:
     version, stored = pipe.execute()
     version = int(version)
     if version == 0:
-        raise GameNotFound(game_id)
+        return _archived(store, game_id)
     if not stored:
         return _rebuild(store, game_id)
     return MovesIndex(version, Envelope.many_from_stored(stored[1:]))
+
+
+def _archived(store: Any, game_id: str) -> MovesIndex:
+    """The index of a game that left Redis for the archive: the same envelopes, from its record."""
+    game = store.archived_game(game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    envelopes = game.archived.envelopes
+    return MovesIndex(len(envelopes), [env for env in envelopes if indexed(env.type)])
 
 
 def _rebuild(store: Any, game_id: str) -> MovesIndex:

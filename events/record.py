@@ -61,7 +61,14 @@ def dumps_record(record: dict) -> str:
 def loads_record(data: str | bytes) -> dict:
     """Parse a record; a damaged event line raises RecordError with that event's version.
 
-    Records laid out otherwise (pretty-printed by hand) are read as plain JSON."""
+    Records laid out otherwise (pretty-printed by hand) are read as plain JSON; an archived game's
+    file (events/archive/codec.py) is decoded to the record it holds."""
+    from .archive import codec
+    if isinstance(data, bytes) and codec.is_archive(data):
+        try:
+            return codec.decode(data).record()
+        except codec.ArchiveDamaged as exc:
+            raise RecordError(str(exc)) from None
     lines = data.split(b"\n") if isinstance(data, bytes) else data.split("\n")
     if lines and not lines[-1]:
         lines.pop()

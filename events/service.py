@@ -161,7 +161,7 @@ class GameService:
         if parts.envelopes:
             head = parts.envelopes[-1].hash
         if passed:                      # snapshots missing (dropped, or a new engine): put them back
-            self._store_snapshots(game_id, passed, parts.envelopes, parts.snapshot_version + 1)
+            self._store_snapshots(game_id, passed, parts.envelopes, parts.snapshot_version + 1, parts.archived)
         return Loaded(game_id, parts.version, state, head, parts.latest)
 
     def view(self, game_id: str, seat: Seat, at: int | None = None) -> GameView:
@@ -362,9 +362,9 @@ class GameService:
             self._store_snapshots(game_id, batch.snapshots, batch.envelopes, batch.envelopes[0].version)
 
     def _store_snapshots(self, game_id: str, states: dict[int, dict], envelopes: list[Envelope],
-                         first_version: int) -> None:
+                         first_version: int, archived: bool = False) -> None:
         encoded = {v: snapshots.encode(v, envelopes[v - first_version].hash, s) for v, s in states.items()}
-        self.store.put_snapshots(game_id, self.fingerprint, encoded)
+        self.store.put_snapshots(game_id, self.fingerprint, encoded, archived)
 
     def _prior_result(self, request: _Request) -> CommandResult | None:
         if request.key is None:

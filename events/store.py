@@ -4,6 +4,11 @@ The connection is passed in (a `redis.Redis` or a `redis.cluster.RedisCluster`, 
 with or without `decode_responses`: replies are decoded here), and every key comes from keys.py,
 so one game's keys share a Cluster slot. The store knows envelopes and bytes, not game rules.
 A log is never trimmed: its length (XLEN) is the game's version.
+
+A finished game may have left Redis for the archive (events/archive/): its log is gone and its
+stub (keys.archived) says so. Every read here then answers from the archived record, exactly as
+from the log; each read sees either the log or the stub, since the archiver writes the stub before
+it deletes the log and a restore writes the log before it deletes the stub.
 """
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import followup, keys, moves, unmoved
+from .archive import reader as archive_reader
 from .envelope import Envelope
 from .errors import ChainBroken, ConflictError, GameNotFound, VersionNotFound
 from .hashchain import GENESIS
@@ -46,11 +52,14 @@ class StoredParts:
     snapshot_version: int
     snapshot: str | None
     envelopes: list[Envelope]
+    archived: bool = False          # read from the archive: states passed are kept with it, not in Redis
 
 
 class EventStore:
-    def __init__(self, redis: Any, idempotency_ttl: int = TTL_SECONDS, replication: Replication | None = None) -> None:
+    def __init__(self, redis: Any, idempotency_ttl: int = TTL_SECONDS, replication: Replication | None = None,
+                 archive: archive_reader.ArchiveReader | None = None) -> None:
         self.redis = redis
+        self.archive = archive if archive is not None else archive_reader.default()
         self.idempotency_ttl = idempotency_ttl
         self.replication = replication if replication is not None else replication_default()
         self._append = redis.register_script(APPEND_LUA)
@@ -99,7 +108,11 @@ class EventStore:
     # --- reading ---------------------------------------------------------------------------------
 
     def version(self, game_id: str) -> int:
-        return int(self.redis.xlen(keys.log(game_id)))
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.xlen(keys.log(game_id))
+        pipe.hget(keys.archived(game_id), "version")
+        live, archived = pipe.execute()
+        return int(live) or int(archived or 0)
 
     def head(self, game_id: str) -> Head:
         stored = self.redis.hgetall(keys.head(game_id))
@@ -116,8 +129,25 @@ class EventStore:
         end = f"{upto}-0" if upto is not None else "+"
         if upto is not None and upto <= after:
             return []
-        entries = self.redis.xrange(keys.log(game_id), f"{after + 1}-0", end)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.xrange(keys.log(game_id), f"{after + 1}-0", end)
+        pipe.exists(keys.archived(game_id))
+        entries, archived = pipe.execute()
+        if not entries and archived:
+            return self._archived_read(game_id, after, upto)
         return Envelope.many_from_stored([_entry_value(fields) for _, fields in entries])
+
+    def archived_game(self, game_id: str) -> archive_reader.ArchivedGame | None:
+        """The game as archived, once its log has left Redis (None while it is in Redis, or no such game)."""
+        if self.redis.exists(keys.log(game_id)):
+            return None
+        return self.archive.game(self.redis, game_id)
+
+    def _archived_read(self, game_id: str, after: int, upto: int | None) -> list[Envelope]:
+        game = self.archive.game(self.redis, game_id)
+        if game is None:                    # restored meanwhile: the log is back
+            return self.read(game_id, after, upto)
+        return game.archived.envelopes[after:upto]
 
     def parts(self, game_id: str, at: int | None, every: int, fingerprint: str) -> StoredParts:
         """The snapshot nearest below `at` (None: the latest version) and the events after it."""
@@ -126,15 +156,38 @@ class EventStore:
         reply = self._load(keys=[keys.log(game_id), keys.snapshots(game_id)], args=[at or 0, every, fingerprint])
         latest, version, snap_version = int(reply[0]), int(reply[1]), int(reply[2])
         if latest == 0:
-            raise GameNotFound(game_id)
+            return self._archived_parts(game_id, at, every, fingerprint)
         if version < 0:
             raise VersionNotFound(game_id, at or 0, latest)
         snapshot = text(reply[3]) or None
         return StoredParts(latest, version, snap_version, snapshot, Envelope.many_from_stored(reply[4:]))
 
+    def _archived_parts(self, game_id: str, at: int | None, every: int, fingerprint: str) -> StoredParts:
+        """`parts` of an archived game: the nearest state folded before (kept with the archive) and the
+        events after it."""
+        game = self.archive.game(self.redis, game_id)
+        if game is None:
+            if self.redis.exists(keys.log(game_id)):        # restored meanwhile
+                return self.parts(game_id, at, every, fingerprint)
+            raise GameNotFound(game_id)
+        envelopes = game.archived.envelopes
+        latest = len(envelopes)
+        target = at or latest
+        if target > latest:
+            raise VersionNotFound(game_id, target, latest)
+        candidates = [target] + list(range(target - target % every, 0, -every))
+        start = next((v for v in candidates if f"{fingerprint}:{v}" in game.states), 0)
+        snapshot = game.states.get(f"{fingerprint}:{start}")
+        return StoredParts(latest, target, start, snapshot, envelopes[start:target], archived=True)
+
     # --- snapshots (a cache: losing them costs time, never correctness) --------------------------
 
-    def put_snapshots(self, game_id: str, fingerprint: str, snapshots: dict[int, str]) -> None:
+    def put_snapshots(self, game_id: str, fingerprint: str, snapshots: dict[int, str], archived: bool = False) -> None:
+        if archived:                        # an archived game's states stay in this process, with its archive
+            game = self.archive.game(self.redis, game_id)
+            if game is not None:
+                game.states.update({f"{fingerprint}:{v}": data for v, data in snapshots.items()})
+            return
         if snapshots:
             self.redis.hset(keys.snapshots(game_id),
                             mapping={f"{fingerprint}:{v}": data for v, data in snapshots.items()})
@@ -156,8 +209,8 @@ class EventStore:
     # --- housekeeping ----------------------------------------------------------------------------
 
     def delete_game(self, game_id: str) -> None:
-        """Remove a game's log, head, snapshots and moves index (tests and administrators only)."""
-        self.redis.delete(*keys.game_keys(game_id), keys.moves(game_id))
+        """Remove a game's log, head, snapshots, moves index and archive stub (tests and administrators only)."""
+        self.redis.delete(*keys.game_keys(game_id), keys.moves(game_id), keys.archived(game_id))
 
 
 def _entry_value(fields: Any) -> str | bytes:

@@ -17,6 +17,8 @@
                                 differently (exit 1 if any)
     arena cluster-check         the Redis Cluster (nodes, slots, replicas) and the queue Redis in use
     arena migrate               move what older versions kept in single-slot keys to the sharded ones
+    arena archive --older-than DAYS   finished games out of Redis into the archive (a full pass)
+    arena restore GAME          an archived game back into Redis
                                 (web and worker processes do it at start; safe to run again)
 
 Configuration comes only from environment variables (README.md lists them all).
@@ -324,6 +326,34 @@ def import_(file: str) -> None:
     signer = f" by {origin.key_id}" if origin.key_id else ""
     click.echo(f"imported game {created.game_id} ({created.version} events), {origin.origin}{signer}"
                + ("" if origin.rated else ": it never counts for ratings"))
+
+
+@main.command()
+@click.option("--older-than", "days", type=float, required=True,
+              help="archive the finished games that ended at least this many days ago (0: every finished game)")
+def archive(days: float) -> None:
+    """Move finished games out of Redis into the archive (a full pass: the archive index, then every stored game)."""
+    from events.archive import archiver
+    redis, service = _service()
+    now, older_than, plain = time.time(), days * 86400, Settings.from_env().archive_dir
+    done = archiver.sweep(redis, service, now, older_than, limit=10 ** 9, plain_records=plain)
+    done.update(archiver.walk(redis, service, now, older_than, plain_records=plain))
+    click.echo(f"archived {done['archived']} games; " + ", ".join(f"{k}: {v}" for k, v in sorted(done.items())
+                                                                  if k != "archived"))
+    if done["failed"]:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game")
+def restore(game: str) -> None:
+    """Bring an archived game back into Redis (its log, moves index and chat); sweeps then leave it there."""
+    from events.archive import archiver
+    redis, service = _service()
+    outcome = archiver.restore_game(redis, service, game)
+    if outcome != "restored":
+        raise click.ClickException(f"game {game!r} is not archived")
+    click.echo(f"restored game {game}")
 
 
 @main.command()

@@ -8,7 +8,8 @@ index (events/followup.py) and runs the follow-up a change still owes because th
 it died (or its hook failed) before it was done. Once a second it also renews its
 process's pulse, hands the jobs of dead workers back to RQ and moves due scheduled jobs into their
 queues (workers/recovery.py); a loop that tends the index also sweeps the lobby (expired tables,
-workers/lobby_sweep.py). Nothing here waits on RQ's scheduler or on a job being worked.
+workers/lobby_sweep.py) and, once a minute, moves the finished games ended ARENA_ARCHIVE_AFTER
+ago out of Redis into the archive (events/archive/). Nothing here waits on RQ's scheduler or on a job being worked.
 
 Several loops (one per worker process, on any number of machines) share the index: a member is
 claimed by one loop for ARENA_DEADLINE_LEASE seconds, and offered again if that loop died. A loop
@@ -30,6 +31,7 @@ import redis as redis_py
 from rq import Queue
 
 from events import GameNotFound, due, followup, pulses
+from events.archive import archiver
 from events.connection import queue_for
 
 from . import deadlines, lobby_sweep, recovery, runtime
@@ -42,6 +44,7 @@ HANDLERS = 4                        # members dealt with at once (their Redis ro
 RETRY_SECONDS = 1.0                 # a member whose handling failed is looked at again this much later
 OUTAGE_WAIT_MAX = 0.5               # seconds between attempts while Redis is unreachable, at most
 DRAIN_ROUNDS = 1000
+ARCHIVE_EVERY = 60.0                # seconds between two archive sweeps of a loop
 
 
 class DeadlineLoop:
@@ -53,6 +56,7 @@ class DeadlineLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._next_chores = 0.0
+        self._next_archive = 0.0
         self._handlers = ThreadPoolExecutor(HANDLERS, thread_name_prefix="deadline")
 
     def start(self) -> threading.Thread:
@@ -87,6 +91,7 @@ class DeadlineLoop:
     def drain(self) -> int:
         """Deal with everything due now, in this thread; how many members."""
         self._next_chores = 0.0
+        self._next_archive = 0.0
         total = 0
         for _ in range(DRAIN_ROUNDS):
             handled, _ = self.tick()
@@ -129,6 +134,10 @@ class DeadlineLoop:
             recovery.promote_scheduled(jobs, queue, now)
         if self.tend:                               # game work: the loops of the game queue's workers
             lobby_sweep.sweep(self.redis, now, self.settings)
+            if now >= self._next_archive:
+                self._next_archive = now + ARCHIVE_EVERY
+                archiver.sweep(self.redis, self.service, now, self.settings.archive_after,
+                               plain_records=self.settings.archive_dir)
 
     def _catch_up(self, game_id: str) -> None:
         """Run the follow-up the game still owes, if any (events/followup.py)."""

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from events import checkpoints, due, keys, roster, unmoved
+from events.archive import index as archive_index
 from events.clocks import format_epoch
 from events.record import dumps_record
 
@@ -86,7 +87,9 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
     results.record(redis, game_id, summary, state)
     checkpoints.reached("finish.archived")
     _announce(redis, game_id, seating, loaded.version, state["result"], rows, ratings, settings)
-    redis.hset(marks, "done", format_epoch(runtime.now()))
+    finished = runtime.now()
+    archive_index.mark(redis, game_id, finished)           # leaves Redis for the archive ARENA_ARCHIVE_AFTER later
+    redis.hset(marks, "done", format_epoch(finished))
     due.drop(redis, [due.member("finish", game_id)])
     return summary
 

@@ -11,6 +11,7 @@
     ARENA_WEBHOOK_TIMEOUT      seconds to wait for a webhook receiver (5)
     ARENA_WEBHOOK_RETRIES      seconds between webhook attempts, comma-separated (10,60,300,1800,7200)
     ARENA_INBOX_SIZE           notifications kept per player for the stream (1000)
+    ARENA_ARCHIVE_AFTER        seconds after its end-of-game work a finished game leaves Redis for the archive (259200)
 """
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ class Settings:
     webhook_timeout: float = 5.0
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     inbox_size: int = 1000
+    archive_after: float = 3 * 86400.0
     data_dir: Path = Path("./var")
 
     @classmethod
@@ -56,6 +58,7 @@ class Settings:
             webhook_timeout=_float("ARENA_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_intervals("ARENA_WEBHOOK_RETRIES", cls.webhook_retries),
             inbox_size=int(_float("ARENA_INBOX_SIZE", cls.inbox_size)),
+            archive_after=_float("ARENA_ARCHIVE_AFTER", cls.archive_after),
             data_dir=Path(os.environ.get("ARENA_DATA_DIR") or "./var"),
         )
 

@@ -38,6 +38,28 @@ def cluster_env(redis_cluster, redis_server, tmp_path_factory):
     queue.close()
 
 
+def archived_and_restored(app, client, game_id: str) -> None:
+    """The finished duel leaves the Cluster for the archive, reads the same from there, comes back."""
+    import time
+
+    from freezegun import freeze_time
+
+    from events.archive import archiver
+    paths = ("", "/moves", "/log", "/events", "/record", "/stats", "/moves/2", "/chat")
+
+    def reads() -> dict:
+        with freeze_time("2030-01-01"):                     # the same clock reading every time
+            return {p: client.get(f"/games/{game_id}{p}").get_data() for p in paths}
+    before = reads()
+    cluster, service = app.extensions["arena"].redis, app.extensions["arena"].service
+    assert archiver.sweep(cluster, service, time.time() + 3600, 0)["archived"] == 1     # (it ended in a frozen future)
+    assert not cluster.exists(keys.log(game_id)) and cluster.exists(keys.archived(game_id))
+    assert reads() == before
+    assert archiver.restore_game(cluster, service, game_id) == "restored"
+    assert cluster.exists(keys.log(game_id)) and not cluster.exists(keys.archived(game_id))
+    assert reads() == before
+
+
 @pytest.fixture(scope="module")
 def product_flow(cluster_env) -> Flow:
     """Players, a timed game between them to its end, and a game against a bot, with the workers
@@ -78,6 +100,7 @@ def product_flow(cluster_env) -> Flow:
         run_worker(cluster_env)                              # the end of the game: rating, archive, news
     cluster.delete(keys.moves(duel["id"]))                  # as for a game stored before the moves index ...
     assert client.get(f"/games/{duel['id']}/moves").status_code == 200     # ... indexed from its log when read
+    archived_and_restored(app, client, duel["id"])
     for who in (ann, bob):
         assert client.get("/players/me/rating", headers=bearer(who["token"])).json["games"] == 1
         assert client.get("/players/me/games", headers=bearer(who["token"])).json["games"]

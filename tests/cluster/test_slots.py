@@ -44,7 +44,8 @@ SHARDED = {"deadlines": "a shard of the deadline index and its leases, claimed t
            "live": "a shard of the live games list, changed alone",
            "lobby": "a bucket of tables: a table, the bucket's open and expiry indexes and changes, in one MULTI",
            "seeks": "the seeks of one pairing pool, paired in one MULTI",
-           "followups": "a shard of the follow-up index and its leases, claimed together"}
+           "followups": "a shard of the follow-up index and its leases, claimed together",
+           "archives": "a shard of the archive index, changed alone"}
 # Keys read and written alone (never with another key in one command), so their slot is their own.
 UNTAGGED = {"player_token": "looked up by the token alone", "worker_pulse": "on the queue Redis, alone",
             "promotion": "a lock on the queue Redis, alone", "legacy_live_games": "an older version's list, moved alone",

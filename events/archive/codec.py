@@ -1,0 +1,103 @@
+"""The archived form of a finished game: one compressed, signed blob that rebuilds its record exactly.
+
+    TKA1\\n<zlib of canonical JSON {"format", "format_version", "record", "commitment", "events",
+                                    "chat", "roster"}>
+
+`record` is the game's signed record (events/record.py) without its events; `events` holds each
+envelope as [type, schema_version, time, actor, payload], in version order. What every envelope
+repeats (the game id, the version, the previous hash) or can recompute (its own hash, an HMAC of
+its body keyed with the seed the GameEnded event reveals) is left out: the 64 hex digits of two
+hashes per event do not compress, and are three quarters of a compressed record otherwise.
+Decoding recomputes the chain and refuses a blob whose last hash is not the record's `head_hash`
+(which the record's Ed25519 signature covers): a changed byte anywhere is caught on every read.
+
+`chat` is the game's chat channels (outside the hash chain, as in a record exported with its
+chat): each message as its stream id and the JSON Redis held, byte for byte; `roster` who sat
+where and the time control, so an archive alone tells the whole game.
+"""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+
+from ..envelope import Envelope, canonical_json
+from ..hashchain import GENESIS, event_hash
+
+MAGIC = b"TKA1\n"
+FORMAT = "tash-kalar-arena/archive"
+FORMAT_VERSION = 1
+LEVEL = 9
+
+
+class ArchiveDamaged(ValueError):
+    """A blob that is not an archived record, or whose chain does not end at its head hash."""
+
+
+@dataclass(frozen=True)
+class Archived:
+    """A decoded archive: the record's header, its envelopes (chain recomputed), chat and roster."""
+    header: dict
+    envelopes: list[Envelope]
+    chat: dict[str, list[list[str]]]            # channel -> [message id, message JSON] in order
+    roster: dict
+
+    def messages(self, channel: str) -> list[dict]:
+        """A channel's messages as events/chat.py reads them from Redis."""
+        return [{"id": mid, "channel": channel, **json.loads(data)} for mid, data in self.chat.get(channel, [])]
+
+    @property
+    def game_id(self) -> str:
+        return str(self.header["game_id"])
+
+    @property
+    def version(self) -> int:
+        return len(self.envelopes)
+
+    @property
+    def head_hash(self) -> str:
+        return self.envelopes[-1].hash
+
+    def record(self) -> dict:
+        """The signed record, exactly as exported when archived."""
+        return {**self.header, "events": [env.to_dict() for env in self.envelopes]}
+
+
+def encode(record: dict, chat: dict[str, list[list[str]]], roster: dict) -> bytes:
+    """The blob of a finished game's signed record, its chat and roster."""
+    events = record["events"]
+    body = {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "record": {k: v for k, v in record.items() if k != "events"},
+            "commitment": events[0].get("commitment"),
+            "events": [[e["type"], e["schema_version"], e["time"], e["actor"], e["payload"]] for e in events],
+            "chat": chat, "roster": roster}
+    return MAGIC + zlib.compress(canonical_json(body).encode(), LEVEL)
+
+
+def is_archive(data: bytes) -> bool:
+    return data.startswith(MAGIC)
+
+
+def decode(data: bytes) -> Archived:
+    """The archive in `data`, its hash chain recomputed and checked against the head hash."""
+    if not is_archive(data):
+        raise ArchiveDamaged("not an archived game record")
+    try:
+        body = json.loads(zlib.decompress(data[len(MAGIC):]))
+        header, rows = body["record"], body["events"]
+        game_id, seed = header["game_id"], rows[-1][4]["seed"]
+    except (ValueError, KeyError, IndexError, TypeError, zlib.error) as exc:
+        raise ArchiveDamaged(f"archived record unreadable: {exc!r}") from None
+    if body.get("format") != FORMAT or body.get("format_version") != FORMAT_VERSION:
+        raise ArchiveDamaged(f"unknown archive format {body.get('format')!r} {body.get('format_version')!r}")
+    envelopes, prev = [], GENESIS
+    for version, (kind, schema_version, time, actor, payload) in enumerate(rows, start=1):
+        fields = {"game_id": game_id, "version": version, "type": kind, "schema_version": schema_version,
+                  "time": time, "actor": actor, "payload": payload, "prev_hash": prev}
+        if version == 1 and body.get("commitment") is not None:
+            fields["commitment"] = body["commitment"]
+        prev = event_hash(seed, fields)
+        envelopes.append(Envelope(**fields, hash=prev))
+    if prev != header.get("head_hash") or len(envelopes) != header.get("version"):
+        raise ArchiveDamaged(f"archived game {game_id}: its events do not end at the recorded head hash")
+    return Archived(header, envelopes, body.get("chat") or {}, body.get("roster") or {})
