@@ -159,30 +159,57 @@ def close_all_sessions(redis, player_id: str, keep: Session | None = None) -> in
     return len(gone)
 
 
-# --- API tokens ----------------------------------------------------------------------------------
+# --- API tokens, and the seat tokens issued to the account's seats ---------------------------------
 
 def add_token(redis, player_id: str, token: str, label: str, now: float | None = None) -> dict:
     """Make `token` act for the player, listed under `label`."""
     hashed = digest(token)
-    entry = {"id": token_id(hashed), "label": label, "created": round(time.time() if now is None else now, 3)}
+    entry = {"id": token_id(hashed), "label": label, "created": round(time.time() if now is None else now, 3),
+             "kind": "api"}
     listed, owner = keys.player_token_list(player_id), keys.player_token(hashed)
     durable(redis, listed, lambda c: c.hset(listed, hashed, json.dumps(entry)))      # each kept by a replica
     durable(redis, owner, lambda c: c.set(owner, player_id))
     return entry
 
 
+def add_seat_token(redis, player_id: str, token_hash: str, game_id: str, seat: int, now: float | None = None) -> None:
+    """List a seat token issued to the player's seat (events/tokens.py stores it with the game)."""
+    entry = {"id": token_id(token_hash), "label": f"seat {seat} of game {game_id}", "kind": "seat",
+             "created": round(time.time() if now is None else now, 3), "game_id": game_id, "seat": seat}
+    redis.hset(keys.player_token_list(player_id), token_hash, json.dumps(entry))
+
+
 def tokens(redis, player_id: str) -> list[dict]:
-    rows = [json.loads(v) for v in redis.hvals(keys.player_token_list(player_id))]
+    """Every token of the player: API tokens (kind 'api') and seat tokens of its seats (kind 'seat')."""
+    rows = [{"kind": "api", **json.loads(v)} for v in redis.hvals(keys.player_token_list(player_id))]
     return sorted(rows, key=lambda t: t["created"])
 
 
 def revoke_token(redis, player_id: str, tid: str) -> bool:
     """Revoke the player's token whose id is `tid`; False when the player has none such."""
-    for hashed in redis.hkeys(keys.player_token_list(player_id)):
-        hashed = text(hashed)
-        if token_id(hashed) == tid:
-            redis.delete(keys.player_token(hashed))
-            redis.hdel(keys.player_token_list(player_id), hashed)
-            stream_terms.changed(redis, player_id)
+    for hashed, raw in redis.hgetall(keys.player_token_list(player_id)).items():
+        if token_id(text(hashed)) == tid:
+            _revoke(redis, player_id, {text(hashed): json.loads(raw)})
             return True
     return False
+
+
+def revoke_seat_tokens(redis, player_id: str) -> int:
+    """Revoke every seat token issued to the player's seats (signing out everywhere, a new
+    password): the account's sessions and API tokens act for its seats without them."""
+    listed = {text(h): json.loads(v) for h, v in redis.hgetall(keys.player_token_list(player_id)).items()}
+    seats = {h: e for h, e in listed.items() if e.get("kind") == "seat"}
+    _revoke(redis, player_id, seats)
+    return len(seats)
+
+
+def _revoke(redis, player_id: str, entries: dict[str, dict]) -> None:
+    if not entries:
+        return
+    for hashed, entry in entries.items():
+        if entry.get("kind") == "seat":
+            redis.hdel(keys.seat_tokens(entry["game_id"]), hashed)
+        else:
+            redis.delete(keys.player_token(hashed))
+    redis.hdel(keys.player_token_list(player_id), *entries)
+    stream_terms.changed(redis, player_id)

@@ -4,8 +4,12 @@ A seat token maps to one seat of one game (keys.seat_tokens, beside the game's l
 token maps to a registered player (keys.player_token, written by events/accounts.py when a token
 is made). The HTTP layer (server/auth.py) reads the header; this module knows the keys.
 
-A seat token's seat is written once and never changes, so each process remembers the seats it
-has looked up for a minute (a move then costs no lookup); a token not found is asked every time,
+A seat token issued to a registered player's seat (the creator's own, an accepted invitation) is
+stored as '<seat>:<player>' and listed with the player's tokens (events/accounts.py), so the
+player can delete it and signing out everywhere ends it; a guest seat's token is stored as
+'<seat>' and lives as long as the game. A guest token's seat never changes, so each process
+remembers the seats it has looked up for a minute (a move then costs no lookup); a player's seat
+token is asked every time, so that deleting it takes effect at once, and so is a token not found,
 since an invitation accepted later adds its token.
 """
 from __future__ import annotations
@@ -14,9 +18,9 @@ import hashlib
 import secrets
 from typing import Any, Iterable
 
-from . import keys
+from . import accounts, keys
 from .memo import Memo
-from .replies import text_or_none
+from .replies import text, text_or_none
 
 SEAT_MEMORY_SECONDS = 60.0
 _seats: Memo[int] = Memo(size=65536, ttl=SEAT_MEMORY_SECONDS)
@@ -31,14 +35,24 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def issue_seat_tokens(redis: Any, game_id: str, seats: int, skip: Iterable[int] = ()) -> list[str | None]:
-    """New tokens for every seat of a new game but those in `skip` (None for them), their hashes stored."""
-    skipped = set(skip)
+def issue_seat_tokens(redis: Any, game_id: str, seats: int, skip: Iterable[int] = (),
+                      players: dict[int, str] | None = None) -> list[str | None]:
+    """New tokens for every seat of a new game but those in `skip` (None for them), their hashes
+    stored; the tokens of seats in `players` (seat -> registered player) are that player's."""
+    skipped, players = set(skip), players or {}
     tokens = [None if i in skipped else new_token() for i in range(seats)]
-    hashes = {token_hash(t): i for i, t in enumerate(tokens) if t}
+    hashes = {token_hash(t): seat_value(i, players.get(i)) for i, t in enumerate(tokens) if t}
     if hashes:
         redis.hset(keys.seat_tokens(game_id), mapping=hashes)
+    for seat, player in players.items():
+        if tokens[seat]:
+            accounts.add_seat_token(redis, player, token_hash(tokens[seat]), game_id, seat)
     return tokens
+
+
+def seat_value(seat: int, player: str | None) -> str:
+    """What a seat token's hash maps to: its seat, and the registered player it was issued to."""
+    return f"{seat}:{player}" if player else str(seat)
 
 
 def seat_of(redis: Any, game_id: str, token: str) -> int | None:
@@ -47,11 +61,19 @@ def seat_of(redis: Any, game_id: str, token: str) -> int | None:
     known = _seats.get(key)
     if known is not None:
         return known
-    seat = redis.hget(keys.seat_tokens(game_id), key[1])
-    if seat is None:
+    stored = redis.hget(keys.seat_tokens(game_id), key[1])
+    if stored is None:
         return None
-    _seats.put(key, int(seat))
+    seat, _, player = text(stored).partition(":")
+    if not player:
+        _seats.put(key, int(seat))
     return int(seat)
+
+
+def issued_to(redis: Any, game_id: str, token: str) -> str | None:
+    """The registered player a seat token of the game was issued to, None for a guest's (or no) token."""
+    stored = redis.hget(keys.seat_tokens(game_id), token_hash(token))
+    return text(stored).partition(":")[2] or None if stored is not None else None
 
 
 def player_of(redis: Any, token: str) -> str | None:

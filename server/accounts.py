@@ -67,6 +67,10 @@ class TokenOut(Schema):
     id = fields.String()
     label = fields.String()
     created = fields.Float()
+    kind = fields.String(metadata={"description": "'api' (made here) or 'seat' (the token of one of your seats: "
+                                                  "your join link of a game; delete it to end that link)"})
+    game_id = fields.String(metadata={"description": "a seat token's game"})
+    seat = fields.Integer(metadata={"description": "a seat token's seat"})
     token = fields.String(metadata={"description": "shown once, when made"})
 
 
@@ -76,6 +80,8 @@ class TokensOut(Schema):
 
 class SignedOutOut(Schema):
     sessions_closed = fields.Integer()
+    seat_tokens_revoked = fields.Integer(metadata={"description": "seat tokens of your seats ended with them "
+                                                                  "(your sessions and API tokens play those seats)"})
 
 
 def _me() -> accounts.Account:
@@ -172,11 +178,13 @@ def me():
 @blp.response(200, SignedOutOut)
 @problems(401, 403)
 def sign_out_everywhere():
-    """End every session of the account, this one too (API tokens stay: revoke them one by one)."""
+    """End every session of the account, this one too, and every seat token issued to its seats
+    (API tokens stay: revoke them one by one)."""
     account = _me()
-    closed = accounts.close_all_sessions(Arena.of().redis, account.id)
+    redis = Arena.of().redis
+    closed = accounts.close_all_sessions(redis, account.id)
     after_this_request(sessions.clear_cookies)
-    return {"sessions_closed": closed}
+    return {"sessions_closed": closed, "seat_tokens_revoked": accounts.revoke_seat_tokens(redis, account.id)}
 
 
 @blp.route("/me/password", methods=["POST"])
@@ -185,7 +193,7 @@ def sign_out_everywhere():
 @blp.response(200, SignedOutOut)
 @problems(400, 401, 403, 429)
 def change_password(data: dict):
-    """Change the password; every other session is signed out."""
+    """Change the password; every other session is signed out, and the seat tokens of your seats end."""
     account = _me()
     redis = Arena.of().redis
     if not password_guard.checked(redis, password_guard.change_bounds(account),
@@ -193,14 +201,16 @@ def change_password(data: dict):
         raise ApiError(403, "wrong_password", "The current password is wrong; type it again.")
     accounts.set_password(redis, account.id, HASHER.hash(data["new"]))
     keep = None if auth.bearer() else sessions.current(redis)
-    return {"sessions_closed": accounts.close_all_sessions(redis, account.id, keep=keep)}
+    return {"sessions_closed": accounts.close_all_sessions(redis, account.id, keep=keep),
+            "seat_tokens_revoked": accounts.revoke_seat_tokens(redis, account.id)}
 
 
 @blp.route("/me/tokens")
 @blp.response(200, TokensOut)
 @problems(401)
 def list_tokens():
-    """Your API tokens (by id and label; a token itself is shown only when made)."""
+    """Your API tokens and the seat tokens of your seats (by id, label and kind; a token itself is
+    shown only when made)."""
     return {"tokens": accounts.tokens(Arena.of().redis, _me().id)}
 
 
@@ -220,7 +230,8 @@ def make_token(data: dict):
 @blp.response(204)
 @problems(401, 403, 404)
 def revoke_token(token_id: str):
-    """Revoke one of your API tokens; it stops working at once."""
+    """Revoke one of your tokens (an API token, or a seat token: your seat stays yours, played with
+    your session or API tokens); it stops working at once."""
     if not accounts.revoke_token(Arena.of().redis, _me().id, token_id):
         raise ApiError(404, "token_not_found", f"You have no token {token_id!r}; it may have been revoked already.")
     return ""

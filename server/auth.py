@@ -91,7 +91,12 @@ def still_standing(redis) -> Callable[[], bool] | None:
     out ends what is already open. None when there is nothing to revoke (no caller, a seat token)."""
     token = bearer()
     if token is not None:
-        return (lambda: tokens.player_of(redis, token) is not None) if _player_of(redis, token) else None
+        if _player_of(redis, token):
+            return lambda: tokens.player_of(redis, token) is not None
+        game_id = _game_in_path()
+        if game_id and tokens.issued_to(redis, game_id, token):            # a seat token its player may delete
+            return lambda: tokens.seat_of(redis, game_id, token) is not None
+        return None
     cookie = request.cookies.get(sessions.COOKIE)
     if sessions.current(redis) is None:
         return None
@@ -130,10 +135,14 @@ def person_calling() -> str | None:
     pid = _player_of(redis, token)
     if pid is not None:
         return f"p:{pid}"
-    game_id = (request.view_args or {}).get("game_id")
-    seat = tokens.seat_of(redis, game_id, token) if isinstance(game_id, str) and keys.valid_game_id(game_id) else None
+    game_id = _game_in_path()
+    seat = tokens.seat_of(redis, game_id, token) if game_id else None
     if seat is None:
         return None
-    seats = roster.seats(redis, game_id)
-    held = seats[seat].get("player") if seat < len(seats) else None
+    held = tokens.issued_to(redis, game_id, token)
     return f"p:{held}" if held else f"s:{game_id}.{seat}"
+
+
+def _game_in_path() -> str | None:
+    game_id = (request.view_args or {}).get("game_id")
+    return game_id if isinstance(game_id, str) and keys.valid_game_id(game_id) else None

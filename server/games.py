@@ -119,7 +119,7 @@ def create_game(data: dict):
     game_id = secrets.token_hex(8)
     timeout = limits.setting("ARENA_INVITATION_TIMEOUT")
     _claim_unmoved_slot(arena.redis, game_id, owners, timeout)     # until it starts (then counted anew) or is over
-    issued = tokens.issue_seat_tokens(arena.redis, game_id, len(seats), skip=invited)
+    issued = tokens.issue_seat_tokens(arena.redis, game_id, len(seats), skip=invited, players=_own_seat(spec))
     deadline = invitations.invite(game_id, spec, invited, creator, timeout)
     unmoved.mark(arena.redis, game_id, owners, ttl + timeout)
     unmoved.arm(arena.redis, game_id, ttl + timeout)
@@ -151,11 +151,16 @@ def _create_now(redis, spec: dict) -> tuple[str, int, list[str]]:
     game_id = secrets.token_hex(8)
     _claim_unmoved_slot(redis, game_id, spec["owners"], spec["ttl"])
     try:
-        issued = tokens.issue_seat_tokens(redis, game_id, len(spec["seats"]))
+        issued = tokens.issue_seat_tokens(redis, game_id, len(spec["seats"]), players=_own_seat(spec))
         return (*launch(game_id, spec), issued)
     except Exception:
         unmoved.release(redis, game_id, spec["owners"])
         raise
+
+
+def _own_seat(spec: dict) -> dict[int, str]:
+    """The creator's own seat, whose token is the creator's (listed with its tokens)."""
+    return {} if spec["creator_seat"] is None else {spec["creator_seat"]: spec["creator"]}
 
 
 def listed_commands(state: dict, seat: int | None) -> list[dict]:

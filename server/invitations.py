@@ -200,6 +200,7 @@ def accept(iid: str):
     arena = Arena.of()
     token = tokens.new_token()
     pid, seat, game_id, outcome = _answer(iid, True, token)
+    accounts.add_seat_token(arena.redis, pid, tokens.token_hash(token), game_id, seat)
     roster.add_player_game(arena.redis, pid, game_id)
     pending = invitations.load(arena.redis, game_id)
     if outcome == "start":

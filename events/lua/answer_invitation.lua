@@ -9,7 +9,8 @@ ARGV[2]  the player answering (must be the one invited to that seat)
 ARGV[3]  'accepted' or 'declined'; or 'expire' (the deadline loop, for no seat or player): cancel
          the game if its deadline has passed, answering {'closed', ...} then, else {'waiting'}
 ARGV[4]  now (epoch seconds)
-ARGV[5]  the hash of the seat token made for the player, given the seat when accepted
+ARGV[5]  the hash of the seat token made for the player, given '<seat>:<player>' when accepted
+         (events/tokens.py: the player's, listed with its tokens)
 
 Returns {'missing'} | {'not_yours'} | {'closed', status, reason} | {'answered', state}
       | {'declined'} | {'accepted', invitations still open} | {'start'}
@@ -45,7 +46,7 @@ if answer == 'declined' then
   redis.call('HSET', pending, 'status', 'cancelled', 'reason', 'invitation_declined', 'at', ARGV[4])
   return {'declined'}
 end
-redis.call('HSET', KEYS[2], ARGV[5], seat)
+redis.call('HSET', KEYS[2], ARGV[5], seat .. ':' .. player)
 redis.call('HSET', KEYS[3], player, seat)
 local ttl = redis.call('TTL', pending)
 if ttl > 0 then

@@ -158,7 +158,7 @@ def test_a_registered_player_keeps_its_token_and_games_when_it_signs_up(client, 
     game = client.post("/games", headers=bearer(player["token"]), json={"form": "duel", "players": [
         {"name": "Old Ann", "school": "northern", "player": player["id"]}, {"name": "Bob", "school": "sylvan"}]}).json
     listed = client.get("/accounts/me/tokens", headers=bearer(player["token"])).json["tokens"]
-    assert [t["label"] for t in listed] == ["registration"]
+    assert [(t["kind"], t["label"]) for t in listed] == [("api", "registration"), ("seat", f"seat 0 of game {game['id']}")]
     name = unique("oldann")
     browser = fresh(app)
     r = browser.post("/accounts", json={"name": name, "password": PASSWORD}, headers=bearer(player["token"]))
