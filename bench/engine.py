@@ -1,4 +1,5 @@
-"""Engine timings: legal commands on a crowded board, whole random games, replay speed.
+"""Engine timings: legal commands on a crowded board, whole random games, replay speed, and the
+primitives computer players search with (copying a position, applying a command).
 
     python bench/engine.py [--games 20]
 
@@ -17,7 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from engine.decide import advance  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
+from engine.state import clone  # noqa: E402
 from engine.state import active_seat  # noqa: E402
 
 
@@ -52,6 +55,19 @@ def report(name: str, samples: list[float], unit: float = 1e3, label: str = "ms"
           f"min {samples[0] * unit:8.3f}   p90 {p90 * unit:8.3f}   (n={len(samples)})")
 
 
+def search_primitives(state: dict, seat: int) -> None:
+    """What one step of search costs on the crowded position: a copy, and every legal command
+    applied the way search did before `advance` existed (decide, then fold the events on a copy)
+    and with `advance` (decide's own scratch state handed back), side by side."""
+    commands = [c for c in engine.legal_commands(state, seat) if c["type"] not in ("resign", "undo", "redo")]
+    report("copy a position (clone)", _timed(lambda: clone(state), 300), 1e6, "us")
+    before = _timed(lambda: [engine.replay(engine.decide(state, c), state) for c in commands], 5)
+    after = _timed(lambda: [advance(state, c) for c in commands], 5)
+    report(f"apply a command: decide + replay ({len(commands)} cmds)", [t / len(commands) for t in before])
+    report(f"apply a command: advance ({len(commands)} cmds)", [t / len(commands) for t in after])
+    print(f"{'advance speed-up over decide + replay':<44} {statistics.median(before) / statistics.median(after):8.2f} x")
+
+
 def floors(legal_ms: float, replay_us: float, duels_per_s: float) -> None:
     print()
     for name, value, floor, unit, ok in (
@@ -70,6 +86,7 @@ def main() -> None:
     n = len(engine.legal_commands(state, seat))
     legal = _timed(lambda: engine.legal_commands(state, seat), 300)
     report(f"legal_commands ({len(state['board'])} pieces, 6 cards, {n} cmds)", legal)
+    search_primitives(state, seat)
 
     events_total = 0
     replay_samples = []

@@ -17,10 +17,13 @@ Watcher = Callable[["Context", Event], None]
 
 
 class Context:
-    def __init__(self, state: State, watchers: Sequence[Watcher] = ()) -> None:
+    def __init__(self, state: State, watchers: Sequence[Watcher] = (), undoable: bool = True) -> None:
         self.state = clone(state)
         self.events: list[Event] = []
         self.watchers = tuple(watchers)
+        self.undoable = undoable            # False: the scratch state keeps no undo checkpoints (search)
+        if not undoable:
+            self.state.pop("undo", None)
 
     @classmethod
     def view(cls, state: State) -> "Context":
@@ -29,13 +32,14 @@ class Context:
         ctx.state = state
         ctx.events = []
         ctx.watchers = ()
+        ctx.undoable = True
         return ctx
 
     def emit(self, type_: str, **payload: Any) -> Event:
         """Record the fact `type_` (an event of engine/shapes.py, whose shape tests/engine/test_shapes.py
         checks for every event the corpus and random games emit) and apply it to the scratch state."""
         event = cast("Event", clone({"type": type_, **payload}))   # no event shares a list with the scratch state
-        apply(self.state, event)
+        apply(self.state, event, self.undoable)
         self.events.append(event)
         for watch in self.watchers:
             watch(self, event)

@@ -10,7 +10,7 @@ from . import flow, timeouts, undo
 from .commands import ANY_TIME, dispatch, known
 from .context import Context
 from .errors import RuleError, malformed
-from .evolve import Event
+from .evolve import Event, replay
 from .shapes import Command, without
 from .state import State
 from .watchers import WATCHERS
@@ -27,6 +27,18 @@ def _seat(state: State, command: Command) -> int:
 
 def decide(state: State, command: Command) -> list[Event]:
     """The events `command` causes in `state`; raises RuleError and changes nothing if refused."""
+    return _run(state, command).events
+
+
+def advance(state: State, command: Command) -> State:
+    """The position after `command`, for search, which applies thousands of commands a decision:
+    `decide`'s own scratch state is handed back instead of its events being folded again, and it
+    keeps no undo checkpoints (search never steps back). Raises RuleError as `decide` does; equal
+    to `replay(decide(state, command), state)` but for the undo record."""
+    return _run(state, command, undoable=False).state
+
+
+def _run(state: State, command: Command, undoable: bool = True) -> Context:
     if not isinstance(command, dict) or not isinstance(command.get("type"), str):
         raise malformed("A command needs a 'type' saying what to do, such as place, summon or end the turn.")
     command = without(command, DISPLAY_ONLY)
@@ -35,10 +47,13 @@ def decide(state: State, command: Command) -> list[Event]:
     seat = _seat(state, command)
     kind = command["type"]
     if kind in undo.UNDO_COMMANDS:
-        return undo.decide(state, seat, command)
+        ctx = Context.view(state)
+        ctx.events = undo.decide(state, seat, command)
+        ctx.state = replay(ctx.events, state)
+        return ctx
     if not known(kind):
         raise malformed(f"There is no command {kind!r}; choose one of the moves the game offers you.")
-    ctx = Context(state, WATCHERS)
+    ctx = Context(state, WATCHERS, undoable)
     ctx.emit("CommandAccepted", seat=seat, command={k: v for k, v in command.items() if k != "seat"})
     if kind == "timeout":
         flow.time_out(ctx, seat)
@@ -47,4 +62,4 @@ def decide(state: State, command: Command) -> list[Event]:
             timeouts.note_own_command(ctx, seat)
         dispatch(ctx, seat, command)
     flow.settle(ctx)
-    return ctx.events
+    return ctx

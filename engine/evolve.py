@@ -46,9 +46,9 @@ def reducer(name: str, version: int = 1) -> Callable[[Callable[[State, E], None]
     return register
 
 
-def apply(state: State, event: Event) -> None:
+def apply(state: State, event: Event, undoable: bool = True) -> None:
     """Fold one event into `state` in place."""
-    fold(state, (event,))
+    fold(state, (event,), undoable)
 
 
 def replay(events: Sequence[Event], state: State | None = None) -> State:
@@ -58,11 +58,12 @@ def replay(events: Sequence[Event], state: State | None = None) -> State:
     return out
 
 
-def fold(state: State, events: Sequence[Event]) -> None:
+def fold(state: State, events: Sequence[Event], undoable: bool = True) -> None:
     """Fold events into `state` in place, the one body of `apply` and `replay`: each through its
     reducer, then counted and kept for undo, or only counted where a later barrier drops what it
-    would keep (checkpoints.usable)."""
-    for event, usable in zip(events, checkpoints.usable(events)):
+    would keep (checkpoints.usable), or everywhere when not `undoable` (search never steps back)."""
+    marks = checkpoints.usable(events) if undoable else [False] * len(events)
+    for event, usable in zip(events, marks):
         version = state.get("version", 0) + 1
         REDUCERS[event["type"]](state, event)
         if usable:

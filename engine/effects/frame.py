@@ -88,7 +88,7 @@ class Resolution:
 
     def trial(self) -> "Resolution":
         """A throwaway copy of the state and frame, to try an answer on without changing anything."""
-        ctx = Context(self.ctx.state, self.ctx.watchers)
+        ctx = Context(self.ctx.state, self.ctx.watchers, self.ctx.undoable)
         frame = clone(self.frame)
         ctx.state["effect"] = frame
         return Resolution(ctx, frame, self.ops)
