@@ -1,0 +1,117 @@
+"""The move policy: one command for a seat, chosen by trying the promising ones and judging the
+position each leaves. Search builds whole turns with it; alone it is the cheaper levels' player.
+
+Every summon, flare, answer and claim is tried (sampled down to `width` when there are more); of
+the places, the squares next to the seat's own pieces are tried first, and the position after a
+place also counts how many beings in hand could then be summoned, since a place is worth what it
+makes possible. A discard is tried only when nothing else is open. `noise` makes the natural
+mistakes of a weaker player: a random pick among the tried commands with that probability, and
+a blur on the judged values otherwise.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..decide import advance
+from ..errors import RuleError
+from ..geometry import SQUARES, distance
+from ..legal import legal_commands, summons
+from ..shapes import Command
+from ..state import State, active_seat, color_of, current_turn
+from .evaluate import DEFAULT, Weights, chance
+
+SKIPPED = frozenset({"resign", "undo", "redo", "pass_control", "timeout"})
+NEIGHBOURS: dict[str, tuple[str, ...]] = {sq: tuple(o for o in SQUARES if 0 < distance(sq, o) <= 1) for sq in SQUARES}
+READY = 0.04                        # chance added per distinct being in hand that could be summoned next
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the policy plays: how many commands of a kind it tries, how many places, how it errs."""
+
+    width: int = 10
+    places: int = 6
+    noise: float = 0.0              # probability of a random pick among the tried commands
+    blur: float = 0.0               # spread added to each judged value
+    weights: Weights = DEFAULT
+
+
+def playable(state: State, seat: int) -> list[Command]:
+    """The seat's legal commands a bot considers (never resigning, stepping back or passing control)."""
+    return [c for c in legal_commands(state, seat) if c["type"] not in SKIPPED]
+
+
+def _place_order(state: State, seat: int, places: list[Command], rng: random.Random) -> list[Command]:
+    """Places best first by a cheap look: own pieces around the square, then enemy ones."""
+    board = state["board"]
+    mine = color_of(state, seat)
+
+    def look(command: Command) -> float:
+        own = other = 0
+        for n in NEIGHBOURS[command["square"]]:
+            piece = board.get(n)
+            if piece is not None:
+                if piece[1] == mine:
+                    own += 1
+                else:
+                    other += 1
+        return 2.0 * min(own, 3) + other + rng.random()
+    return sorted(places, key=look, reverse=True)
+
+
+def candidates(state: State, seat: int, options: list[Command], rng: random.Random, style: Style) -> list[Command]:
+    """The commands worth trying among `options`."""
+    by_type: dict[str, list[Command]] = {}
+    for c in options:
+        by_type.setdefault(c["type"], []).append(c)
+    out: list[Command] = []
+    for kind, listed in by_type.items():
+        if kind == "place":
+            ordered = _place_order(state, seat, listed, rng)
+            out += ordered[:style.places] + (rng.sample(ordered[style.places:], 1) if len(ordered) > style.places else [])
+        elif kind == "discard":
+            if len(by_type) == 1 or set(by_type) <= {"discard", "flare"}:
+                out += rng.sample(listed, min(2, len(listed)))
+        else:
+            out += listed if len(listed) <= style.width else rng.sample(listed, style.width)
+    return out
+
+
+def ready(state: State, seat: int) -> int:
+    """How many distinct beings in the seat's hand could be summoned on this board now."""
+    return len({c["card"] for c in summons(state, seat)})
+
+
+def judge(after: State, seat: int, command: Command, style: Style) -> float:
+    value = chance(after, seat, style.weights)
+    if command["type"] == "place" and after["phase"] == "play" and active_seat(after) == seat \
+            and after["turn"] and current_turn(after)["actions"] > 0:
+        value += READY * ready(after, seat)
+    return value
+
+
+def choose(state: State, seat: int, rng: random.Random, style: Style, options: list[Command] | None = None) -> Command:
+    """The policy's command for `seat` (complete, with the seat)."""
+    listed = playable(state, seat) if options is None else options
+    if not listed:
+        raise ValueError("no command to play")
+    for command in listed:
+        if command["type"] == "claim_win":
+            return command
+    if len(listed) == 1:
+        return listed[0]
+    tried = candidates(state, seat, listed, rng, style)
+    if style.noise and rng.random() < style.noise:
+        return rng.choice(tried)
+    best, best_value = tried[0], float("-inf")
+    for command in tried:
+        try:
+            after = advance(state, command)
+        except RuleError:
+            continue
+        value = judge(after, seat, command, style) + (rng.gauss(0.0, style.blur) if style.blur else 0.0)
+        if value > best_value:
+            best, best_value = command, value
+    return best
+
