@@ -22,8 +22,9 @@ MAX_KEPT = 2000
 CHANNELS = ("players", "spectators")
 
 
-def _decode(fields: dict) -> dict:
-    for key, value in fields.items():
+def _decode(fields: dict | list) -> dict:
+    pairs = fields.items() if isinstance(fields, dict) else zip(fields[::2], fields[1::2])
+    for key, value in pairs:
         if text(key) == "data":
             return json.loads(value)
     raise KeyError("data")

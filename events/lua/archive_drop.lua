@@ -11,7 +11,8 @@ KEYS[5], KEYS[6]  the game's chat channels (players, spectators)
 KEYS[7..] the other keys to delete (snapshots, moves index, presence, unmoved marker)
 ARGV[1]  the head hash of the archived record
 ARGV[2]  its version
-ARGV[3], ARGV[4]  the id of the last message archived of each chat channel ('' for none)
+ARGV[3], ARGV[4]  the id of the last message archived of each chat channel ('' for none): a channel
+         still in Redis must end there
 
 Returns 'dropped', or why nothing was deleted: 'no_stub', 'head_moved', 'log_moved',
 'follow_up_owed', 'chat_moved' (a message came after the archive was written: archive again).
@@ -26,7 +27,7 @@ for i = 5, 6 do
   local top = redis.call('XREVRANGE', KEYS[i], '+', '-', 'COUNT', 1)
   local last = ''
   if #top > 0 then last = top[1][1] end
-  if last ~= ARGV[i - 2] then return 'chat_moved' end
+  if last ~= '' and last ~= ARGV[i - 2] then return 'chat_moved' end
 end
 redis.call('DEL', KEYS[3], KEYS[5], KEYS[6], unpack(KEYS, 7))
 return 'dropped'

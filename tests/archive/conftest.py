@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.moves import move_spans
 
-from events import chat, followup, keys, roster, tokens
+from events import chat, followup, keys, moves, roster, tokens
+from events.archive import index
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
 
@@ -40,3 +43,32 @@ def done_with(service, game_id: str) -> None:
     redis = service.store.redis
     followup.settle(redis, game_id, service.store.version(game_id))
     redis.hset(keys.finish_marks(game_id), "done", "2026-01-01T00:00:00.000000Z")
+    index.mark(redis, game_id, 1767225600.0)
+
+
+ARCHIVE_DB = 3          # a database of the session's server of its own, emptied for each test that takes it
+
+
+@pytest.fixture
+def archive_db(redis_server):
+    """An empty database: for tests that run a whole worker or sweep over every game in it."""
+    client = redis_server.client(db=ARCHIVE_DB)
+    client.flushdb()
+    yield client
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture
+def archive_db_url(redis_server, archive_db) -> str:
+    return f"redis://127.0.0.1:{redis_server.port}/{ARCHIVE_DB}"
+
+
+def seen(service, game_id: str) -> dict:
+    """What reading the game gives through the service, the moves index and the chat."""
+    redis = service.store.redis
+    return {"view": service.view(game_id, None).view, "seat": service.view(game_id, 0).view,
+            "rewind": service.view(game_id, 1, at=service.store.version(game_id) // 2).view,
+            "events": service.events(game_id, 1), "record": service.export_record(game_id),
+            "moves": moves.read(service.store, game_id),
+            "chat": [chat.read(redis, game_id, c) for c in chat.CHANNELS]}

@@ -1,0 +1,119 @@
+"""Archiving survives kill -9 at every step, round-trips through a restore (on a single Redis, RESP2
+and RESP3, and on the 3-master Cluster), keeps chat written after it, and leaves a file anyone can
+verify with the server's published key."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from events import chat, keys
+from events.archive import archiver, storage
+from events.service import GameService
+from server import create_app
+from tests.workers.processes import START_SECONDS, Worker, wait_for
+
+from .conftest import finished_game, seen
+
+ROOT = Path(__file__).resolve().parents[2]
+STEPS = ("archive.written", "archive.verified", "archive.stubbed", "archive.dropped")
+
+
+@pytest.fixture(params=["redis", "redis-resp2-decoded", "cluster"])
+def any_redis(request):
+    if request.param == "cluster":
+        client = request.getfixturevalue("redis_cluster").client()
+    elif request.param == "redis-resp2-decoded":
+        client = request.getfixturevalue("redis_server").client(protocol=2, decode_responses=True)
+    else:
+        client = request.getfixturevalue("redis_server").client()
+    yield client
+    client.close()
+
+
+def game_keys(redis, game_id: str) -> dict:
+    """The game's log, moves index and chat as Redis holds them."""
+    return {"log": redis.xrange(keys.log(game_id)), "moves": redis.lrange(keys.moves(game_id), 0, -1),
+            **{c: redis.xrange(keys.chat(game_id, c)) for c in chat.CHANNELS}}
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_worker_killed_at_any_step_leaves_the_game_readable_and_the_archive_finishes(
+        archive_db, archive_db_url, tmp_path, step):
+    service = GameService(archive_db)
+    game_id = f"k{uuid.uuid4().hex[:12]}"
+    finished_game(service, "resign-duel", game_id)
+    before = seen(service, game_id)
+    flag = tmp_path / "paused"
+    worker = Worker(archive_db_url, Path(os.environ["ARENA_DATA_DIR"]), ARENA_ARCHIVE_AFTER="0",
+                    ARENA_PAUSE_AT=step, ARENA_PAUSE_FLAG=str(flag))
+    try:
+        wait_for(flag.exists, START_SECONDS, f"the worker's own sweep to reach {step}")
+    finally:
+        worker.kill9()
+    assert seen(service, game_id) == before
+    assert archive_db.exists(keys.log(game_id)) == (step != "archive.dropped")
+    archive_db.pexpire(keys.archiving(game_id), 1)               # as the dead worker's claim lapsing
+    wait_for(lambda: not archive_db.exists(keys.archiving(game_id)), 5, "the claim to lapse")
+    assert archiver.sweep(archive_db, service, 1e10, 0)["archived"] == 1       # finished, or found done
+    assert not archive_db.exists(keys.log(game_id)) and archive_db.exists(keys.archived(game_id))
+    assert not archive_db.zcard(keys.archive_due(keys.deadline_shard(game_id)))
+    assert seen(GameService(archive_db), game_id) == before
+
+
+def test_archive_and_restore_round_trip_on_every_backend(any_redis):
+    service = GameService(any_redis)
+    game_id = f"r{uuid.uuid4().hex[:12]}"
+    finished_game(service, "melee3-1", game_id)
+    stored, before = game_keys(any_redis, game_id), seen(service, game_id)
+    assert archiver.archive_game(any_redis, service, game_id) == "archived"
+    assert seen(service, game_id) == before
+    assert archiver.restore_game(any_redis, service, game_id) == "restored"
+    assert game_keys(any_redis, game_id) == stored and not any_redis.exists(keys.archived(game_id))
+    assert seen(GameService(any_redis), game_id) == before
+    assert archiver.restore_game(any_redis, service, game_id) == "not_archived"
+    assert archiver.archive_game(any_redis, service, game_id) == "archived"       # and out again
+    assert seen(GameService(any_redis), game_id) == before
+
+
+def test_chat_written_after_the_archive_is_read_with_it_and_archived_by_the_next_sweep(archive_db):
+    service = GameService(archive_db)
+    game_id = f"c{uuid.uuid4().hex[:12]}"
+    finished_game(service, "resign-duel", game_id)
+    assert archiver.archive_game(archive_db, service, game_id) == "archived"
+    archived = chat.read(archive_db, game_id, "spectators")
+    later = chat.post(archive_db, game_id, "spectators", {"player": None, "name": "Late", "seat": None, "text": "gg"})
+    assert chat.read(archive_db, game_id, "spectators") == archived + [later]
+    assert chat.read(archive_db, game_id, "spectators", after=archived[-1]["id"]) == [later]
+    done = archiver.sweep(archive_db, service, later["time"] + 1, 0)
+    assert done["archived"] == 1, done
+    assert not archive_db.exists(keys.chat(game_id, "spectators"))
+    assert chat.read(archive_db, game_id, "spectators") == archived + [later]
+    assert archiver.restore_game(archive_db, service, game_id) == "restored"
+    assert chat.read(archive_db, game_id, "spectators") == archived + [later]
+
+
+def test_an_archived_file_verifies_with_the_published_key_and_a_changed_byte_fails(redis_server, tmp_path):
+    app = create_app({"REDIS_URL": redis_server.url, "TESTING": True, "FOLLOW_UP": lambda *_: None})
+    service, redis = app.extensions["arena"].service, app.extensions["arena"].redis
+    game_id = f"v{uuid.uuid4().hex[:12]}"
+    finished_game(service, "duel-southern-highland", game_id)
+    assert archiver.archive_game(redis, service, game_id) == "archived"
+    published = app.test_client().get("/keys").json["keys"][0]["public_key"]
+    blob = service.store.archive.storage.get(storage.name_of(game_id))
+    path = tmp_path / "game.tka"
+    path.write_bytes(blob)
+
+    def verify(file: Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "events.verify", str(file), "--key", published],
+                              capture_output=True, text=True, cwd=ROOT)
+    run = verify(path)
+    assert run.returncode == 0 and run.stdout.startswith("consistent, signed by"), run.stdout + run.stderr
+    changed = bytearray(blob)
+    changed[len(changed) // 2] ^= 0x01
+    path.write_bytes(bytes(changed))
+    assert verify(path).returncode == 1
