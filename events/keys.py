@@ -107,8 +107,13 @@ def seat_players(game_id: str) -> str:
 
 
 def seat_tokens(game_id: str) -> str:
-    """hash: seat token hash -> seat number (events/tokens.py)."""
+    """hash: seat token hash -> seat number, or '<seat>:<player>' for a player's seat (events/tokens.py)."""
     return meta(game_id, "tokens")
+
+
+def game_reservation(game_id: str) -> str:
+    """string, expiring: who holds the game id before its log exists ('lobby', 'import'; events/game_ids.py)."""
+    return meta(game_id, "reserved")
 
 
 def clock(game_id: str) -> str:
@@ -184,7 +189,7 @@ def pending_game(game_id: str) -> str:
 # Every meta name a game may have: a game nobody moved in expires with all of them (events/unmoved.py).
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
-                   "rating", "form_rating", "provenance", "archived", "archiving")
+                   "rating", "form_rating", "provenance", "archived", "archiving", "reserved")
 
 
 def all_game_keys(game_id: str) -> list[str]:

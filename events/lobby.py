@@ -22,8 +22,9 @@ from typing import Any, Callable
 
 from redis.exceptions import WatchError
 
-from . import keys, scripts
+from . import game_ids, keys, scripts
 from .connection import is_cluster
+from .errors import GameExists
 from .replies import text, text_or_none
 
 FEED_SIZE = 1000
@@ -65,7 +66,10 @@ def _index(pipe: Any, table_id: str, table: dict) -> None:
 
 
 def open_table(redis, table: dict) -> dict:
+    """Open a table; its id, its game's id to be, is reserved first (events/game_ids.py)."""
     table_id = table["id"]
+    if not game_ids.reserve(redis, table_id, "lobby"):
+        raise GameExists(table_id)
     pipe = redis.pipeline(transaction=True)
     pipe.set(keys.table(table_id), json.dumps(table))
     _index(pipe, table_id, table)

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import engine
 
-from . import checkpoints, followup, keys, provenance, signing, snapshots
+from . import checkpoints, followup, game_ids, keys, provenance, signing, snapshots
 from .envelope import SYSTEM, Actor, Envelope, format_time, utc_now
 from .errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordMalformed,
                      RecordRejected, RecordUnfinished)
@@ -192,14 +192,19 @@ class GameService:
         if signing.statement(record) is None:
             raise RecordUnfinished("the game has not ended: only finished games are imported")
         origin = provenance.of_import(signing.check(record, signing.trusted_keys()), record)
-        if self.store.exists(game_id):
-            raise GameExists(game_id)
+        redis = self.store.redis
+        if game_ids.in_use(redis, game_id) or not game_ids.reserve(redis, game_id, "import"):
+            raise GameExists(game_id)           # a game, a waiting one, a lobby table: nothing is stored
         envelopes = [Envelope.from_dict(e) for e in record["events"]]
-        provenance.mark(self.store.redis, game_id, origin, envelopes[-1].hash)
         try:
+            provenance.mark(redis, game_id, origin, envelopes[-1].hash)
             version = self.store.append(game_id, 0, envelopes)
         except ConflictError:
             raise GameExists(game_id) from None
+        except BaseException:
+            redis.delete(keys.meta(game_id, provenance.MARKER))
+            game_ids.release(redis, game_id)
+            raise
         return Created(game_id, version)
 
     def provenance(self, game_id: str) -> provenance.Provenance:

@@ -209,8 +209,10 @@ class EventStore:
     # --- housekeeping ----------------------------------------------------------------------------
 
     def delete_game(self, game_id: str) -> None:
-        """Remove a game's log, head, snapshots, moves index and archive stub (tests and administrators only)."""
-        self.redis.delete(*keys.game_keys(game_id), keys.moves(game_id), keys.archived(game_id))
+        """Remove a game's log, head, snapshots, moves index, archive stub and the reservation of its
+        id (tests and administrators only): its record may be imported again."""
+        self.redis.delete(*keys.game_keys(game_id), keys.moves(game_id), keys.archived(game_id),
+                          keys.game_reservation(game_id))
 
 
 def _entry_value(fields: Any) -> str | bytes:
