@@ -348,18 +348,8 @@ class GameService:
         for event in events:
             (self.registry.validate if self.validate_events else self.registry.check)(event)
         state, passed = snapshots.fold(state_before, events, loaded.version + 1, self.snapshot_every)
-        seed = state["rng"]["seed"]
-        moment = format_time(self.clock())
-        prev, out = loaded.head_hash, []
-        for offset, event in enumerate(events):
-            version = loaded.version + 1 + offset
-            body = {"game_id": loaded.game_id, "version": version, "type": event["type"],
-                    "schema_version": self.registry.version_of(event["type"]), "time": moment, "actor": actor,
-                    "payload": {k: v for k, v in event.items() if k != "type"}, "prev_hash": prev}
-            if version == 1:
-                body["commitment"] = seed_commitment(seed)
-            prev = event_hash(seed, body)
-            out.append(Envelope(**body, hash=prev))
+        out = seal(loaded.game_id, loaded.version, loaded.head_hash, events, state["rng"]["seed"], actor,
+                   format_time(self.clock()), self.registry)
         return _Batch(out, state, passed)
 
     def _keep_snapshots(self, game_id: str, batch: _Batch) -> None:
@@ -383,6 +373,23 @@ class GameService:
         envelopes = self.store.read(request.game_id, record.first_version - 1, record.version)
         redacted = [redact_envelope(e, request.seat, self.registry) for e in envelopes]
         return CommandResult(request.game_id, record.version, redacted, replayed=True)
+
+
+def seal(game_id: str, version: int, head_hash: str, events: list[dict], seed: str, actor: Actor, moment: str,
+         registry: SchemaRegistry) -> list[Envelope]:
+    """Envelopes for `events` appended after `version` (whose hash is `head_hash`), hash-chained with
+    the game's seed: what the store appends, and what `arena bots` writes its games' records from."""
+    prev, out = head_hash, []
+    for offset, event in enumerate(events):
+        at = version + 1 + offset
+        body = {"game_id": game_id, "version": at, "type": event["type"],
+                "schema_version": registry.version_of(event["type"]), "time": moment, "actor": actor,
+                "payload": {k: v for k, v in event.items() if k != "type"}, "prev_hash": prev}
+        if at == 1:
+            body["commitment"] = seed_commitment(seed)
+        prev = event_hash(seed, body)
+        out.append(Envelope(**body, hash=prev))
+    return out
 
 
 @dataclass(frozen=True)
