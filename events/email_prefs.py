@@ -59,7 +59,9 @@ def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict
 
 # --- unsubscribe links ----------------------------------------------------------------------------
 
-def _secret(redis: Any) -> str:
+def server_secret(redis: Any) -> str:
+    """ARENA_SECRET, or a secret made once and kept in Redis: what the server signs links with and
+    derives its bots' seeds from (workers/bots.py)."""
     configured = os.environ.get("ARENA_SECRET")
     if configured:
         return configured
@@ -68,13 +70,13 @@ def _secret(redis: Any) -> str:
 
 
 def unsubscribe_token(redis: Any, player_id: str, kind: str) -> str:
-    return URLSafeSerializer(_secret(redis), salt="unsubscribe").dumps({"p": player_id, "k": kind})
+    return URLSafeSerializer(server_secret(redis), salt="unsubscribe").dumps({"p": player_id, "k": kind})
 
 
 def read_unsubscribe_token(redis: Any, token: str) -> tuple[str, str] | None:
     """(player, kind) that a token names, or None for a forged token."""
     try:
-        data = URLSafeSerializer(_secret(redis), salt="unsubscribe").loads(token)
+        data = URLSafeSerializer(server_secret(redis), salt="unsubscribe").loads(token)
     except BadSignature:
         return None
     if not isinstance(data, dict) or data.get("k") not in KINDS or not keys.valid_game_id(str(data.get("p"))):

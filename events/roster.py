@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from engine.ai import CHEAPEST, LEVELS
+
 from . import keys
 from .clocks import TimeControl
 from .memo import Memo
@@ -47,6 +49,21 @@ def add_player_game(redis: Any, player_id: str, game_id: str) -> None:
 def player_games(redis: Any, player_id: str) -> list[str]:
     """Ids of the games the player has a seat in."""
     return sorted(text(g) for g in redis.smembers(keys.player_games(player_id)))
+
+
+def bot_level(seat: dict) -> int | None:
+    """The level of the computer playing a seat, None for a person: a seat saved with "bot": true
+    and no level (before levels existed, or asked for so) is played at the cheapest level."""
+    if not seat.get("bot"):
+        return None
+    level = seat.get("bot_level")
+    return level if isinstance(level, int) and level in LEVELS else CHEAPEST
+
+
+def seat_fields(seat: dict) -> dict[str, Any]:
+    """What every listing of a game's seats says of who plays it: "bot", and the level of a computer's."""
+    level = bot_level(seat)
+    return {"bot": level is not None, **({"bot_level": level} if level is not None else {})}
 
 
 def seats(redis: Any, game_id: str) -> list[dict]:

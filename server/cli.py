@@ -6,7 +6,8 @@
     arena web                   the web front only: uvicorn, streams served natively, the Flask app
                                 on threads (--gthread: the Flask app alone under gunicorn)
     arena stream                the stream endpoints only (uvicorn), for a path-routing proxy
-    arena worker [--queue Q]    an RQ worker with its deadline loop (default: both queues)
+    arena worker [--queue Q]    an RQ worker with its deadline loop (default: every queue)
+    arena bots --form F --levels A,B --games N --seed S --records DIR   computer levels against each other
     arena selfplay              random legal games played by the engine, with a progress bar
     arena replay GAME [--move N]    the board of a stored game after move N (default: now)
     arena export GAME [-o FILE]     a finished game's verifiable record
@@ -41,7 +42,6 @@ from engine.vocabulary import FORMS
 from workers.settings import Settings
 
 STOP_SECONDS = 15.0
-WORKERS = ("worker", "notifier")        # the children of `arena serve` started again when they exit
 
 
 def _env_int(name: str, default: int) -> int:
@@ -98,7 +98,9 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     web = [sys.executable, "-m", "server.cli", "web", "--host", host, "--port", str(port),
            "--web-workers", str(web_workers), "--threads", str(threads)]
     commands = {"web": web,
-                "worker": worker + [settings.queue], "notifier": worker + [settings.notify_queue]}
+                "worker": worker + [settings.queue], "notifier": worker + [settings.notify_queue],
+                **{bot_process(i): worker + [settings.bot_queue, "--nice", str(settings.bot_nice)]
+                   for i in range(settings.bot_concurrency)}}
     children: dict[str, subprocess.Popen] = {}
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -114,11 +116,11 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
                    f"(Redis: {url}; Ctrl-C stops everything.)",
                    err=True)
         while not stop.wait(0.2):
-            for name in WORKERS:                        # they keep nothing: one that died starts again
+            for name in [n for n in commands if n != "web"]:    # workers keep nothing: one that died starts again
                 if children[name].poll() is not None and time.monotonic() - restarted.get(name, 0.0) > 1.0:
                     click.echo(f"arena serve: the {name} exited; starting it again", err=True)
                     children[name], restarted[name] = start(name), time.monotonic()
-            gone = [name for name, p in children.items() if p.poll() is not None and name not in WORKERS]
+            gone = [name for name, p in children.items() if p.poll() is not None and name == "web"]
             if gone:
                 click.echo(f"arena serve: {', '.join(gone)} exited; stopping the rest", err=True)
                 break
@@ -127,6 +129,11 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
         if embedded is not None:
             embedded.stop()
     sys.exit(0 if stop.is_set() else 1)
+
+
+def bot_process(i: int) -> str:
+    """The name `arena serve` gives its i-th bot worker (ARENA_BOT_CONCURRENCY of them)."""
+    return "bots" if i == 0 else f"bots-{i + 1}"
 
 
 def _redis() -> tuple[str, Any]:
@@ -178,7 +185,7 @@ def _front(factory: str, host: str, port: int, workers: int, threads: int) -> No
 
 
 @main.command()
-@click.option("--queue", "queue_names", multiple=True, help="queue to work on (repeatable); default: both")
+@click.option("--queue", "queue_names", multiple=True, help="queue to work on (repeatable); default: every queue")
 @click.option("--burst", is_flag=True, help="quit once the queues are empty")
 @click.option("--scheduler/--no-scheduler", default=False, hidden=True,
               help="ignored: the deadline loop moves scheduled jobs (RQ's scheduler is not used)")
@@ -216,6 +223,31 @@ def selfplay(games: int, form: str, players: int | None, teams: bool, seed: int)
     for error in errors[:10]:
         click.echo(f"  error: {error}")
     sys.exit(1 if errors else 0)
+
+
+@main.command()
+@click.option("--form", type=click.Choice(FORMS), default="duel", show_default=True)
+@click.option("--levels", required=True, help="two levels, A,B (GET /vocabulary: bot_levels; or 'random')")
+@click.option("--games", type=int, default=10, show_default=True)
+@click.option("--seed", default="1", show_default=True)
+@click.option("--records", type=click.Path(file_okay=False), help="directory to write every game's verifiable record to")
+@click.option("--processes", type=int, default=os.cpu_count() or 1, show_default=True, help="games played in parallel")
+def bots(form: str, levels: str, games: int, seed: str, records: str | None, processes: int) -> None:
+    """Play GAMES games between two computer levels (seats alternating; in a melee, A against the
+    rest) and print one JSON line: games, wins by level, draws, illegal, cpu_per_decision, summons_per_game."""
+    import functools
+    import json
+    from multiprocessing import Pool
+
+    from engine.ai import LEVELS
+    from workers import ladder
+    names = [n.strip() for n in levels.split(",")]
+    if len(names) != 2 or any(n != "random" and not (n.isdigit() and int(n) in LEVELS) for n in names):
+        raise click.BadParameter(f"give two levels of {sorted(LEVELS)} (or 'random'), such as 1,3", param_hint="--levels")
+    jobs = ladder.jobs(form, names[0], names[1], games, seed, 3 if form == "melee" else 2)
+    with Pool(max(1, processes)) as pool:
+        results = pool.map(functools.partial(ladder.play, records=records), jobs, chunksize=1)
+    click.echo(json.dumps(ladder.summary(results, list(dict.fromkeys(names))), sort_keys=True))
 
 
 def _service():

@@ -65,7 +65,7 @@ def _check_players(redis, players: list[dict]) -> None:
     for p in players:
         if p.get("player") and not redis.exists(keys.player(p["player"])):
             raise ApiError(404, "player_not_found", f"There is no registered player {p['player']!r}; check the name.")
-        if p.get("player") and p.get("bot"):
+        if p.get("player") and (p.get("bot") or p.get("bot_level")):
             raise ApiError(400, "malformed_request", "A seat is played by a registered player or by the computer, "
                                                      "not both; choose one.")
 
@@ -129,9 +129,16 @@ def create_game(data: dict):
                           {"status": "claimed", "token": issued[i]})} for i, s in enumerate(seats)]}
 
 
+def _played_by(seat: dict) -> dict:
+    """A seat's "bot" and, for the computer's, "bot_level" ("bot": true alone keeps meaning the cheapest level)."""
+    if seat.get("bot_level") is not None:
+        return {"bot": True, "bot_level": seat["bot_level"]}
+    return roster.seat_fields({"bot": seat.get("bot", False)})
+
+
 def game_spec(data: dict, creator: str | None) -> dict:
     """What creating the game `data` (as CreateGameIn loads it) needs, as server/launch.py takes it."""
-    seats = [{"name": p["name"], "player": p.get("player"), "bot": p.get("bot", False)} for p in data["players"]]
+    seats = [{"name": p["name"], "player": p.get("player"), **_played_by(p)} for p in data["players"]]
     return {"options": _options(data), "setup": data.get("setup"), "seats": seats,
             "info": {"form": data["form"], "time_control": data.get("time_control")}, "owners": _owners(creator),
             "ttl": unmoved_ttl(limits.setting("ARENA_UNMOVED_GAME_TTL"), data.get("time_control")), "creator": creator,
@@ -186,7 +193,7 @@ def game_view(game_id: str, seat: int | None, at: int | None = None, loaded: Loa
     if view["result"] and at is None:         # finished: the result explained (results.py)
         view["result"] = stats_and_result(game_id, seat, loaded.state)[1]
     return {"id": game_id, "version": loaded.version, "latest": loaded.latest, "seat": seat, **view,
-            "players": [{"seat": i, "name": s["name"], "player": s.get("player"), "bot": s.get("bot", False)}
+            "players": [{"seat": i, "name": s["name"], "player": s.get("player"), **roster.seat_fields(s)}
                         for i, s in enumerate(roster.seats(arena.redis, game_id))],
             "time_control": info.get("time_control"),
             "clocks": clocks.clocks_view(game_id, info.get("time_control")) if at is None else None,

@@ -1,7 +1,8 @@
 """GET /health: is the server up, and what is down (Redis, the workers, the stream reader)?
 
 503 when Redis cannot be reached (nothing works without it); otherwise 200, with status
-"degraded" and `down` naming what is missing: no RQ worker alive (deadlines and bots wait),
+"degraded" and `down` naming what is missing: no RQ worker alive (deadlines wait), no worker of the
+computer players' queue (bots wait),
 this process's stream reader reconnecting, or a Cluster master without a replica (`replication`
 says how acknowledged writes are kept, events/replication.py). Other parts add a check with
 `app.extensions["arena_health"][name] = callable -> {"ok": bool, ...}` (the async tier does).
@@ -11,13 +12,15 @@ from __future__ import annotations
 from flask import current_app
 from flask_smorest import Blueprint
 from redis.exceptions import RedisError
-from rq import Worker
+from rq import Queue, Worker
 
 from events import pulses
 from events.connection import is_cluster, queue_for
 
 from .context import Arena
 from .errors import retry_after_seconds
+from workers.settings import Settings
+
 from .schemas import HealthOut
 
 blp = Blueprint("health", __name__, description="Liveness and what is down")
@@ -38,6 +41,14 @@ def _workers() -> dict:
     return {"ok": live > 0, "count": live}
 
 
+def _bots() -> dict:
+    """Live workers of the computer players' queue (ARENA_BOT_QUEUE): without one, bots never move."""
+    redis = queue_for(Arena.of().redis)
+    queue = Queue(Settings.from_env().bot_queue, connection=redis)
+    live = sum(pulses.alive(redis, worker.name) for worker in Worker.all(queue=queue))
+    return {"ok": live > 0, "count": live, "queue": queue.name}
+
+
 def _replication() -> dict | None:
     """How acknowledged writes are kept: 'replicated' (a replica confirms each), 'degraded' (some
     master has no replica: its writes are kept as on a single Redis), or 'off' (not asked for)."""
@@ -56,6 +67,7 @@ def health():
     if checks["redis"]["ok"]:
         try:
             checks["workers"] = _workers()
+            checks["bots"] = _bots()
         except RedisError as exc:
             checks["workers"] = {"ok": False, "error": str(exc)}
     for name, check in current_app.extensions.get("arena_health", {}).items():

@@ -82,7 +82,7 @@ def pending_view(game_id: str, seat: int | None) -> dict | None:
     spec = pending.spec
     return {"id": game_id, "version": 0, "latest": 0, "seat": seat, "status": STATUS[pending.status],
             "status_text": pending.status_text, "form": spec["info"]["form"], "teams": spec["options"]["teams"],
-            "players": [{"seat": i, "name": s["name"], "player": s.get("player"), "bot": s.get("bot", False),
+            "players": [{"seat": i, "name": s["name"], "player": s.get("player"), **roster.seat_fields(s),
                          "status": seat_status(pending, i)} for i, s in enumerate(spec["seats"])],
             "time_control": spec["info"].get("time_control"), "clocks": None,
             "invitations": {"expires": format_epoch(pending.deadline), "reason": pending.reason or None}}

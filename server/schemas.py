@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from engine.ai.levels import LEVELS
 from engine.vocabulary import COMMAND_TYPES, DIRECTIONS, FORMS, RANKS
 MAX_VERSION = 10 ** 9
 Square = fields.String(validate=validate.Length(min=2, max=3))
@@ -23,7 +24,11 @@ class PlayerSeatIn(Strict):
                            metadata={"description": "a school id, or 'random' or 'draft' (engine/setup.py)"})
     player = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
                            metadata={"description": "id of a registered player to seat here"})
-    bot = fields.Boolean(load_default=False, metadata={"description": "the computer plays this seat"})
+    bot = fields.Boolean(load_default=False, metadata={"description": "the computer plays this seat (at the cheapest "
+                                                                       "level unless bot_level says another)"})
+    bot_level = fields.Integer(validate=validate.OneOf(sorted(LEVELS)),
+                               metadata={"description": "the computer plays this seat at this level (GET /vocabulary: "
+                                                        "bot_levels); implies bot"})
 
 
 class TimeControlIn(Strict):

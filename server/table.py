@@ -50,7 +50,7 @@ def rematch(game_id: str):
     order = list(range(1, len(seats))) + [0]
     players = []
     for old in order:
-        entry = {"name": seats[old]["name"], "school": state["seats"][old]["school"], "bot": seats[old].get("bot", False)}
+        entry = {"name": seats[old]["name"], "school": state["seats"][old]["school"], **roster.seat_fields(seats[old])}
         if seats[old].get("player"):
             entry["player"] = seats[old]["player"]
         players.append(entry)

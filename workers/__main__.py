@@ -4,15 +4,19 @@ applies overdue deadlines sooner). `arena serve` and the Procfile start workers 
 from __future__ import annotations
 
 import argparse
+import os
 
 from .worker import run
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m workers", description=__doc__.splitlines()[0])
-    parser.add_argument("--queue", dest="queues", action="append", help="queue to work on (repeatable); default: both")
+    parser.add_argument("--queue", dest="queues", action="append", help="queue to work on (repeatable); default: all")
     parser.add_argument("--burst", action="store_true", help="quit once the queues are empty")
+    parser.add_argument("--nice", type=int, default=0, help="run this much nicer than other processes (bot workers)")
     args = parser.parse_args()
+    if args.nice:
+        os.nice(args.nice)
     run(args.queues, burst=args.burst)
 
 

@@ -1,65 +1,46 @@
-"""Bots: seats created with "bot": true are played by a worker job through the same GameService.
+"""Bots: seats played by the computer (engine/ai), on a queue and worker processes of their own.
 
-The policy is a one-step greedy player, better than engine/autoplay.py's (which only finishes a
-turn quickly): it claims a win when it may, otherwise tries each of a sample of its legal
-commands on a copy of the state and keeps the one that leaves the best position for its side
-(points ahead of the best opponent, then pieces and upgraded pieces on the board). Ties are
-broken by a generator seeded with the game and version, so a bot game replays identically.
-It never resigns.
+A bot thinks only about what its seat has seen: its knowledge is folded from the game's events as
+the service redacts them for that seat, the same feed a person's client reads, and its options
+are the seat's own legal commands. Its seed is derived from the server secret with the game, the
+seat and the version (never from the game's own seed, which decides the shuffles), so a bot game
+replays identically and nobody can work out the bot's choices from the game. It never resigns.
 """
 from __future__ import annotations
 
-import random
+import hashlib
+import hmac
 from typing import Any
 
 import engine
-from engine.state import State, color_of, colors, counts, melee_scores, score, two_sided
-from engine.vocabulary import STEP_COMMANDS
+from engine.ai import Knowledge, play
 from events import SYSTEM, ConflictError, game_clock, roster
+from events.email_prefs import server_secret
 
 from . import turns
 from .settings import Settings
 
-SAMPLE = 40                         # commands tried per decision, at most
 MAX_COMMANDS = 200                  # commands one job plays, at most (a wait needs a handful)
 
 
-def evaluate(state: State, seat: int) -> float:
-    """How good `state` is for `seat`'s side: a won game is best, a lost one worst."""
-    if state["phase"] == "over":
-        return 1e6 if seat in state["result"]["winners"] else -1e6
-    mine = color_of(state, seat)
-    if two_sided(state):
-        own = score(state, mine)
-        best_other = max((score(state, c) for c in colors(state) if c != mine), default=0)
-    else:
-        own = sum(melee_scores(state, seat))
-        best_other = max((sum(melee_scores(state, s)) for s in range(len(state["seats"])) if s != seat), default=0)
-    pieces, upgraded = counts(state, mine)
-    enemy = sum(counts(state, c)[0] for c in colors(state) if c != mine)
-    return 10.0 * (own - best_other) + pieces + 2.0 * upgraded - 0.5 * enemy
+def seed(secret: str, game_id: str, seat: int, version: int) -> str:
+    """The bot's seed for one decision: the server secret keyed with the game, seat and version."""
+    return hmac.new(secret.encode(), f"bot:{game_id}:{seat}:{version}".encode(), hashlib.sha256).hexdigest()
 
 
-def choose(state: State, seat: int, rng: random.Random) -> dict:
-    """The bot's command for `seat` (complete, with the seat)."""
-    options = [c for c in engine.legal_commands(state, seat) if c["type"] != "resign" and c["type"] not in STEP_COMMANDS]
-    for command in options:
-        if command["type"] == "claim_win":
-            return command
-    if not options:
-        raise ValueError("the bot found no command to play")
-    if len(options) > SAMPLE:
-        options = rng.sample(options, SAMPLE)
-    best, best_value = options[0], float("-inf")
-    for command in options:
-        try:
-            after = engine.replay(engine.decide(state, command), state)
-        except engine.RuleError:
-            continue
-        value = evaluate(after, seat) + rng.random() * 1e-3
-        if value > best_value:
-            best, best_value = command, value
-    return best
+def knowledge(service: Any, game_id: str, seat: int, known: Knowledge | None = None) -> Knowledge:
+    """The seat's knowledge, brought up to date from the seat's redacted events."""
+    known = known or Knowledge(seat)
+    after = known.state.get("version", 0) if known.state else 0
+    return known.observe({"type": env["type"], **env["payload"]} for env in service.events(game_id, seat, after))
+
+
+def choose(service: Any, game_id: str, seat: int, version: int, level: int, secret: str,
+           known: Knowledge | None = None) -> tuple[dict, Knowledge]:
+    """The bot's command for `seat` at `version` (complete, with the seat), and its knowledge."""
+    known = knowledge(service, game_id, seat, known)
+    options = engine.legal_commands(service.load(game_id).state, seat)      # the seat's own /legal
+    return play(known, options, level, seed(secret, game_id, seat, version)), known
 
 
 def play_wait(redis: Any, service: Any, game_id: str, wait: int, settings: Settings) -> int:
@@ -67,16 +48,16 @@ def play_wait(redis: Any, service: Any, game_id: str, wait: int, settings: Setti
     played = 0
     seating = roster.seating_of(redis, game_id)
     clock = game_clock.current(redis, service, game_id, seating.tc)
+    secret = server_secret(redis)
+    known: dict[int, Knowledge] = {}
     for _ in range(MAX_COMMANDS):
         if clock is None or clock.over or clock.wait != wait or clock.seat not in seating.bots:
             break
-        loaded = service.load(game_id)
-        if loaded.version != clock.version:
-            clock = game_clock.current(redis, service, game_id, seating.tc)
-            continue
-        command = choose(loaded.state, clock.seat, random.Random(f"{game_id}:{loaded.version}"))
+        seat = clock.seat
+        level = roster.bot_level(seating.seats[seat]) or 1
+        command, known[seat] = choose(service, game_id, seat, clock.version, level, secret, known.get(seat))
         try:
-            service.execute(game_id, clock.seat, command, expected_version=loaded.version, actor=SYSTEM)
+            service.execute(game_id, seat, command, expected_version=clock.version, actor=SYSTEM)
         except ConflictError:
             clock = game_clock.current(redis, service, game_id, seating.tc)
             continue

@@ -136,7 +136,7 @@ def _see_bot_played(redis: Any, service: Any, game_id: str, wait: int, settings:
         _catch_up(redis, service, game_id, settings)
         return None
     if not queues.waiting(redis, [queues.job_id("bot", game_id, wait)]):
-        turns.enqueue_bot(queues.game_queue(redis, settings), game_id, wait)
+        turns.enqueue_bot(queues.bot_queue(redis, settings), game_id, wait)
     return now + turns.BOT_GRACE
 
 

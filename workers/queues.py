@@ -39,6 +39,11 @@ def game_queue(redis: Any, settings: Settings) -> Queue:
     return Queue(settings.queue, connection=queue_for(redis))
 
 
+def bot_queue(redis: Any, settings: Settings) -> Queue:
+    """The computer players' moves: worked by niced processes of their own (workers/bots.py)."""
+    return Queue(settings.bot_queue, connection=queue_for(redis))
+
+
 def notify_queue(redis: Any, settings: Settings) -> Queue:
     return Queue(settings.notify_queue, connection=queue_for(redis))
 

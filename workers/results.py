@@ -18,8 +18,8 @@ MODEL = PlackettLuce()             # the overall rating's model (workers/endgame
 
 def is_rated(redis: Any, game_id: str) -> bool:
     """Games are rated unless their table said casual (roster info `rated: false`), and never when
-    imported without a trusted signature (events/provenance.py)."""
-    if not provenance.counts_for_ratings(redis, game_id):
+    imported without a trusted signature (events/provenance.py) or played against the computer."""
+    if not provenance.counts_for_ratings(redis, game_id) or roster.seating_of(redis, game_id).bots:
         return False
     return roster.info(redis, game_id).get("rated", True) is not False
 

@@ -4,6 +4,10 @@
     ARENA_DATA_DIR             where the embedded Redis and the game archive live (default ./var)
     ARENA_QUEUE                queue of game jobs: bot moves, end of game (arena)
     ARENA_NOTIFY_QUEUE         queue of webhook deliveries, worked by a process of its own (arena-notify)
+    ARENA_BOT_QUEUE            queue of the computer players' moves, worked by processes of their own (arena-bots)
+    ARENA_BOT_CONCURRENCY      how many bot worker processes `arena serve` starts (1)
+    ARENA_BOT_NICE             how much nicer than the others a bot worker runs (10): thinking never delays a deadline
+    ARENA_SECRET               the server secret bots derive their seeds from (else one kept in Redis)
     ARENA_DEADLINE_POLL        seconds a deadline loop sleeps at most between looks at the index (0.1)
     ARENA_DEADLINE_LEASE       seconds a loop's claim on a due deadline lasts before another may take it (5)
     ARENA_REMINDER_FRACTION    share of the time after which "deadline soon" is sent (0.8)
@@ -36,6 +40,9 @@ def _intervals(name: str, default: tuple[int, ...]) -> tuple[int, ...]:
 class Settings:
     queue: str = "arena"
     notify_queue: str = "arena-notify"
+    bot_queue: str = "arena-bots"
+    bot_concurrency: int = 1
+    bot_nice: int = 10
     deadline_poll: float = 0.1
     deadline_lease: float = 5.0
     reminder_fraction: float = 0.8
@@ -51,6 +58,9 @@ class Settings:
         return cls(
             queue=os.environ.get("ARENA_QUEUE") or cls.queue,
             notify_queue=os.environ.get("ARENA_NOTIFY_QUEUE") or cls.notify_queue,
+            bot_queue=os.environ.get("ARENA_BOT_QUEUE") or cls.bot_queue,
+            bot_concurrency=max(1, int(_float("ARENA_BOT_CONCURRENCY", cls.bot_concurrency))),
+            bot_nice=int(_float("ARENA_BOT_NICE", cls.bot_nice)),
             deadline_poll=_float("ARENA_DEADLINE_POLL", cls.deadline_poll),
             deadline_lease=_float("ARENA_DEADLINE_LEASE", cls.deadline_lease),
             reminder_fraction=_float("ARENA_REMINDER_FRACTION", cls.reminder_fraction),

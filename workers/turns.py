@@ -127,12 +127,13 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
     queue = queues.game_queue(redis, settings)
     pipe, index = queues.pipelines(redis)
     if previous_wait > 0:
-        queues.cancel(pipe, queue, [queues.job_id("bot", game_id, previous_wait)])
+        queues.cancel(pipe, queues.bot_queue(redis, settings), [queues.job_id("bot", game_id, previous_wait)])
         due.drop(index, due.wait_members(game_id, previous_wait))
     if clock.over:
         follow_up_finish(queue, game_id, pipe, index)
     else:
-        bot = schedule_bot(queue, game_id, clock, settings, pipe) if clock.seat in seating.bots else None
+        bot = schedule_bot(queues.bot_queue(redis, settings), game_id, clock, settings, pipe) \
+            if clock.seat in seating.bots else None
         due.add(index, _members(redis, game_id, seating, clock, settings, bot, end))
     queues.execute(pipe, index)
 

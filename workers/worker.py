@@ -4,6 +4,8 @@ deadline loop beside it (workers/deadline_loop.py), and no RQ scheduler.
     arena worker --queue arena              game jobs, and the deadline loop applies the deadlines
     arena worker --queue arena-notify       webhook deliveries only: a process of their own, so a
                                             slow or dead receiver never holds up anything else
+    arena worker --queue arena-bots --nice 10   the computer players' moves: niced processes of
+                                            their own, so bot thinking never delays a deadline
     python -m workers --queue arena         the same as `arena worker`, without the web app's imports
     rq worker -w workers.worker.ArenaWorker -c workers.rq_settings arena     (the same, with RQ's CLI)
 
@@ -99,7 +101,7 @@ class ArenaWorker(SimpleWorker):
 
 
 def run(queue_names: list[str] | None = None, burst: bool = False) -> bool:
-    """Work the queues (default: both) on REDIS_URL (or the embedded Redis) until stopped; game data
+    """Work the queues (default: all three) on REDIS_URL (or the embedded Redis) until stopped; game data
     on REDIS_CLUSTER_URL's Cluster when it is set."""
     from events.connection import connect_queue
     return make_worker(connect_queue(), runtime.settings(), queue_names).work(burst=burst, logging_level="INFO")
@@ -107,5 +109,5 @@ def run(queue_names: list[str] | None = None, burst: bool = False) -> bool:
 
 def make_worker(redis: Any, settings: Settings, queue_names: list[str] | None = None,
                 name: str | None = None) -> ArenaWorker:
-    names = queue_names or [settings.queue, settings.notify_queue]
+    names = queue_names or [settings.queue, settings.notify_queue, settings.bot_queue]
     return ArenaWorker([Queue(n, connection=redis) for n in names], connection=redis, name=name)

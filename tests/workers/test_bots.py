@@ -1,16 +1,17 @@
-"""Bots: a seat created with "bot": true is played by a worker job through the game service."""
+"""Bots: a seat played by the computer (engine/ai) is played by a job on the bot queue, through
+the same GameService, thinking only about what its seat has seen."""
 from __future__ import annotations
 
-import random
 from datetime import datetime, timezone
 
 from freezegun import freeze_time
 
-import engine
-from engine.selfplay import pick
-from engine.state import active_seat
+from engine.ai import CHEAPEST, LEVELS
+from engine.cards import CARDS
 from events import due
-from workers import bots
+from workers import bots, followup, results
+from workers.queues import job_id
+from workers.settings import Settings
 
 from .helpers import later, new_game, run_worker
 
@@ -20,6 +21,7 @@ BOT_FIRST = [{"name": "Ann", "school": "northern"}, {"name": "Robot", "school": 
 def test_a_bot_plays_its_wait_as_soon_as_the_game_waits_for_it(client, redis_db):
     game = new_game(client, players=BOT_FIRST)
     assert client.get(f"/games/{game['id']}").json["active_seat"] == 1
+    assert redis_db.lrange(f"rq:queue:{Settings().bot_queue}", 0, -1) == [job_id("bot", game["id"], 1).encode()]
     run_worker(redis_db)
     view = client.get(f"/games/{game['id']}").json
     assert view["active_seat"] == 0
@@ -27,27 +29,54 @@ def test_a_bot_plays_its_wait_as_soon_as_the_game_waits_for_it(client, redis_db)
     assert moves[1]["seat"] == 1
 
 
-def test_two_bots_play_a_whole_game_which_is_then_scored_and_archived(client, redis_db, tmp_path):
+def test_two_bots_play_a_whole_game_which_is_then_archived_and_not_rated(client, redis_db, tmp_path):
     game = new_game(client, players=[{"name": "R1", "school": "northern", "bot": True},
-                                     {"name": "R2", "school": "highland", "bot": True}], seed="bots")
+                                     {"name": "R2", "school": "highland", "bot_level": 2}], seed="bots")
+    players = client.get(f"/games/{game['id']}").json["players"]
+    assert [(p["bot"], p["bot_level"]) for p in players] == [(True, CHEAPEST), (True, 2)]
     run_worker(redis_db)
     view = client.get(f"/games/{game['id']}").json
     assert view["status"] == "finished"
     assert (tmp_path / "data" / "archive" / f"{game['id']}.json").exists()
+    assert not results.is_rated(redis_db, game["id"])          # games against the computer are unrated
 
 
-def test_the_bots_choice_is_always_legal_and_never_a_resignation():
-    state = engine.replay(engine.new_game({"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}],
-                                           "seed": "policy"}))
-    rng = random.Random(1)
-    for _ in range(25):
-        seat = active_seat(state)
-        if seat is None:
-            break
-        command = bots.choose(state, seat, random.Random(0))
-        assert command["type"] != "resign"
-        assert command in engine.legal_commands(state, seat)
-        state = engine.replay(engine.decide(state, pick(rng, engine.legal_commands(state, seat))), state)
+def test_a_seat_is_a_person_or_the_computer_and_the_level_must_be_one_of_the_vocabulary(client):
+    levels = [entry["level"] for entry in client.get("/vocabulary").json["bot_levels"]]
+    assert levels == sorted(LEVELS)
+    for seat in ({"name": "R", "school": "sylvan", "bot_level": max(levels) + 1},
+                 {"name": "R", "school": "sylvan", "bot_level": "strong"}):
+        r = client.post("/games", json={"form": "duel", "players": [{"name": "Ann", "school": "northern"}, seat]})
+        assert r.status_code == 400 and r.json["code"] == "malformed_request", r.json
+
+
+def _twin(client, opponent_hand: list[str], seed: str) -> dict:
+    """A game from a given position where the bot (seat 0) moves first; only the opponent's hand and
+    the decks' order (from the seed) differ between twins: what the bot cannot see."""
+    setup = {"board": "5/7/9/9/2a3b2/9/9/7/5", "turn": {"seat": 0, "actions_left": 2},
+             "hands": {"0": list(CARDS.decks["northern"][:3]), "1": opponent_hand}}
+    r = client.post("/games", json={"form": "duel", "seed": seed, "setup": setup, "players": [
+        {"name": "Robot", "school": "northern", "bot_level": 3}, {"name": "Ann", "school": "sylvan"}]})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def test_a_bot_plays_the_same_in_two_games_that_differ_only_in_what_its_seat_cannot_see(client, redis_db, monkeypatch):
+    monkeypatch.setattr(bots, "seed", lambda secret, game_id, seat, version: f"{secret}:{seat}:{version}")   # twins, one id
+    one = _twin(client, list(CARDS.decks["sylvan"][:3]), "first")
+    two = _twin(client, list(CARDS.decks["sylvan"][3:6]), "second")
+    service = followup.service(redis_db)
+    assert service.load(one["id"]).state["hands"][1] != service.load(two["id"]).state["hands"][1]
+    run_worker(redis_db)
+    first, second = ([m for m in client.get(f"/games/{g['id']}/moves").json["moves"] if m["seat"] == 0]
+                     for g in (one, two))
+    assert first and first == second
+
+
+def test_the_seed_comes_from_the_server_secret_game_seat_and_version():
+    assert bots.seed("s", "g", 0, 5) == bots.seed("s", "g", 0, 5)
+    assert len({bots.seed("s", "g", 0, 5), bots.seed("t", "g", 0, 5), bots.seed("s", "h", 0, 5),
+                bots.seed("s", "g", 1, 5), bots.seed("s", "g", 0, 6)}) == 5
 
 
 def test_a_bot_with_a_delay_is_played_by_the_deadline_loop_once_the_delay_has_passed(client, redis_db, monkeypatch):
