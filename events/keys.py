@@ -511,6 +511,11 @@ def seek_pool(pool: str) -> str:
     return f"{PREFIX}:{{seeks.{pool}}}:waiting"
 
 
+def seeking(player_id: str) -> str:
+    """string, expiring in seconds: the player is making a seek now (one at a time, events/lobby.py)."""
+    return f"{_player(player_id)}:seeking"
+
+
 def player_seek(player_id: str) -> str:
     """string: the pool of the player's waiting seek (one seek per player)."""
     return f"{_player(player_id)}:seek"
@@ -568,6 +573,12 @@ def unmoved_games(owner: str) -> str:
     """sorted set: ids of the games `owner` ('p:<player>' or 'a:<address>') created that nobody has
     moved in yet -> when each stops counting (epoch seconds)."""
     return f"{PREFIX}:unmoved:{{{_owner(owner)}}}"
+
+
+def tables_of(owner: str) -> str:
+    """sorted set: the open lobby tables `owner` ('p:<player>' or 'a:<address>') opened -> when each
+    expires unless someone joins (events/lobby.py caps how many at once)."""
+    return f"{PREFIX}:tables:{{{_owner(owner)}}}"
 
 
 def stream_slots(owner: str) -> str:

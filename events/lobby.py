@@ -121,20 +121,64 @@ def change_table(redis, table_id: str, change: Callable[[dict], dict]) -> dict |
     return after
 
 
-def open_tables(redis, limit: int = 200, now: float | None = None) -> list[dict]:
-    """The open tables, oldest first (the oldest of every bucket, merged); with `now`, not those
-    expired by then (a sweep may not have closed them yet)."""
+def open_tables(redis, limit: int = 200, now: float | None = None, before: float | None = None) -> list[dict]:
+    """The open tables, newest first (the newest of every bucket, merged), opened before `before`
+    when given (the next page); with `now`, not those expired by then (a sweep may not have closed
+    them yet)."""
     pipe = redis.pipeline(transaction=False)
     for bucket in range(keys.LOBBY_BUCKETS):
-        pipe.zrange(keys.open_tables(bucket), 0, limit - 1, withscores=True)
-    oldest = sorted(((score, text(i)) for rows in pipe.execute() for i, score in rows))[:limit]
-    if not oldest:
+        pipe.zrevrangebyscore(keys.open_tables(bucket), "+inf" if before is None else f"({before!r}", "-inf",
+                              start=0, num=limit, withscores=True)
+    newest = sorted(((score, text(i)) for rows in pipe.execute() for i, score in rows), reverse=True)[:limit]
+    tables = _tables(redis, [table_id for _, table_id in newest])
+    return [t for t in tables if t["status"] == "open" and (now is None or not expired(t, now))]
+
+
+def _tables(redis, table_ids: list[str]) -> list[dict]:
+    if not table_ids:
         return []
-    wanted = [keys.table(table_id) for _, table_id in oldest]
+    wanted = [keys.table(table_id) for table_id in table_ids]
     # a Cluster client sends one MGET per slot (per bucket), side by side
     rows = redis.mget_nonatomic(wanted) if is_cluster(redis) else redis.mget(wanted)
-    tables = [json.loads(r) for r in rows if r]
-    return [t for t in tables if t["status"] == "open" and (now is None or not expired(t, now))]
+    return [json.loads(r) for r in rows if r]
+
+
+# --- how many open tables one account, or one address, may have -----------------------------------
+
+_CLAIM = scripts.lua("claim_unmoved.lua")
+
+
+def claim_place(redis, owners: list[str], table: dict, cap: int, now: float) -> str | None:
+    """Count a new table against every owner's cap of open tables (tables started, closed or expired
+    no longer count); the owner whose cap is full (nothing counted), or None."""
+    counted = []
+    for owner in owners:
+        _recount(redis, owner, now)
+        ok, _ = scripts.run_script(redis, _CLAIM, [keys.tables_of(owner)], [table["id"], repr(now),
+                                                                          repr(table["expires"]), cap])
+        if not int(ok):
+            for done in counted:
+                redis.zrem(keys.tables_of(done), table["id"])
+            return owner
+        counted.append(owner)
+    return None
+
+
+def _recount(redis, owner: str, now: float) -> None:
+    """Forget the owner's tables that are no longer open; renew the time of those a join renewed."""
+    listed = [text(t) for t in redis.zrange(keys.tables_of(owner), 0, -1)]
+    still = {t["id"]: t["expires"] for t in _tables(redis, listed) if t["status"] == "open" and not expired(t, now)}
+    gone = [t for t in listed if t not in still]
+    if gone:
+        redis.zrem(keys.tables_of(owner), *gone)
+    if still:
+        redis.zadd(keys.tables_of(owner), still, xx=True)
+
+
+def place_frees_in(redis, owner: str, now: float) -> float:
+    """Seconds until the owner's first open table expires if nobody joins it."""
+    first = redis.zrange(keys.tables_of(owner), 0, 0, withscores=True)
+    return max(0.0, float(first[0][1]) - now) if first else 0.0
 
 
 def expired(table: dict, now: float) -> bool:
@@ -232,6 +276,18 @@ def pool_of(form: str, time_control: dict | None) -> str:
     if not time_control or time_control.get("kind", "none") == "none":
         return f"{form}-none"
     return f"{form}-{time_control['kind']}-{int(time_control.get('seconds') or 0)}-{int(time_control.get('increment') or 0)}"
+
+
+SEEKING_SECONDS = 10
+
+
+def start_seeking(redis, player_id: str) -> bool:
+    """One seek at a time per player: False while another request of the player is making one."""
+    return bool(redis.set(keys.seeking(player_id), "1", nx=True, ex=SEEKING_SECONDS))
+
+
+def done_seeking(redis, player_id: str) -> None:
+    redis.delete(keys.seeking(player_id))
 
 
 def put_seek(redis, seek: dict) -> str:

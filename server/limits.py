@@ -46,6 +46,7 @@ SETTINGS: dict[str, tuple[Any, str]] = {
                                                 "is cancelled"),
     "ARENA_LOBBY_TABLE_TTL": (lobby.TABLE_TTL, "seconds an open lobby table waits for its next player before it expires "
                                          "(its creator is told)"),
+    "ARENA_MAX_OPEN_TABLES": (3, "open lobby tables one account, and one client address, may have at once"),
     "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For is trusted"),
     "ARENA_RATE_LIMITS": (True, "0 turns every rate limit off (body sizes and the unmoved-game cap stay)"),
 }

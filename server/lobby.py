@@ -7,6 +7,8 @@ leave before the start. When the last place is taken the game starts: the table'
 game's id, and seat order is drawn at random. The creator of a 4-player melee may start it with 3.
 A table nobody joins for ARENA_LOBBY_TABLE_TTL seconds (each join renews it) expires: it leaves the
 list at once, and a worker's lobby sweep closes it and tells its creator (workers/lobby_sweep.py).
+An account, and a client address, may have only ARENA_MAX_OPEN_TABLES open at once, so nobody fills
+the list; the list shows the newest first, a page at a time (or those that fit the caller best).
 
 Quick match: a seek names a form and a time control. Seeks of the same kind are paired when their
 ordinals are close enough: the allowed gap widens the longer a seek waits (LOBBY_SEEK_WINDOW,
@@ -16,6 +18,7 @@ whenever one is looked at, so a waiting page that polls (or follows the feed) is
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import time
 from typing import Any
@@ -112,6 +115,18 @@ class TableOut(Schema):
 class TablesOut(Schema):
     tables = fields.List(fields.Nested(TableOut))
     feed = fields.String(metadata={"description": "the feed id this list is up to date with"})
+    next = fields.Float(allow_none=True, metadata={"description": "the next page: send it as `before` (null: no more)"})
+
+
+class TablesQuery(Schema):
+    class Meta:
+        unknown = EXCLUDE
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200), metadata={"description": "tables per page"})
+    before = fields.Float(load_default=None, allow_nan=False, validate=validate.Range(min=0, max=1e11),
+                          metadata={"description": "only tables opened before this (a page's `next`)"})
+    order = fields.String(load_default="newest", validate=validate.OneOf(["newest", "fit"]),
+                          metadata={"description": "newest first; or `fit`: of the page, the tables you may join "
+                                                   "first, those whose rating range fits yours best first"})
 
 
 class FeedOut(Schema):
@@ -152,12 +167,33 @@ def _table_or_404(table_id: str) -> dict:
 
 
 @blp.route("/tables")
+@blp.arguments(TablesQuery, location="query")
 @blp.response(200, TablesOut)
-def list_tables():
-    """The open tables, oldest first; `feed` is where to follow changes from (GET /lobby/feed)."""
+@problems(400, 401)
+def list_tables(query: dict):
+    """The open tables, newest first, a page at a time (`limit`, then `before` = the last page's
+    `next`); `feed` is where to follow changes from (GET /lobby/feed)."""
     redis = Arena.of().redis
     feed = lobby.feed_head(redis)
-    return {"tables": [_out(t) for t in lobby.open_tables(redis, now=_now())], "feed": feed}
+    page = lobby.open_tables(redis, query["limit"], now=_now(), before=query["before"])
+    more = page[-1]["created"] if len(page) == query["limit"] else None
+    if query["order"] == "fit":
+        page = _best_fitting(redis, page)
+    return {"tables": [_out(t) for t in page], "feed": feed, "next": more}
+
+
+def _best_fitting(redis: Any, tables: list[dict]) -> list[dict]:
+    """Tables the caller may join first, those whose rating range is centred nearest the caller's
+    rating (of the table's form) first, newest first among equals."""
+    me = auth.optional_player(redis)
+    ordinals = {form: results.ordinal(redis, me, form) if me else 0.0 for form in {t["form"] for t in tables}}
+
+    def fit(t: dict) -> tuple:
+        mine, low, high = ordinals[t["form"]], t["rating_min"], t["rating_max"]
+        joinable = (low is None or mine >= low) and (high is None or mine <= high)
+        centre = ((low if low is not None else mine) + (high if high is not None else mine)) / 2
+        return (not joinable, abs(centre - mine), -t["created"])
+    return sorted(tables, key=fit)
 
 
 @blp.route("/feed")
@@ -213,16 +249,28 @@ table_limit = limits.limited("table", "tables opened and seeks made", per_addres
 @table_limit
 @blp.arguments(TableIn)
 @blp.response(201, TableOut)
-@problems(400, 401, 403)
+@problems(400, 401, 403, 429)
 def open_table(data: dict):
-    """Open a table; you take its first place."""
+    """Open a table; you take its first place. An account, and an address, may have only
+    ARENA_MAX_OPEN_TABLES open at once (429 too_many_open_tables)."""
     me = _me()
     table = {"id": lobby.new_id(), "form": data["form"], "seats": data.get("seats", SEATS[data["form"]][0]),
              "schools": data["schools"], "time_control": data.get("time_control"), "rated": data["rated"],
              "rating_min": data.get("rating_min"), "rating_max": data.get("rating_max"), "creator": me.id,
              "players": [_place(me, data)], "status": "open", "game_id": None, "created": _now(),
              "expires": _now() + limits.setting(lobby.TABLE_TTL_ENV)}
+    _claim_place(table, [limits.address_owner(), f"p:{me.id}"])
     return _out(lobby.open_table(Arena.of().redis, table))
+
+
+def _claim_place(table: dict, owners: list[str]) -> None:
+    redis, cap, now = Arena.of().redis, limits.setting("ARENA_MAX_OPEN_TABLES"), _now()
+    full = lobby.claim_place(redis, owners, table, cap, now)
+    if full is not None:
+        wait = max(1, math.ceil(lobby.place_frees_in(redis, full, now)))
+        who = "You have" if full.startswith("p:") else "Your address has"
+        raise ApiError(429, "too_many_open_tables", f"{who} {cap} open tables already: wait for players there, or "
+                       "leave one, before opening another.", headers={"Retry-After": str(wait)}, retry_after=wait)
 
 
 def _place(account: accounts.Account, data: dict) -> dict:
@@ -410,17 +458,23 @@ def _seek_out(redis: Any, player_id: str) -> dict:
 @table_limit
 @blp.arguments(SeekIn)
 @blp.response(201, SeekOut)
-@problems(400, 401, 403)
+@problems(400, 401, 403, 409)
 def make_seek(data: dict):
-    """Seek a rated game of a form and time control; you are paired with a player of close rating."""
+    """Seek a rated game of a form and time control; you are paired with a player of close rating.
+    One seek per player: a new one replaces the last; one made while another is being made is a 409."""
     me = _me()
     redis = Arena.of().redis
-    tc = data.get("time_control")
-    pool = lobby.put_seek(redis, {"player": me.id, "name": me.name, "form": data["form"],
-                                  "time_control": tc if tc and tc.get("kind") != "none" else None,
-                                  "ordinal": results.ordinal(redis, me.id, data["form"]), "since": _now()})
-    lobby.forget_match(redis, me.id)
-    pair_now(pool)
+    if not lobby.start_seeking(redis, me.id):
+        raise ApiError(409, "seek_in_progress", "Your other seek is being made right now; look at GET /lobby/seeks/me.")
+    try:
+        tc = data.get("time_control")
+        pool = lobby.put_seek(redis, {"player": me.id, "name": me.name, "form": data["form"],
+                                      "time_control": tc if tc and tc.get("kind") != "none" else None,
+                                      "ordinal": results.ordinal(redis, me.id, data["form"]), "since": _now()})
+        lobby.forget_match(redis, me.id)
+        pair_now(pool)
+    finally:
+        lobby.done_seeking(redis, me.id)
     return _seek_out(redis, me.id)
 
 
@@ -430,8 +484,13 @@ def make_seek(data: dict):
 def my_seek():
     """Your seek: waiting (with the rating gap accepted now), matched (with the game), or none."""
     me = _me()
-    pair_now(lobby.seek_pool(Arena.of().redis, me.id))
-    return _seek_out(Arena.of().redis, me.id)
+    redis = Arena.of().redis
+    if lobby.start_seeking(redis, me.id):          # else a seek of the player's is being made: it pairs
+        try:
+            pair_now(lobby.seek_pool(redis, me.id))
+        finally:
+            lobby.done_seeking(redis, me.id)
+    return _seek_out(redis, me.id)
 
 
 @blp.route("/seeks/me", methods=["DELETE"])

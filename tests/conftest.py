@@ -21,6 +21,7 @@ for _name in SETTINGS:
     if _name.startswith("ARENA_LIMIT_"):
         os.environ.setdefault(_name, "1000000/minute")
 os.environ.setdefault("ARENA_MAX_UNMOVED_GAMES", "1000000")
+os.environ.setdefault("ARENA_MAX_OPEN_TABLES", "1000000")
 
 
 @pytest.fixture(scope="session", autouse=True)

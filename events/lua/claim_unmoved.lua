@@ -1,5 +1,6 @@
 --[[
-Count a new game against its creator's cap of games nobody has moved in yet, if there is room.
+Count a new game against its creator's cap of games nobody has moved in yet, if there is room (or,
+the same way, a new lobby table against its opener's cap of open tables: events/lobby.py).
 
 KEYS[1]  the creator's sorted set of unmoved games (game id -> when it stops counting)
 ARGV[1]  the game id

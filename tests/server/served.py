@@ -17,7 +17,8 @@ from server.limits import SETTINGS
 
 PASSWORD = "correct horse battery"
 # the shipped limits, whatever tests/conftest.py put in the environment for the rest of the suite
-SHIPPED = {name: default for name, (default, _) in SETTINGS.items() if name.startswith("ARENA_LIMIT_")}
+SHIPPED = {name: default for name, (default, _) in SETTINGS.items()
+           if name.startswith("ARENA_LIMIT_") or name in ("ARENA_MAX_OPEN_TABLES", "ARENA_MAX_UNMOVED_GAMES")}
 
 
 @dataclass
