@@ -42,6 +42,8 @@ function schoolOptions(data, selected) {
   return ids.map((id) => h("option", { value: id, selected: id === selected }, schoolName(data, id)));
 }
 
+const DEFAULT_LEVEL = 3;           // what a new computer seat plays at in the form (GET /vocabulary: bot_levels)
+
 function seatRow(data, index, seat, onChange) {
   const row = h("fieldset", { class: "seat-row", "data-seat": index },
     h("legend", {}, `Seat ${index + 1}${index === 0 ? " (plays first)" : ""}`),
@@ -50,7 +52,10 @@ function seatRow(data, index, seat, onChange) {
     h("label", {}, "Played by ", h("select", { name: "by", onchange: onChange },
       h("option", { value: "you", selected: seat.by === "you" }, "You"),
       h("option", { value: "human", selected: seat.by === "human" }, "Another person (join link)"),
-      h("option", { value: "bot", selected: seat.by === "bot" }, "The computer"))));
+      h("option", { value: "bot", selected: seat.by === "bot" }, "The computer"))),
+    h("label", { class: "bot-level", hidden: seat.by !== "bot" }, "Level ", h("select", { name: "level" },
+      data.vocabulary.bot_levels.map((l) => h("option", { value: l.level, selected: l.level === (seat.level || DEFAULT_LEVEL), title: l.about },
+        `${l.level} · ${l.name}`)))));
   return row;
 }
 
@@ -90,6 +95,7 @@ export async function showLobby(root, data) {
       name: row.querySelector("[name=name]").value.trim(),
       school: row.querySelector("[name=school]").value,
       by: row.querySelector("[name=by]").value,
+      level: Number(row.querySelector("[name=level]").value),
     }));
   }
 
@@ -134,7 +140,7 @@ export async function showLobby(root, data) {
       }
       body.players = list.map((s, i) => {
         const p = { name: s.name || `Seat ${i + 1}`, school: s.school };
-        if (s.by === "bot") p.bot = true;
+        if (s.by === "bot") p.bot_level = s.level;
         if (i === mine && player) p.player = player.id;
         return p;
       });

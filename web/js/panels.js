@@ -123,7 +123,7 @@ export function seatsPanel(view, data, mySeat, skew) {
     const low = left !== null && full && left < 0.2 * full;
     const tags = [];
     if (seat.seat === mySeat) tags.push(h("span", { class: "tag tag-you" }, "you"));
-    if (player.bot) tags.push(h("span", { class: "tag tag-bot" }, "computer"));
+    if (player.bot) tags.push(h("span", { class: "tag tag-bot", title: "the computer plays this seat" }, `computer · level ${player.bot_level || 1}`));
     const melee = meleeScore(score);
     const target = targetOf(view);
     const away = awayUntil(view.clocks, seat.seat);
