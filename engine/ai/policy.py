@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..decide import advance
 from ..errors import RuleError
-from ..geometry import SQUARES, distance
+from ..geometry import CENTRE, SQUARES, distance
 from ..legal import legal_commands, summons
 from ..shapes import Command
 from ..state import State, active_seat, color_of, current_turn
@@ -23,6 +23,7 @@ from .evaluate import DEFAULT, Weights, chance
 
 SKIPPED = frozenset({"resign", "undo", "redo", "pass_control", "timeout"})
 NEIGHBOURS: dict[str, tuple[str, ...]] = {sq: tuple(o for o in SQUARES if 0 < distance(sq, o) <= 1) for sq in SQUARES}
+CENTRALITY: dict[str, float] = {sq: 0.4 * (4 - distance(sq, CENTRE)) for sq in SQUARES}   # room to build patterns
 READY = 0.04                        # chance added per distinct being in hand that could be summoned next
 
 
@@ -43,7 +44,7 @@ def playable(state: State, seat: int) -> list[Command]:
 
 
 def _place_order(state: State, seat: int, places: list[Command], rng: random.Random) -> list[Command]:
-    """Places best first by a cheap look: own pieces around the square, then enemy ones."""
+    """Places best first by a cheap look: own pieces around the square, then enemy ones, then the centre."""
     board = state["board"]
     mine = color_of(state, seat)
 
@@ -56,7 +57,7 @@ def _place_order(state: State, seat: int, places: list[Command], rng: random.Ran
                     own += 1
                 else:
                     other += 1
-        return 2.0 * min(own, 3) + other + rng.random()
+        return 2.0 * min(own, 3) + other + CENTRALITY[command["square"]] + rng.random()
     return sorted(places, key=look, reverse=True)
 
 

@@ -1,6 +1,8 @@
 """The `arena` command line (click), against the test Redis through REDIS_URL."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -59,3 +61,16 @@ def test_an_unfinished_game_is_exported_only_when_asked(arena, client):
     game = new_game(client)
     arena("export", game["id"], code=1)
     assert '"format":"tash-kalar-arena/record"' in arena("export", game["id"], "--unfinished")
+
+
+def test_arena_bots_plays_levels_against_each_other_and_writes_verifiable_records(tmp_path):
+    result = CliRunner().invoke(main, ["bots", "--form", "duel", "--levels", "1,random", "--games", "2", "--seed", "t",
+                                       "--records", str(tmp_path), "--processes", "1"])
+    assert result.exit_code == 0, result.output
+    line = json.loads(result.output.strip().splitlines()[-1])
+    assert set(line) == {"games", "wins", "draws", "illegal", "cpu_per_decision", "summons_per_game"}
+    assert line["games"] == 2 and line["illegal"] == 0 and set(line["wins"]) == {"1", "random"}
+    records = sorted(tmp_path.glob("*.json"))
+    assert len(records) == 2
+    checked = CliRunner().invoke(main, ["verify", str(records[0])])
+    assert checked.exit_code == 0 and "consistent" in checked.output, checked.output
