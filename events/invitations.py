@@ -38,6 +38,14 @@ class InvitationRefused(Exception):
         self.code, self.detail = code, detail
 
 
+GUEST = "t:"                # an invitee who is a seat token's holder (a rematch's guest seat), not a player
+
+
+def is_player(invitee: str) -> bool:
+    """Whether an invitee is a registered player (else: the holder of a guest seat's old token)."""
+    return not invitee.startswith(GUEST)
+
+
 def invitation_id(game_id: str, seat: int) -> str:
     return f"{game_id}.{seat}"
 
@@ -93,6 +101,8 @@ def create(redis: Any, game_id: str, spec: dict, invited: dict[int, str], *, dea
     pipe.expire(keys.pending_game(game_id), ttl)
     pipe.execute()
     for seat, pid in invited.items():
+        if not is_player(pid):
+            continue
         pipe = redis.pipeline(transaction=False)
         pipe.zadd(keys.player_invitations(pid), {invitation_id(game_id, seat): now})
         pipe.zremrangebyscore(keys.player_invitations(pid), "-inf", now - ttl)     # forget expired ones
@@ -133,6 +143,13 @@ def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, no
     if outcome == "answered":
         raise InvitationRefused("invitation_answered", f"You have {reply[1]} invitation {iid!r} already; nothing more to do.")
     return outcome
+
+
+def withdraw(redis: Any, game_id: str, now: float) -> bool:
+    """Cancel a game still waiting (a rematch its offerer takes back); False when it no longer waits
+    (started, or cancelled already): one step with the answers, so a last acceptance and a
+    withdrawal never both win."""
+    return _run_answer(redis, game_id, ["", "", "withdraw", repr(now), ""])[0] == "withdrawn"
 
 
 def expire(redis: Any, game_id: str, now: float) -> tuple[str, str] | None:

@@ -181,6 +181,16 @@ def game_keys(game_id: str) -> list[str]:
     return [log(game_id), head(game_id), snapshots(game_id)]
 
 
+def rematch(game_id: str) -> str:
+    """string: the id of the game offered as this finished game's rematch (events/rematches.py)."""
+    return meta(game_id, "rematch")
+
+
+def rematch_lock(game_id: str) -> str:
+    """string, seconds long: held while one caller makes this game's rematch offer (events/rematches.py)."""
+    return meta(game_id, "rematch_lock")
+
+
 def pending_game(game_id: str) -> str:
     """hash: a game waiting for its invited players (events/invitations.py), before its log exists."""
     return f"{_game(game_id)}:pending"
@@ -189,7 +199,8 @@ def pending_game(game_id: str) -> str:
 # Every meta name a game may have: a game nobody moved in expires with all of them (events/unmoved.py).
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
-                   "rating", "form_rating", "provenance", "archived", "archiving", "reserved")
+                   "rating", "form_rating", "provenance", "archived", "archiving", "reserved", "rematch",
+                   "rematch_lock")
 
 
 def all_game_keys(game_id: str) -> list[str]:

@@ -76,6 +76,14 @@ def info(redis: Any, game_id: str) -> dict:
     return json.loads(raw) if raw else {}
 
 
+def fairness(info: dict[str, Any], counts: bool = True) -> dict[str, Any]:
+    """`rated`, `start_chosen_by_creator` and `start_text` of a game's views, from its info (server/starting.py
+    writes them); `counts`: False when the game never counts anyway (imported without a trusted signature)."""
+    return {"rated": counts and info.get("rated", True) is not False,
+            "start_chosen_by_creator": bool(info.get("start_chosen_by_creator")),
+            "start_text": info.get("start_text")}
+
+
 def names(redis: Any, game_id: str) -> dict[int, str]:
     return {i: s["name"] for i, s in enumerate(seats(redis, game_id))}
 

@@ -55,6 +55,13 @@ def seat_value(seat: int, player: str | None) -> str:
     return f"{seat}:{player}" if player else str(seat)
 
 
+def add_seat_token(redis: Any, game_id: str, token: str, seat: int, player: str | None) -> None:
+    """One more token for a seat of a game (a rematch's acceptor), the player's when one is named."""
+    redis.hset(keys.seat_tokens(game_id), token_hash(token), seat_value(seat, player))
+    if player:
+        accounts.add_seat_token(redis, player, token_hash(token), game_id, seat)
+
+
 def seat_of(redis: Any, game_id: str, token: str) -> int | None:
     """The seat of the game a seat token acts for, None when it is no seat token of the game."""
     key = (game_id, token_hash(token))

@@ -44,6 +44,10 @@ class InvitationOut(Schema):
     invited_by_name = fields.String(metadata={"description": "the inviter's name"})
     created = fields.String()
     expires = fields.String()
+    kind = fields.String(metadata={"description": "invitation, or rematch_offer"})
+    rated = fields.Boolean()
+    start_chosen_by_creator = fields.Boolean()
+    start_text = fields.String(allow_none=True, metadata={"description": "the creator chose the start: said here"})
 
 
 class InvitationsOut(Schema):
@@ -78,13 +82,13 @@ def pending_view(game_id: str, seat: int | None) -> dict | None:
     pending = invitations.load(arena.redis, game_id)
     if pending is None or pending.status == "started":
         return None
-    pending = _resume(pending).seen_at(now())
+    pending = resumed(pending).seen_at(now())
     spec = pending.spec
     return {"id": game_id, "version": 0, "latest": 0, "seat": seat, "status": STATUS[pending.status],
             "status_text": pending.status_text, "form": spec["info"]["form"], "teams": spec["options"]["teams"],
             "players": [{"seat": i, "name": s["name"], "player": s.get("player"), **roster.seat_fields(s),
                          "status": seat_status(pending, i)} for i, s in enumerate(spec["seats"])],
-            "time_control": spec["info"].get("time_control"), "clocks": None,
+            "time_control": spec["info"].get("time_control"), "clocks": None, **roster.fairness(spec["info"]),
             "invitations": {"expires": format_epoch(pending.deadline), "reason": pending.reason or None}}
 
 
@@ -113,43 +117,50 @@ def _game_not_found(err: GameNotFound):
     return problem(refusal.status, refusal.code, refusal.detail)
 
 
-def _resume(pending: Pending) -> Pending:
+def resumed(pending: Pending) -> Pending:
     """A start that was cut short (its process died) is finished by whoever looks at the game next."""
     if pending.status != STARTING or now() - pending.changed < RESTART_AFTER:
         return pending
-    _start(pending.game_id, pending.spec)
+    start_waiting(pending.game_id, pending.spec)
     return invitations.load(Arena.of().redis, pending.game_id) or pending
 
 
-def _start(game_id: str, spec: dict) -> None:
+def start_waiting(game_id: str, spec: dict) -> None:
     launch(game_id, spec)
     invitations.mark(Arena.of().redis, game_id, "started", now())
 
 
 # --- creating the invitations (POST /games) --------------------------------------------------------
 
-def invite(game_id: str, spec: dict, invited: dict[int, str], creator: str | None, timeout: int) -> float:
-    """Keep the game waiting for `invited` (seat -> player) and tell each of them; the deadline."""
+def invite(game_id: str, spec: dict, invited: dict[int, str], creator: str | None, timeout: int,
+           kind: str = "invitation") -> float:
+    """Keep the game waiting for `invited` (seat -> player, or 't:<token hash>' for a guest seat of a
+    rematch) and tell each registered one (notification `kind`); the deadline."""
     arena = Arena.of()
     moment = now()
     deadline = moment + timeout
     invitations.create(arena.redis, game_id, spec, invited, deadline=deadline, ttl=spec["ttl"] + timeout, now=moment)
     due.add(arena.redis, {due.member("invitation", game_id): deadline})        # told when it runs out
     who = inviter_name(spec)
+    said = spec["info"].get("start_text")
     for seat, pid in invited.items():
+        if not invitations.is_player(pid) or pid == creator:
+            continue
         iid = invitations.invitation_id(game_id, seat)
-        note = notify.notification("invitation", game_id, seat, 0, invitation=iid, by=creator,
-                                   expires=format_epoch(deadline),
-                                   text=f"{who} invites you to a game of {spec['info']['form'].replace('_', ' ')} "
-                                        f"(seat {seat + 1}). Accept or decline it.")
+        note = notify.stated(kind, game_id, seat, "offered", who=who, form=spec["info"]["form"], invitation=iid,
+                             by=creator, expires=format_epoch(deadline))
+        if said:
+            note["text"] += f" {said}"
         notify.send(arena.redis, pid, note)
     return deadline
 
 
 def inviter_name(spec: dict) -> str:
-    """Who invites: the creator's seat name, else their account's name (a creator who does not play)."""
-    if spec.get("creator_seat") is not None:
-        return spec["seats"][spec["creator_seat"]]["name"]
+    """Who invites: the offerer's seat name (a rematch), the creator's seat name, else their account's
+    name (a creator who does not play)."""
+    seat = spec["info"].get("offered_by", spec.get("creator_seat"))
+    if seat is not None:
+        return spec["seats"][seat]["name"]
     account = accounts.load(Arena.of().redis, spec["creator"]) if spec.get("creator") else None
     return account.name if account is not None and account.name else "Someone"
 
@@ -169,7 +180,8 @@ def _listed(seat: int, pending: Pending) -> dict:
             "players": [{"seat": i, "name": s["name"], "status": seat_status(pending, i)}
                         for i, s in enumerate(spec["seats"])],
             "invited_by": spec.get("creator"), "invited_by_name": inviter_name(spec), "created": format_epoch(pending.created),
-            "expires": format_epoch(pending.deadline)}
+            "expires": format_epoch(pending.deadline), **roster.fairness(spec["info"]),
+            "kind": "rematch_offer" if spec["info"].get("origin") == "rematch" else "invitation"}
 
 
 @blp.route("/me/invitations")
@@ -204,7 +216,7 @@ def accept(iid: str):
     roster.add_player_game(arena.redis, pid, game_id)
     pending = invitations.load(arena.redis, game_id)
     if outcome == "start":
-        _start(game_id, pending.spec)
+        start_waiting(game_id, pending.spec)
     _tell_creator(pending, seat, "accepted")
     return {"id": iid, "game_id": game_id, "seat": seat, "token": token,
             "game_status": "started" if outcome == "start" else STATUS[WAITING]}

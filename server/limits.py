@@ -44,6 +44,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
                                               "(plus its move or bank time when timed)"),
     "ARENA_INVITATION_TIMEOUT": (3 * 24 * 3600, "seconds invited players have to accept before the game "
                                                 "is cancelled"),
+    "ARENA_REMATCH_TIMEOUT": (24 * 3600, "seconds the players of a finished game have to accept a rematch offer "
+                                         "before it expires"),
     "ARENA_LOBBY_TABLE_TTL": (lobby.TABLE_TTL, "seconds an open lobby table waits for its next player before it expires "
                                          "(its creator is told)"),
     "ARENA_MAX_OPEN_TABLES": (3, "open lobby tables one account, and one client address, may have at once"),

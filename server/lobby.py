@@ -29,9 +29,9 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, vali
 
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
-from events import GameExists, accounts, keys, lobby, results, roster
+from events import accounts, keys, lobby, results
 
-from . import auth, games, limits, sse
+from . import auth, limits, sse, starting
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -342,18 +342,12 @@ def _finish_start(table: dict | None) -> dict:
 
 
 def start_game(game_id: str, form: str, players: list[dict], time_control: dict | None, rated: bool,
-               schools: str) -> None:
-    """Create the game of a full table or of paired seeks (again harmlessly, if it exists)."""
-    arena = Arena.of()
-    seats = [{"name": p["name"], "player": p["player"],
-              "school": p["school"] if schools == "fixed" else schools} for p in players]
-    options = games._options({"form": form, "players": seats, "teams": False, "time_control": time_control or {}})
-    roster.save(arena.redis, game_id, [{"name": s["name"], "player": s["player"], "bot": False} for s in seats],
-                {"form": form, "time_control": time_control, "rated": rated, "lobby": True})
-    try:
-        arena.service.create_game(options, game_id=game_id)       # its follow-up reads the roster saved first
-    except GameExists:
-        pass
+               schools: str, origin: str = "table") -> None:
+    """Create the game of a full table or of paired seeks: every player agreed by their own call."""
+    seats = [starting.Seat(p["name"], p["school"] if schools == "fixed" else schools, p["player"]) for p in players]
+    starting.start(starting.GameSpec(form, tuple(seats), time_control=time_control, rated=rated,
+                                     agreed=frozenset(p["player"] for p in players), origin=origin,
+                                     game_id=game_id, extra={"lobby": True}))
 
 
 @blp.route("/tables/<table_id>/leave", methods=["POST"])
@@ -440,7 +434,7 @@ def pair_now(pool: str | None) -> None:
         game_id = lobby.new_id()
         seek = group[0]
         start_game(game_id, seek["form"], [{"player": s["player"], "name": s["name"], "school": None} for s in group],
-                   seek["time_control"], True, "random")
+                   seek["time_control"], True, "random", origin="match")
         lobby.matched(redis, [s["player"] for s in group], game_id, seek["form"])
 
 

@@ -100,6 +100,11 @@ class CreatedOut(Schema):
     status = fields.String(metadata={"description": "playing, or waiting_for_players (invitations sent)"})
     invitations_expire = fields.String(metadata={"description": "when unanswered invitations cancel the game"})
     seats = fields.List(fields.Nested(SeatOut))
+    rated = fields.Boolean(metadata={"description": "whether the game counts for ratings: only a game asked to be "
+                                                   "rated, with the rules' own start and a seed the server drew"})
+    start_chosen_by_creator = fields.Boolean(metadata={"description": "the creator chose the seed or the starting "
+                                                                      "position (then the game is unrated)"})
+    start_text = fields.String(allow_none=True, metadata={"description": "that, in words, for every seat"})
 
 
 class CommandIn(Strict):
@@ -208,6 +213,11 @@ class GameOut(Schema):
                                                          "declined', 'waiting for 1 invited player to accept')"})
     invitations = fields.Dict(allow_none=True, metadata={"description": "a game not started: when its "
                                                                         "invitations expire, why it was cancelled"})
+    rated = fields.Boolean(metadata={"description": "whether the game counts for ratings: only a game asked to be "
+                                                   "rated, with the rules' own start and a seed the server drew"})
+    start_chosen_by_creator = fields.Boolean(metadata={"description": "the creator chose the seed or the starting "
+                                                                      "position (then the game is unrated)"})
+    start_text = fields.String(allow_none=True, metadata={"description": "that, in words, for every seat"})
 
 
 class MoveOut(Schema):

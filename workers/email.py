@@ -37,7 +37,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from rq import Retry, get_current_job
 
 from engine.state import active_seat
-from events import GameNotFound, email_prefs, game_clock, keys, pauses, presence, roster, vacations
+from events import GameNotFound, email_prefs, game_clock, keys, notices, pauses, presence, roster, vacations
 from events.replies import text
 
 from . import queues, runtime
@@ -92,8 +92,7 @@ def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | No
                 text(redis.get(sent)) != note["id"]:
             return False                # one "your turn" per game per interval
     link = f"{mail.public_url}/play/{game_id}"
-    subject = {"your_turn": f"Your turn in game {game_id}", "deadline_soon": f"Your time runs out in game {game_id}",
-               "game_over": f"Game {game_id} is over"}[kind]
+    subject = notices.subject(kind, **{**note, "game": game_id})
     body = f"{note.get('text') or subject}\n\nPlay: {link}\n"
     enqueue(redis, settings, mail, player_id, kind, subject, body, game_id, f"mail-{note['id']}", pipeline)
     return True

@@ -40,6 +40,12 @@ def expire(redis: Any, game_id: str, settings: Settings, now: float) -> float | 
 
 def tell(redis: Any, pending: invitations.Pending, settings: Settings, now: float) -> None:
     spec, game_id = pending.spec, pending.game_id
+    if spec["info"].get("origin") == "rematch":
+        for seat, pid in pending.invited.items():
+            if invitations.is_player(pid):
+                note = notify.stated("rematch_offer", game_id, seat, "expired", form=spec["info"]["form"])
+                notify.send(redis, pid, note, settings, now=now)
+        return
     form = spec["info"]["form"].replace("_", " ")
     silent = [s for s, answer in pending.answers.items() if answer == "invited"]
     names = ", ".join(spec["seats"][s]["name"] for s in silent) or "nobody"

@@ -28,22 +28,26 @@ from typing import Any
 from redis.exceptions import WatchError
 from rq import Retry
 
-from events import checkpoints, inbox, keys
+from events import checkpoints, inbox, keys, notices
 from events.connection import queue_for
 
 from . import email, queues, runtime
 from .settings import Settings
 
-KINDS = ("your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered",
-         "invitation_expired", "table_expired")
+KINDS = tuple(notices.KINDS)            # declared once, with their renderings, in events/notices.py
 REMEMBER_SECONDS = 30 * 24 * 3600
 
 def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> dict:
     """A notification body; `ref` (a wait or a version) makes its id unique for the seat."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown notification kind {kind!r}")
+    notices.kind(kind)
     nid = f"{kind.replace('_', '')}-{game_id}-{ref}-{seat}"
     return {"id": nid, "type": kind, "game_id": game_id, "seat": seat, **data}
+
+
+def stated(kind: str, game_id: str, seat: int, state: str, **data: Any) -> dict:
+    """A notification of a kind whose text is declared per state (events/notices.py), one per state."""
+    return notification(kind, game_id, seat, notices.ref(kind, state), state=state,
+                        text=notices.text(kind, state, seat=seat, **data), **data)
 
 
 def send(redis: Any, player_id: str, note: dict, settings: Settings | None = None, now: float | None = None) -> bool:

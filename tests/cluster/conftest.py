@@ -79,7 +79,7 @@ def product_flow(cluster_env) -> Flow:
     ann, bob = register(client, "Ann", webhook_url=hook.url), register(client, "Bob")
     flow.players += [ann["id"], bob["id"]]
     timed = {"kind": "move", "seconds": 600}
-    duel = new_game(client, time_control=timed, seed="cluster-a",
+    duel = new_game(client, time_control=timed, seed=None,               # rated: the server draws the seed
                     players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
                              {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     botgame = new_game(client, time_control=timed, seed="cluster-b",

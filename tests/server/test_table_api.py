@@ -74,10 +74,13 @@ def test_stats_result_and_rematch_of_a_melee_decided_on_a_tie_break(client):
     assert [p["pieces_placed"] for p in stats["players"]] == [3, 2, 2] and stats["players"][0]["name"] == "Ann"
     assert stats["result"]["winners"] == [0]
     assert client.post(f"/games/{game_id}/rematch").status_code == 401
-    again = client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[2]))
+    for seat in (2, 0):
+        assert client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[seat])).status_code == 202
+    again = client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[1]))
     assert again.status_code == 201
-    assert [s["name"] for s in again.json["seats"]] == ["Bob", "Cy", "Ann"]
-    new = client.get(f"/games/{again.json['id']}").json
+    assert [s["name"] for s in again.json["seats"]] == ["Bob", "Cy", "Ann"] and again.json["seat"] == 0
+    new = client.get(f"/games/{again.json['id']}", headers=bearer(again.json["token"])).json
+    assert new["seat"] == 0
     assert [s["school"] for s in new["seats"]] == ["sylvan", "highland", "northern"]
     assert "/games/{game_id}/stats" in client.get("/openapi.json").json["paths"]
 

@@ -87,7 +87,12 @@ def test_the_end_screen_of_a_melee_decided_on_a_tie_break_and_a_rematch(page, li
     page.goto(live_server.url + "/")                                          # "Your games" shows the result
     expect(page.locator("#my-games")).to_contain_text("finished: you won (5–5–4)")
     page.goto(f"{live_server.url}/play/{game_id}")
-    page.click("#rematch")
+    page.click("#rematch")                                                    # an offer: the others accept it
+    expect(page.locator("#rematch-offer")).to_contain_text("Waiting for Bob and Cy to accept.")
+    shot("rematch-offered")
+    assert live_server.call("POST", f"/games/{game_id}/rematch", token=tokens[1])[0] == 202
+    status, started = live_server.call("POST", f"/games/{game_id}/rematch", token=tokens[2])
+    assert status == 201 and started["seat"] == 1
     page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
     new_id = page.url.rsplit("/", 1)[1]
     assert new_id != game_id

@@ -56,10 +56,11 @@ def accept_invitations(client, created: dict) -> dict:
 
 
 def new_game(client, *, time_control: dict | None = None, players: list[dict] | None = None,
-             form: str = "duel", seed: str = "workers", creator: dict | None = None) -> dict:
-    """A new game; `creator`, a registered player, creates it (taking their own seat, uninvited)."""
+             form: str = "duel", seed: str | None = "workers", creator: dict | None = None) -> dict:
+    """A new game; `creator`, a registered player, creates it (taking their own seat, uninvited).
+    A game whose ratings count needs `seed=None`: a creator-chosen seed makes it unrated."""
     players = players or [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]
-    body = {"form": form, "seed": seed, "players": players}
+    body = {"form": form, "players": players, **({"seed": seed} if seed is not None else {})}
     if time_control:
         body["time_control"] = time_control
     r = client.post("/games", json=body, headers=bearer(creator["token"]) if creator else {})

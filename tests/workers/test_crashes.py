@@ -70,8 +70,8 @@ def test_an_end_of_game_job_whose_worker_is_killed_mid_run_completes_once_after_
     flag = tmp_path / "paused"
     first = worker_processes(ARENA_PAUSE_AT="finish.rated", ARENA_PAUSE_FLAG=str(flag))
     ann, bob = register(durable_client, "Ann"), register(durable_client, "Bob")
-    game = new_game(durable_client, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
-                                             {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+    game = new_game(durable_client, seed=None, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                                                        {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     resigned = durable_client.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"]))
     assert resigned.status_code == 200
     wait_for(flag.exists, START_SECONDS, "the end-of-game job to reach its pause")

@@ -16,8 +16,8 @@ from .helpers import bearer, new_game, register, run_worker
 
 def finished_duel(client, redis_db):
     ann, bob = register(client, "Ann"), register(client, "Bob")
-    game = new_game(client, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
-                                     {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+    game = new_game(client, seed=None, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                                                {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     r = client.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"]))
     assert r.status_code == 200
     run_worker(redis_db)
@@ -82,8 +82,8 @@ def test_team_play_rates_the_seats_of_one_colour_as_one_team(redis_db):
 
 def test_an_end_of_game_job_that_was_lost_is_enqueued_again_by_the_deadline_loop(client, redis_db, tmp_path):
     ann, bob = register(client, "Ann"), register(client, "Bob")
-    game = new_game(client, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
-                                     {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
+    game = new_game(client, seed=None, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+                                                {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     assert client.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"])).status_code == 200
     pipe = redis_db.pipeline()
     queues.cancel(pipe, Queue("arena", connection=redis_db), [f"finish-{game['id']}"])      # the job is lost

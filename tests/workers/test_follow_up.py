@@ -28,9 +28,10 @@ from .helpers import bearer, new_game, register, run_worker
 from .processes import ROOT, START_SECONDS, wait_for
 
 
-def untimed_duel(client, seed: str) -> tuple[dict, dict, dict]:
+def untimed_duel(client) -> tuple[dict, dict, dict]:
+    """A rated duel of two registered players (the server draws its seed)."""
     ann, bob = register(client, "Ann"), register(client, "Bob")
-    game = new_game(client, seed=seed, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
+    game = new_game(client, seed=None, players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
                                                 {"name": "Bob", "school": "sylvan", "player": bob["id"]}])
     return ann, bob, game
 
@@ -47,7 +48,7 @@ def told_once_and_rated_once(client, redis, players: list[dict], game_id: str, a
 
 def test_a_finishing_move_whose_hook_never_ran_is_followed_up_by_a_deadline_loop_once(redis_url, redis_db, tmp_path):
     crashed = create_app({"REDIS_URL": redis_url, "TESTING": True, "FOLLOW_UP": None}).test_client()
-    ann, bob, game = untimed_duel(crashed, "outbox")
+    ann, bob, game = untimed_duel(crashed)
     resigned = crashed.post(f"/games/{game['id']}/resign", headers=bearer(game["seats"][1]["token"]))
     assert resigned.status_code == 200
     assert followup.owed(redis_db, game["id"]) == resigned.json["version"]     # recorded by the append itself
@@ -69,7 +70,7 @@ def test_a_finishing_move_whose_hook_never_ran_is_followed_up_by_a_deadline_loop
 
 
 def test_the_hook_settles_the_debt_and_a_later_append_keeps_its_own(app, client, redis_db):
-    _, _, game = untimed_duel(client, "settle")
+    _, _, game = untimed_duel(client)
     assert followup.owed(redis_db, game["id"]) is None                         # the hook ran and settled
     redis_db.set(keys.follow_up(game["id"]), 7)
     followup.settle(redis_db, game["id"], 6)                                   # an older change's hook
@@ -120,7 +121,7 @@ def test_a_web_process_killed_right_after_the_append_loses_no_end_of_game(
     web = WebProcess(durable_redis.url, tmp_path / "data", ARENA_PAUSE_AT="service.appended",
                      ARENA_PAUSE_FLAG=str(flag), ARENA_FOLLOW_UP_GRACE="0.5")
     try:
-        ann, bob, game = untimed_duel(durable_client, "kill-web")       # made through another web app
+        ann, bob, game = untimed_duel(durable_client)       # made through another web app
         wait_for(web.healthy, START_SECONDS, "the web process to answer")
         resign = threading.Thread(target=web.post, args=(f"/games/{game['id']}/resign", game["seats"][1]["token"]),
                                   daemon=True)

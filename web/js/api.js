@@ -70,6 +70,8 @@ export const api = {
   }),
   stats: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/stats`, { token }),
   rematch: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/rematch`, { token }),
+  rematchOffer: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/rematch`, { token }),
+  refuseRematch: (id, token) => request("DELETE", `/games/${encodeURIComponent(id)}/rematch`, { token }),
   resign: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/resign`, { token }),
   // accounts, lobby, chat, profiles (a signed-in browser's cookie authenticates these)
   me: () => request("GET", "/accounts/me"),

@@ -7,6 +7,7 @@ import { Board } from "./board.js";
 import { cardTile } from "./cards.js";
 import { findDiscard, label, plan, previewOf } from "./choices.js";
 import { endScreen } from "./endscreen.js";
+import { RematchPanel } from "./rematch.js";
 import { card as cardData, cardName, formName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
@@ -580,7 +581,9 @@ export class GamePage {
 
   renderEnd(view, mySeat) {
     if (view.status !== "finished") { this.endEl.hidden = true; return; }
-    clear(this.endEl, endScreen(view, this.stats, this.data, mySeat, () => this.rematch()));
+    this.rematchPanel ??= new RematchPanel(this.id, this.token, (err) => this.showError(err));
+    clear(this.endEl, endScreen(view, this.stats, this.data, mySeat, () => this.rematchPanel.offer()),
+      mySeat !== null && mySeat !== undefined ? this.rematchPanel.show() : null);
     this.endEl.hidden = false;
   }
 
@@ -593,19 +596,6 @@ export class GamePage {
     items.push([h("span", { class: "key-ring" }), " red / green squares"]);
     if (Object.values(view.gateways || {}).some(Boolean) || view.gateway) items.push([h("span", { class: "key-gate" }), " the Gateway"]);
     clear(this.keyEl, items.flatMap((item, i) => (i ? [" · ", ...item] : item)));
-  }
-
-  async rematch() {
-    try {
-      const created = await api.rematch(this.id, this.token);
-      const mine = this.view.seat === null ? 0 : (this.view.seat + created.seats.length - 1) % created.seats.length;
-      const me = created.seats[mine];
-      storage.rememberGame(created.id, { seat: me.seat, token: me.token,
-        links: created.seats.map((x) => ({ seat: x.seat, name: x.name, token: x.token, bot: (this.view.players || []).some((p) => p.name === x.name && p.bot) })) });
-      window.location.assign(`/play/${encodeURIComponent(created.id)}`);
-    } catch (err) {
-      this.showError(err);
-    }
   }
 
   renderLog() {
