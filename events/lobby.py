@@ -165,10 +165,12 @@ def claim_place(redis, owners: list[str], table: dict, cap: int, now: float) -> 
 
 
 def _recount(redis, owner: str, now: float) -> None:
-    """Forget the owner's tables that are no longer open; renew the time of those a join renewed."""
+    """Forget the owner's tables that are no longer open; renew the time of those a join renewed. A
+    table counted but not stored yet (its opening is under way) still counts, until its time."""
     listed = [text(t) for t in redis.zrange(keys.tables_of(owner), 0, -1)]
-    still = {t["id"]: t["expires"] for t in _tables(redis, listed) if t["status"] == "open" and not expired(t, now)}
-    gone = [t for t in listed if t not in still]
+    found = _tables(redis, listed)
+    still = {t["id"]: t["expires"] for t in found if t["status"] == "open" and not expired(t, now)}
+    gone = [t["id"] for t in found if t["id"] not in still]
     if gone:
         redis.zrem(keys.tables_of(owner), *gone)
     if still:
