@@ -76,8 +76,11 @@ def main() -> None:
     started = time.time()
     jobs = [(label, job) for label, form, top, bottom, n, seats in pairings
             for job in ladder.jobs(form, top, bottom, n, args.seed, seats)]
-    with Pool(args.processes) as pool:
-        results = pool.map(_game, [job for _, job in jobs], chunksize=1)
+    results = []
+    with Pool(args.processes) as pool:                    # each game as it ends, for a ladder stopped early
+        for (label, _), result in zip(jobs, pool.imap(_game, [job for _, job in jobs], chunksize=1)):
+            results.append(result)
+            print(f"  {label}: {result['score']} ({time.time() - started:.0f} s)", file=sys.stderr, flush=True)
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for (label, _), result in zip(jobs, results):
         by_label[label].append(result)

@@ -35,6 +35,7 @@ class Style:
     places: int = 6
     noise: float = 0.0              # probability of a random pick among the tried commands
     blur: float = 0.0               # spread added to each judged value
+    ready: bool = True              # count the beings a place makes summonable (costly: a pattern search)
     weights: Weights = DEFAULT
 
 
@@ -86,7 +87,7 @@ def ready(state: State, seat: int) -> int:
 
 def judge(after: State, seat: int, command: Command, style: Style) -> float:
     value = chance(after, seat, style.weights)
-    if command["type"] == "place" and after["phase"] == "play" and active_seat(after) == seat \
+    if style.ready and command["type"] == "place" and after["phase"] == "play" and active_seat(after) == seat \
             and after["turn"] and current_turn(after)["actions"] > 0:
         value += READY * ready(after, seat)
     return value

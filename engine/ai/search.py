@@ -37,7 +37,7 @@ Key = tuple[tuple[tuple[str, object], ...], ...]
 class Budget:
     simulations: int
     style: Style = field(default_factory=Style)              # builds the candidate turns
-    reply: Style = field(default_factory=lambda: Style(width=4, places=3))   # the others' turns in playouts
+    reply: Style = field(default_factory=lambda: Style(width=2, places=2, ready=False))   # the others' turns in playouts
     variety: Style = field(default_factory=lambda: Style(noise=0.2, blur=0.05))  # later candidates
     depth: int = 3                  # other seats' turns played before the cut-off, at most
 
