@@ -1,6 +1,6 @@
 """Turn-deadline lateness under `arena serve`: how long after its recorded deadline a turn times out.
 
-    python bench/clocks.py [--games 30] [--seconds 2] [--spread 1.5] [--root DIR]
+    python bench/clocks.py [--games 30] [--seconds 2] [--spread 1.5] [--root DIR] [--bots 4]
 
 Starts `arena serve` (embedded Redis with appendfsync always, web server, workers) in a temporary
 data directory on a free port, creates `--games` duels with a move limit of `--seconds`, their
@@ -8,6 +8,9 @@ creations spread evenly over `--spread` seconds (so deadlines fall at every frac
 then reads each game's TurnTimedOut event and prints the lateness (its recorded time minus the
 recorded deadline): median, p90, max and min. A negative minimum would be a turn timed out early.
 `--root` runs another checkout of the project (e.g. main, to compare before and after).
+`--bots N` first starts N games between two computer players of the strongest level, so the bot
+workers think all through the measurement; it then also times one person's move in each of
+`--games` untimed games (median and p99): run with --bots 0 and --bots 4 to compare.
 """
 from __future__ import annotations
 
@@ -39,6 +42,10 @@ def call(base: str, path: str, body: dict | None = None) -> dict:
     if status >= 400:
         raise urllib.error.HTTPError(base + path, status, str(answer), None, None)
     return answer
+
+
+def quantile(samples: list[float], q: float) -> float:
+    return samples[min(len(samples) - 1, int(q * len(samples)))]
 
 
 def epoch(text: str) -> float:
@@ -81,6 +88,30 @@ def timed_out_at(base: str, game_id: str) -> float | None:
     return None
 
 
+def start_bots(base: str, count: int) -> None:
+    """`count` games between two strongest-level computer players, thinking while we measure."""
+    level = max(entry["level"] for entry in call(base, "/vocabulary")["bot_levels"])
+    for _ in range(count):
+        call(base, "/games", {"form": "duel", "players": [{"name": "A", "school": "northern", "bot_level": level},
+                                                          {"name": "B", "school": "sylvan", "bot_level": level}]})
+
+
+def move_times(base: str, games: int) -> list[float]:
+    """Seconds one person's move takes to be answered, in `games` fresh untimed duels."""
+    out = []
+    for _ in range(games):
+        game = call(base, "/games", {"form": "duel", "players": [{"name": "A", "school": "northern"},
+                                                                 {"name": "B", "school": "sylvan"}]})
+        seat = call(base, f"/games/{game['id']}")["active_seat"]
+        token = game["seats"][seat]["token"]
+        port = int(base.rsplit(":", 1)[1])
+        legal = Client(port).call("GET", f"/games/{game['id']}/legal", None, token=token)[1]["commands"]
+        start = time.perf_counter()
+        Client(port).call("POST", f"/games/{game['id']}/commands", legal[0], token=token)
+        out.append(time.perf_counter() - start)
+    return sorted(out)
+
+
 def measure(base: str, games: int, seconds: int, spread: float) -> list[float]:
     created: list[tuple[str, float]] = []
     start = time.monotonic()
@@ -103,6 +134,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=2)
     parser.add_argument("--spread", type=float, default=1.5)
     parser.add_argument("--root", type=Path, default=ROOT)
+    parser.add_argument("--bots", type=int, default=0, help="games between strongest-level bots thinking meanwhile")
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="arena-bench-"))
     errors = tempfile.TemporaryFile("w+")
@@ -116,8 +148,10 @@ def main() -> None:
     try:
         base = f"http://127.0.0.1:{port}"
         await_health(base, server)
-        await_workers(data, 2)
+        await_workers(data, 3 if args.bots else 2)
+        start_bots(base, args.bots)
         late = sorted(measure(base, args.games, args.seconds, args.spread))
+        moves = move_times(base, args.games)
     except SystemExit:
         errors.seek(0)
         print(errors.read()[-3000:], file=sys.stderr)
@@ -132,10 +166,13 @@ def main() -> None:
         shutil.rmtree(data, ignore_errors=True)
     missing = sum(1 for x in late if x == float("inf"))
     done = [x for x in late if x != float("inf")]
-    print(f"root {args.root}: {args.games} games, move limit {args.seconds} s, deadlines spread over {args.spread} s")
+    print(f"root {args.root}: {args.games} games, move limit {args.seconds} s, deadlines spread over {args.spread} s, "
+          f"{args.bots} bot games thinking")
+    print(f"a person's move  median {statistics.median(moves) * 1000:7.0f} ms   p99 {quantile(moves, 0.99) * 1000:7.0f} ms")
     if done:
         p90 = done[min(len(done) - 1, int(0.9 * len(done)))]
         print(f"lateness  median {statistics.median(done) * 1000:7.0f} ms   p90 {p90 * 1000:7.0f} ms   "
+              f"p99 {quantile(done, 0.99) * 1000:7.0f} ms   "
               f"max {max(done) * 1000:7.0f} ms   min {min(done) * 1000:7.0f} ms   "
               f"early {sum(1 for x in done if x < 0)}   not timed out {missing}")
     else:

@@ -24,7 +24,7 @@ class Level:
 
 LEVELS: dict[int, Level] = {level.number: level for level in (
     Level(1, "beginner", "plays the first idea that looks good, and often misses a summoning",
-          Style(width=3, places=2, noise=0.35, blur=0.08)),
+          Style(width=3, places=2, noise=0.35, blur=0.08, ready=False)),
     Level(2, "casual", "looks one command ahead, with the odd slip", Style(width=6, places=4, noise=0.08, blur=0.03)),
     Level(3, "club", "plans whole turns and looks at the reply", Style(), Budget(simulations=16)),
     Level(4, "expert", "searches whole turns against many guesses of the hidden cards", Style(), Budget(simulations=48)),
