@@ -8,6 +8,7 @@
     arena stream                the stream endpoints only (uvicorn), for a path-routing proxy
     arena worker [--queue Q]    an RQ worker with its deadline loop (default: every queue)
     arena bots --form F --levels A,B --games N --seed S --records DIR   computer levels against each other
+    arena bot --server URL --token T --level N   a computer player outside the server, through the public API
     arena selfplay              random legal games played by the engine, with a progress bar
     arena replay GAME [--move N]    the board of a stored game after move N (default: now)
     arena export GAME [-o FILE]     a finished game's verifiable record
@@ -248,6 +249,21 @@ def bots(form: str, levels: str, games: int, seed: str, records: str | None, pro
     with Pool(max(1, processes)) as pool:
         results = pool.map(functools.partial(ladder.play, records=records), jobs, chunksize=1)
     click.echo(json.dumps(ladder.summary(results, list(dict.fromkeys(names))), sort_keys=True))
+
+
+@main.command()
+@click.option("--server", required=True, help="the Arena server's URL, e.g. https://arena.example")
+@click.option("--token", required=True, help="the bot account's player token")
+@click.option("--level", type=int, default=3, show_default=True, help="the computer level it plays at (GET /vocabulary)")
+@click.option("--poll", type=float, default=2.0, show_default=True, help="seconds between looks when there is nothing to do")
+def bot(server: str, token: str, level: int, poll: float) -> None:
+    """Play as a bot account through the public API: accept invitations, play every game where it is to move."""
+    from engine.ai import LEVELS
+
+    from .bot_client import Bot, http
+    if level not in LEVELS:
+        raise click.BadParameter(f"choose one of {sorted(LEVELS)}", param_hint="--level")
+    Bot(http(server, token), level, token).run(poll)
 
 
 def _service():
