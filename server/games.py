@@ -8,14 +8,18 @@ from flask_smorest import Api, Blueprint
 from werkzeug.routing import BaseConverter
 
 import engine
+from engine.ai import STRONGEST
+from engine.state import active_seat
 from events import GameNotFound, Loaded, roster, unmoved
+from events.email_prefs import server_secret
+from workers import bots
 from events.redaction import state_view
 
 from . import auth, clocks, invitations, limits, starting
 from .context import Arena
 from .errors import ApiError
 from .results import stats_and_result
-from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, LegalOut, ProblemOut
+from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, HintOut, LegalOut, ProblemOut
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -111,6 +115,27 @@ def legal(game_id: str):
     orientation, direction, branch or path carry `squares` (pattern, affects, path, marks, being):
     what they use and affect, for display; it may be sent back or left out."""
     return legal_answer(game_id, auth.caller_for_game(Arena.of().redis, game_id).seat)
+
+
+@blp.route("/<game_id>/hint")
+@limits.limited("hint", "hints (a search of the strongest computer level each)", per_address="30/minute", per_player="10/minute")
+@blp.response(200, HintOut)
+@problems(401, 403, 404, 409)
+def hint(game_id: str):
+    """What the strongest computer level would play for you now: only in a game against the computer
+    (which is never rated), and only when the game waits for you. It thinks from your seat's view."""
+    arena = Arena.of()
+    caller = auth.caller_for_game(arena.redis, game_id, required=True)
+    if caller.seat is None:
+        raise ApiError(403, "not_your_seat", "Only a player of this game may ask for a hint.")
+    if not roster.seating_of(arena.redis, game_id).bots:
+        raise ApiError(409, "no_hint_here", "Hints are for casual games against the computer; this game has no computer player.")
+    loaded = arena.service.load(game_id)
+    if active_seat(loaded.state) != caller.seat:
+        raise ApiError(409, "not_your_turn", "The game is not waiting for you, so there is nothing to hint at.")
+    command, _ = bots.choose(arena.service, game_id, caller.seat, loaded.version, STRONGEST, server_secret(arena.redis))
+    listed = _with_squares([{k: v for k, v in command.items() if k != "seat"}], listed_commands(loaded.state, caller.seat))
+    return {"version": loaded.version, "level": STRONGEST, "command": listed[0]}
 
 
 def legal_answer(game_id: str, seat: int | None, loaded: Loaded | None = None) -> dict:

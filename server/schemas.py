@@ -147,6 +147,12 @@ class StatsOut(Schema):
                                                     "breakdown and the tie-break that decided (null while playing)"})
 
 
+class HintOut(Schema):
+    version = fields.Integer(metadata={"description": "the game's version the hint is for"})
+    level = fields.Integer(metadata={"description": "the computer level that chose it: the strongest"})
+    command = fields.Dict(metadata={"description": "the command it would send, as /legal lists it"})
+
+
 class LegalOut(Schema):
     version = fields.Integer()
     seat = fields.Integer(allow_none=True)

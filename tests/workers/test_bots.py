@@ -13,7 +13,7 @@ from workers import bots, followup, results
 from workers.queues import job_id
 from workers.settings import Settings
 
-from .helpers import later, new_game, run_worker
+from .helpers import bearer, later, new_game, run_worker
 
 BOT_FIRST = [{"name": "Ann", "school": "northern"}, {"name": "Robot", "school": "sylvan", "bot": True}]
 
@@ -91,3 +91,17 @@ def test_a_bot_with_a_delay_is_played_by_the_deadline_loop_once_the_delay_has_pa
     with freeze_time(later(start, 5.1)):
         run_worker(redis_db)
     assert client.get(f"/games/{game['id']}").json["active_seat"] == 0
+
+
+def test_a_hint_shows_what_the_strongest_level_would_play_only_against_the_computer(client, redis_db):
+    game = new_game(client, players=[{"name": "Ann", "school": "northern"}, {"name": "Robot", "school": "sylvan", "bot": True}])
+    ann = bearer(game["seats"][0]["token"])
+    assert client.get(f"/games/{game['id']}/hint", headers=ann).json["code"] == "not_your_turn"    # Robot places first
+    run_worker(redis_db)
+    answer = client.get(f"/games/{game['id']}/hint", headers=ann)
+    assert answer.status_code == 200 and answer.json["level"] == max(LEVELS)
+    legal = client.get(f"/games/{game['id']}/legal", headers=ann).json["commands"]
+    assert answer.json["command"] in legal
+    people = new_game(client)
+    refused = client.get(f"/games/{people['id']}/hint", headers=bearer(people["seats"][0]["token"]))
+    assert refused.status_code == 409 and refused.json["code"] == "no_hint_here"

@@ -60,6 +60,7 @@ export const api = {
   myGames: (token) => request("GET", "/players/me/games", { token }),
   view: (id, token) => request("GET", `/games/${encodeURIComponent(id)}`, { token }),
   legal: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/legal`, { token }),
+  hint: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/hint`, { token }),
   moves: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/moves`, { token }),
   moveView: (id, n, token) => request("GET", `/games/${encodeURIComponent(id)}/moves/${n}`, { token }),
   log: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/log`, { token }),

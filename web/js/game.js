@@ -484,6 +484,12 @@ export class GamePage {
         }
       }
     }
+    if (!this.rewound && view.status !== "finished" && view.active_seat === mySeat && (view.players || []).some((x) => x.bot)) {
+      const shown = this.hint && this.hint.version === this.legal.version ? this.hint.text : null;
+      parts.push(h("div", { class: "buttons hint-row" },
+        h("button", { type: "button", class: "small", id: "hint", onclick: () => this.askHint() }, "Hint"),
+        shown ? h("span", { class: "hint-text", role: "status" }, shown) : null));
+    }
     if (this.plan.resign && !this.rewound) {
       parts.push(this.confirmResign
         ? h("div", { class: "buttons resign" }, h("span", {}, "Resign this game?"),
@@ -493,6 +499,21 @@ export class GamePage {
           onclick: () => { this.confirmResign = true; this.render(); } }, "Resign…")));
     }
     clear(this.promptEl, parts);
+  }
+
+  // What the strongest computer level would play (GET /games/{id}/hint: games against the computer only)
+  async askHint() {
+    const version = this.legal.version;
+    try {
+      const answer = await api.hint(this.id, this.token);
+      const c = answer.command;
+      const what = [c.type.replace("_", " "), c.card ? cardName(this.data, c.card) : "", c.square ? `on ${c.square}` : "",
+        c.from ? `from ${c.from} to ${c.to}` : ""].filter(Boolean).join(" ");
+      this.hint = { version: answer.version, text: `The computer (level ${answer.level}) would ${what}.` };
+    } catch (err) {
+      this.hint = { version, text: err.message };
+    }
+    this.render();
   }
 
   discardDialog(view) {
