@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 from typing import Any
 
 import engine
+from engine import autoplay
 from engine.ai import Knowledge, play
 from events import SYSTEM, ConflictError, game_clock, roster
 from events.email_prefs import server_secret
@@ -20,6 +22,7 @@ from events.email_prefs import server_secret
 from . import turns
 from .settings import Settings
 
+log = logging.getLogger(__name__)
 MAX_COMMANDS = 200                  # commands one job plays, at most (a wait needs a handful)
 
 
@@ -39,8 +42,13 @@ def choose(service: Any, game_id: str, seat: int, version: int, level: int, secr
            known: Knowledge | None = None) -> tuple[dict, Knowledge]:
     """The bot's command for `seat` at `version` (complete, with the seat), and its knowledge."""
     known = knowledge(service, game_id, seat, known)
-    options = engine.legal_commands(service.load(game_id).state, seat)      # the seat's own /legal
-    return play(known, options, level, seed(secret, game_id, seat, version)), known
+    state = service.load(game_id).state
+    options = engine.legal_commands(state, seat)      # the seat's own /legal
+    try:
+        return play(known, options, level, seed(secret, game_id, seat, version)), known
+    except Exception:                   # noqa: BLE001 - a bot's bug must never stall its game
+        log.exception("bot of game %s seat %s: its search failed; the timeout's autoplay plays for it", game_id, seat)
+        return {**autoplay.choose(state, seat), "seat": seat}, known
 
 
 def play_wait(redis: Any, service: Any, game_id: str, wait: int, settings: Settings) -> int:
