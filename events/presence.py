@@ -2,8 +2,9 @@
 
 A stream connection calls `touch` when it opens and at each heartbeat; an entry lapses TTL
 seconds after its last touch, so a viewer whose connection died stops counting by itself.
-Viewers are player ids, or `anon:<n>` for streams without a player. Spectator counts and the
-e-mail rule "never while the player is watching that game" read it.
+Viewers are player ids, or `anon:<a digest of the client address>` for streams without a player
+(an address is one viewer). Spectator counts and the e-mail rule "never while the player is
+watching that game" read it.
 """
 from __future__ import annotations
 

@@ -25,11 +25,13 @@ from . import auth, limits, password_guard, sessions
 from .context import Arena
 from .errors import ApiError
 from .games import problems
+from .plain_text import Name
 from .schemas import Strict
 
 blp = Blueprint("accounts", __name__, url_prefix="/accounts", description="Accounts, sessions and API tokens")
 HASHER = PasswordHasher()
-NAME = validate.Regexp(r"^[A-Za-z0-9_-]{2,24}$", error="2 to 24 letters, digits, '_' or '-'")
+NAME = validate.And(validate.Regexp(r"^[A-Za-z0-9_-]{2,24}$", error="2 to 24 letters, digits, '_' or '-'"),
+                    validate.Regexp(r"^(?!p[0-9a-f]{16}$)", error="a name may not look like a player id"))
 PASSWORD = validate.Length(min=8, max=256)
 WRONG = "Wrong name or password; check both and try again."
 # Verified against when the name has no account, so both answers take the same time.
@@ -42,7 +44,7 @@ class SignUpIn(Strict):
 
 
 class SignInIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = Name(required=True, max_length=64)       # names as made (ASCII) come out unchanged
     password = fields.String(required=True, validate=validate.Length(min=1, max=256), load_only=True)
 
 

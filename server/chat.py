@@ -25,8 +25,8 @@ GET /games/{id}/chat/stream follows one channel alone.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
+from typing import Callable
 
 from flask import request
 from flask_smorest import Blueprint
@@ -34,7 +34,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from events import GameNotFound, accounts, chat, keys, roster
 
-from . import auth, limits, sse
+from . import auth, limits, plain_text, sse
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -44,7 +44,6 @@ from .schemas import MAX_VERSION, StreamQuery, Strict
 
 blp = Blueprint("chat", __name__, description="Chat beside a game, mutes and reports")
 MAX_LENGTH = 500
-CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 Channel = fields.String(load_default="players", validate=validate.OneOf(chat.CHANNELS))
 
 
@@ -143,7 +142,7 @@ def export_for(game_id: str, caller: auth.Caller) -> dict[str, list[dict]]:
 
 
 def clean(text: str) -> str:
-    return CONTROL.sub("", text).strip()
+    return plain_text.clean(text, keep_newlines=True)
 
 
 @blp.route("/games/<game_id>/chat")
@@ -170,16 +169,17 @@ def stream(query: dict, game_id: str):
 
 
 def open_stream(query: dict, game_id: str) -> sse.Source:
-    """The channel's messages for the caller (muted players left out), after Last-Event-ID or `after`."""
+    """The channel's messages for the caller (muted players left out), after Last-Event-ID or `after`;
+    a mute or unmute ends it at once (the client resumes from its id, with the new mutes)."""
     caller = _caller(game_id, query["channel"], writing=False)
+    muted, unchanged = _mutes_as_now(caller.player)
     after = request.headers.get("Last-Event-ID", query["after"])
     try:
         stream_id(after)
     except ValidationError:
         raise ApiError(400, "malformed_request", "The chat cannot resume from there; reconnect without Last-Event-ID to start again.") from None
-    hidden = tuple(sorted(chat.muted(Arena.of().redis, caller.player)))
     return sse.Source(keys.chat(game_id, query["channel"]), sse.parse_id(after), render_messages,
-                      (query["channel"], hidden))
+                      (query["channel"], tuple(sorted(muted))), unchanged=unchanged)
 
 
 def readable(game_id: str, caller: auth.Caller) -> tuple[str, ...]:
@@ -223,8 +223,7 @@ def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source)
         at = at or from_query[1]
     channels = readable(game_id, caller)
     later = tuple(c for c in readable_when(True, caller) if c not in channels)     # once the game is over
-    redis = Arena.of().redis
-    muted = chat.muted(redis, caller.player)
+    muted, unchanged = _mutes_as_now(caller.player)
     hidden = tuple(sorted(muted))
 
     def channel(c: str) -> sse.Source:
@@ -234,13 +233,17 @@ def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source)
 
     def cursor(positions) -> str:
         return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in zip(named, positions[1:]))])
-    player = caller.player
-
-    def unchanged() -> bool:
-        """The viewer's mutes as at the opening (a mute ends the stream; it resumes without them)."""
-        return chat.muted(redis, player) == muted
-    return Merged(parts, cursor, presence=log.presence, unchanged=unchanged if player else None,
+    return Merged(parts, cursor, presence=log.presence, unchanged=unchanged,
                   joining=tuple(channel(c) for c in later))
+
+
+def _mutes_as_now(player: str | None) -> tuple[set, Callable[[], bool] | None]:
+    """The viewer's mutes, and a check that they are still those (None for a viewer who cannot mute)."""
+    redis = Arena.of().redis
+    muted = chat.muted(redis, player)
+    if player is None:
+        return muted, None
+    return muted, lambda: chat.muted(redis, player) == muted
 
 
 def render_messages(entries, viewer: tuple[str, tuple[str, ...]]) -> list[sse.Frame]:

@@ -6,10 +6,16 @@ computer players' queue (bots wait),
 this process's stream reader reconnecting, or a Cluster master without a replica (`replication`
 says how acknowledged writes are kept, events/replication.py). Other parts add a check with
 `app.extensions["arena_health"][name] = callable -> {"ok": bool, ...}` (the async tier does).
+
+Anyone sees `status`, `redis` and `down`; each check's details (counts, queues, errors that may
+name socket paths or hosts) and `replication` only the operator, who sends ARENA_OPERATOR_TOKEN as
+'Authorization: Bearer <token>' (unset: nobody).
 """
 from __future__ import annotations
 
-from flask import current_app
+import hmac
+
+from flask import current_app, request
 from flask_smorest import Blueprint
 from redis.exceptions import RedisError
 from rq import Queue, Worker
@@ -19,11 +25,20 @@ from events.connection import is_cluster, queue_for
 
 from .context import Arena
 from .errors import retry_after_seconds
+from .limits import SETTINGS
 from workers.settings import Settings
 
 from .schemas import HealthOut
 
 blp = Blueprint("health", __name__, description="Liveness and what is down")
+SETTINGS["ARENA_OPERATOR_TOKEN"] = ("", "the secret that shows /health's details (send it as 'Authorization: Bearer "
+                                        "<token>'); unset: only the public status is shown")
+
+
+def _operator() -> bool:
+    wanted = str(current_app.config.get("ARENA_OPERATOR_TOKEN") or "")
+    scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
+    return bool(wanted) and scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), wanted.encode())
 
 
 def _redis() -> dict:
@@ -76,8 +91,9 @@ def health():
     down = [name for name, check in checks.items() if not check["ok"]]
     if replication and replication["mode"] == "degraded" and is_cluster(Arena.of().redis):
         down.append("replication")      # a Cluster master lost its replica (a single Redis has none)
-    body = {"status": "ok" if not down else "degraded", "redis": checks["redis"]["ok"], "down": down,
-            "checks": checks, "replication": replication}
+    body = {"status": "ok" if not down else "degraded", "redis": checks["redis"]["ok"], "down": down}
+    if _operator():
+        body.update(checks=checks, replication=replication)
     if checks["redis"]["ok"]:
         return body, 200
     return body, 503, {"Retry-After": str(retry_after_seconds())}

@@ -1,7 +1,7 @@
 """A game's history: its events, moves, log in words, rewind, record, picture and live stream."""
 from __future__ import annotations
 
-import secrets
+import hashlib
 from dataclasses import replace
 
 from flask import Response, request
@@ -246,7 +246,8 @@ def open_stream(query: dict, game_id: str) -> sse.Source | Merged:
 def _log_source(game_id: str, caller: auth.Caller, after: int, render: sse.Render) -> sse.Source:
     if not Arena.of().service.store.exists(game_id):
         raise GameNotFound(game_id)                 # 404 before the stream starts
-    viewer = caller.player or f"anon:{secrets.token_hex(6)}"        # who is watching (spectator counts, e-mail)
+    # who is watching (spectator counts, e-mail): a player, or an address (its streams are one viewer)
+    viewer = caller.player or "anon:" + hashlib.sha256(limits.client_address().encode()).hexdigest()[:12]
     return sse.Source(keys.log(game_id), (after, 0), render, caller.seat, presence=(game_id, viewer))
 
 

@@ -49,7 +49,9 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "ARENA_LOBBY_TABLE_TTL": (lobby.TABLE_TTL, "seconds an open lobby table waits for its next player before it expires "
                                          "(its creator is told)"),
     "ARENA_MAX_OPEN_TABLES": (3, "open lobby tables one account, and one client address, may have at once"),
-    "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For is trusted"),
+    "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For (and -Proto) is trusted"),
+    "ARENA_SECURE_COOKIES": (False, "1: session, CSRF and device cookies are always Secure; 0: when the request "
+                                    "came over https (directly, or as a trusted proxy's X-Forwarded-Proto says)"),
     "ARENA_RATE_LIMITS": (True, "0 turns every rate limit off (body sizes and the unmoved-game cap stay)"),
 }
 LIMIT_ATTR, BODY_ATTR = "_arena_limits", "_arena_body_limit"
@@ -130,7 +132,7 @@ def large_body(fn: Callable) -> Callable:
 def init(app: Flask, redis: Any) -> Limiter:
     """Count the declared limits in `redis`, cap bodies, and answer refusals as problem+json."""
     if app.config["ARENA_PROXY_HOPS"]:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["ARENA_PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["ARENA_PROXY_HOPS"], x_proto=app.config["ARENA_PROXY_HOPS"])
     limiter = Limiter(key_func=client_address, app=app, storage_uri="redis://",
                       storage_options={"connection_pool": redis.connection_pool},
                       strategy="sliding-window-counter", headers_enabled=True, key_prefix=keys.rate_limits(),

@@ -45,7 +45,7 @@ class LiveOut(Schema):
 
 def _find(who: str) -> accounts.Account:
     redis = Arena.of().redis
-    found = accounts.find(redis, who) or accounts.load(redis, who)
+    found = accounts.load(redis, who) or accounts.find(redis, who)       # an id first: no name can take it
     if found is None:
         raise ApiError(404, "player_not_found", f"There is no player {who!r}; check the name.")
     return found

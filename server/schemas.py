@@ -9,6 +9,9 @@ from marshmallow import EXCLUDE, INCLUDE, RAISE, Schema, ValidationError, fields
 
 from engine.ai.levels import LEVELS
 from engine.vocabulary import COMMAND_TYPES, DIRECTIONS, FORMS, RANKS
+
+from .plain_text import Name
+
 MAX_VERSION = 10 ** 9
 Square = fields.String(validate=validate.Length(min=2, max=3))
 
@@ -19,7 +22,7 @@ class Strict(Schema):
 
 
 class PlayerSeatIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(required=True)
     school = fields.String(required=True, validate=validate.Length(min=1, max=32),
                            metadata={"description": "a school id, or 'random' or 'draft' (engine/setup.py)"})
     player = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
@@ -259,7 +262,7 @@ class BoardQuery(Schema):
 
 
 class PlayerIn(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Name(required=True)
     webhook_url = fields.String(metadata={"format": "uri", "description": "http(s) URL of a public address (see README)"})
 
 
@@ -301,9 +304,9 @@ class HealthOut(Schema):
     status = fields.String(metadata={"description": "ok, or degraded when something is down"})
     redis = fields.Boolean()
     down = fields.List(fields.String(), metadata={"description": "what is down: redis, workers, streams"})
-    checks = fields.Dict(metadata={"description": "each part's state: ok, and a count or the error"})
+    checks = fields.Dict(metadata={"description": "each part's state: ok, and a count or the error (operator only)"})
     replication = fields.Nested(ReplicationOut, allow_none=True,
-                                metadata={"description": "how acknowledged writes are kept (WAIT for a replica)"})
+                                metadata={"description": "how acknowledged writes are kept (WAIT for a replica; operator only)"})
 
 
 class ProblemOut(Schema):

@@ -1,7 +1,7 @@
 """The browser session: a cookie that names an account, and CSRF protection for the writes it makes.
 
 The session cookie is HttpOnly and SameSite=Lax (Secure when the page is served over https, or
-always with SESSION_COOKIE_SECURE). A write authenticated by the cookie (any method but GET, HEAD
+always with ARENA_SECURE_COOKIES). A write authenticated by the cookie (any method but GET, HEAD
 and OPTIONS) must also carry the session's CSRF token in the X-CSRF-Token header: the page reads
 it from the `arena_csrf` cookie (double submit) or from GET /accounts/me. Requests with a bearer
 token never look at cookies, so scripts and bots need no CSRF token.
@@ -36,7 +36,10 @@ def current(redis) -> accounts.Session | None:
 
 
 def secure() -> bool:
-    return bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+    """Cookies are Secure with ARENA_SECURE_COOKIES (or SESSION_COOKIE_SECURE), or when the request
+    came over https: directly, or as a trusted proxy's X-Forwarded-Proto says (server/limits.py)."""
+    config = current_app.config
+    return bool(config.get("ARENA_SECURE_COOKIES") or config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
 
 def set_cookies(response: Response, cookie: str, csrf: str) -> Response:

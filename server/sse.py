@@ -49,6 +49,9 @@ class Source:
     render: Render
     viewer: Hashable = None
     presence: tuple[str, str] | None = None   # (game id, viewer id): counted as watching while open
+    # False once what it was opened with changed (a chat viewer's mutes): the stream then ends, and
+    # the client resumes from its id (as Merged.unchanged); not part of what viewers alike share
+    unchanged: Callable[[], bool] | None = dataclass_field(default=None, compare=False, hash=False)
 
 
 def parse_id(raw: Any) -> StreamId:

@@ -22,6 +22,8 @@ for _name in SETTINGS:
         os.environ.setdefault(_name, "1000000/minute")
 os.environ.setdefault("ARENA_MAX_UNMOVED_GAMES", "1000000")
 os.environ.setdefault("ARENA_MAX_OPEN_TABLES", "1000000")
+os.environ.setdefault("ARENA_OPERATOR_TOKEN", "operator-of-the-tests")
+OPERATOR = {"Authorization": f"Bearer {os.environ['ARENA_OPERATOR_TOKEN']}"}       # /health's details
 
 
 @pytest.fixture(scope="session", autouse=True)

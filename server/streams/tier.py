@@ -31,7 +31,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from .. import auth, sse
+from .. import auth, sessions, sse
 from ..context import Arena
 from ..errors import PROBLEM, STORE_UNAVAILABLE, problem_body
 from ..merged import Merged
@@ -126,7 +126,7 @@ class StreamTier:
         """Run in the opener's request context: what the stream checks before it delivers (its
         credentials, and a merged stream's terms too), and whose they are (for StandingNews)."""
         credentials = auth.still_standing(redis)
-        unchanged = source.unchanged if isinstance(source, Merged) else None
+        unchanged = source.unchanged
         checks = [c for c in (credentials, unchanged) if c is not None]
         if not checks:
             return Standing(None, None, self.limits.stream_recheck_seconds)
@@ -240,5 +240,9 @@ def problem_response(status: int, code: str, detail: str, retry_after: int | Non
 
 
 def _token(request: Request) -> str | None:
+    """The credential whose streams are capped together: the bearer token, else the session cookie
+    (a signed-in browser's tabs share one cap, as a token's streams do)."""
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
+    if scheme.lower() == "bearer":
+        return token.strip() or None
+    return request.cookies.get(sessions.COOKIE) or None

@@ -10,6 +10,7 @@ import pytest
 
 from events import keys
 from server import create_app
+from tests.conftest import OPERATOR
 
 QUEUE_DB = 3
 
@@ -108,7 +109,7 @@ def product_flow(cluster_env) -> Flow:
     hook.close()
     assert noted and sorted(h["X-Arena-Delivery"] for h, _ in hook.requests) == sorted(noted)     # once each
     assert not cluster.hlen(keys.notify_outbox(ann["id"]))
-    assert client.get("/health").json["replication"]["mode"] == "degraded"      # no replicas here
+    assert client.get("/health", headers=OPERATOR).json["replication"]["mode"] == "degraded"      # no replicas here
     asyncio.run(_stream_slots_once())
     flow.tables = lobby_flow(app, cluster_env)
     return flow

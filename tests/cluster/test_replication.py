@@ -17,6 +17,7 @@ from events.replication import Replication
 from server import create_app
 
 from .conftest import QUEUE_DB
+from tests.conftest import OPERATOR
 
 DUEL = {"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}]}
 
@@ -91,14 +92,14 @@ def test_a_move_no_replica_confirms_is_refused_and_its_retry_gets_the_original_a
     assert answer.status_code == 200 and answer.json["replayed"] is True
     assert answer.json["version"] == legal["version"] + len(answer.json["events"])
     assert replica_version(replica, game["id"]) == answer.json["version"]
-    assert web.get("/health").json["replication"]["mode"] == "replicated"
+    assert web.get("/health", headers=OPERATOR).json["replication"]["mode"] == "replicated"
 
 
 def test_health_says_whether_writes_are_replicated(redis_server, monkeypatch):
     monkeypatch.delenv("REDIS_CLUSTER_URL", raising=False)
-    single = create_app({"REDIS_URL": redis_server.url, "TESTING": True}).test_client().get("/health").json
+    single = create_app({"REDIS_URL": redis_server.url, "TESTING": True}).test_client().get("/health", headers=OPERATOR).json
     assert single["replication"]["mode"] == "degraded"
     assert single["replication"]["masters_without_replica"] == [f"127.0.0.1:{redis_server.port}"]
     off = create_app({"REDIS_URL": redis_server.url, "TESTING": True,
                       "SERVICE_OPTIONS": {"replication": Replication(0, 1000)}})
-    assert off.test_client().get("/health").json["replication"]["mode"] == "off"
+    assert off.test_client().get("/health", headers=OPERATOR).json["replication"]["mode"] == "off"

@@ -10,6 +10,7 @@ import time
 import httpx
 
 from .conftest import SSE, new_game, play_move, slow_headers
+from tests.conftest import OPERATOR
 
 GAMES = 20
 STREAMS = 1000
@@ -59,7 +60,7 @@ async def _audience(url: str, port: int) -> None:
             assert stream.ids == [v for v in versions if v > after], f"stream of {game['id']} after {after}"
         assert not any(s.closed for s in streams)
         await _same_redaction(http, streams, plans)
-        assert (await http.get("/health")).json()["checks"]["streams"]["readers"] == 4
+        assert (await http.get("/health", headers=OPERATOR)).json()["checks"]["streams"]["readers"] == 4
 
         cut_by = time.monotonic() + HEADER_TIMEOUT + 2
         while not cut and time.monotonic() < cut_by:

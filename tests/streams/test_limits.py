@@ -14,6 +14,7 @@ from server.streams.limits import Limits
 from server.streams.tier import next_beat
 
 from .conftest import SSE, Front, new_game
+from tests.conftest import OPERATOR
 
 LIMITS = {"ARENA_STREAMS_PER_ADDRESS": "4", "ARENA_STREAMS_PER_TOKEN": "2", "ARENA_HEADER_TIMEOUT": "2",
           "ARENA_MAX_HEADER_BYTES": "4096", "ARENA_MAX_BODY_BYTES": "4096", "ARENA_BODY_TIMEOUT": "1",
@@ -59,7 +60,7 @@ def test_streams_beyond_the_caps_per_token_and_per_address_get_429_with_retry_af
 async def all_given_back(url: str) -> None:
     deadline = time.monotonic() + 10
     async with httpx.AsyncClient(base_url=url) as http:
-        while (await http.get("/health")).json()["checks"]["streams"]["open_streams"]:
+        while (await http.get("/health", headers=OPERATOR)).json()["checks"]["streams"]["open_streams"]:
             assert time.monotonic() < deadline, "closed streams were not given back"
             await asyncio.sleep(0.05)
 

@@ -12,6 +12,7 @@ import time
 import httpx
 
 from .conftest import SSE, RestartableRedis, new_game, play_move
+from tests.conftest import OPERATOR
 
 RECOVER_SECONDS = 20
 
@@ -65,7 +66,7 @@ async def _outage(url: str, port: int, redis: RestartableRedis) -> None:
         resuming = asyncio.create_task(resumed.follow())
         await _until(lambda: resumed.ids[-1:] == latest[-1:])
         assert resumed.ids == [v for v in latest if v > version]
-        health = (await http.get("/health")).json()
+        health = (await http.get("/health", headers=OPERATOR)).json()
         assert health["checks"]["streams"]["reader"] == "connected" and health["redis"] is True
         for stream, task in ((watcher, watching), (resumed, resuming)):
             stream.close()
