@@ -34,8 +34,12 @@ def commitment_matches(commitment: str, seed: str) -> bool:
 
 def event_hash(seed: str, body: dict) -> str:
     """The hash of an envelope body (every field but `hash`, `prev_hash` included)."""
-    message = canonical_json(body).encode("utf-8")
-    return hmac.new(seed.encode("utf-8"), message, hashlib.sha256).hexdigest()
+    return canonical_hash(seed, canonical_json(body))
+
+
+def canonical_hash(seed: str, body_json: str) -> str:
+    """The hash of an envelope body given as its canonical JSON (for a reader that has it as text)."""
+    return hmac.new(seed.encode("utf-8"), body_json.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def first_bad_version(envelopes: Iterable[Envelope], seed: str, game_id: str | None = None,

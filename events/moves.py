@@ -1,9 +1,11 @@
 """The moves index: a game's read model of moves, written by the append itself.
 
 engine/moves.py says where a move starts. Besides the log, the append (events/lua/append.lua)
-keeps every envelope that marks moves (keys.moves): each command accepted (a move's start, or a
+lists every envelope that marks moves (keys.moves): each command accepted (a move's start, or a
 command autoplay played within one) and each undo or redo of a turn's steps. A move list, a rewind
-to move n and the undone marks read these few envelopes instead of folding the whole log.
+to move n and the undone marks read these few envelopes instead of folding the whole log. The
+index holds their versions (a few bytes each), read from the log in the same script; indexes
+written by older versions hold the envelopes themselves, and read the same.
 
 The index exists only for games it covers from creation: a game stored before it existed has
 none, and is indexed from its log when first read (`read` does it, atomically, only while the
@@ -25,6 +27,7 @@ from .scripts import lua, run_script
 INDEXED = frozenset({"CommandAccepted", "TurnStepUndone", "TurnStepRedone"})
 HEADER = '{"index":"moves","from":1}'
 _REBUILD = lua("index_moves.lua")
+_READ = lua("read_moves.lua")
 
 
 @dataclass(frozen=True)
@@ -45,16 +48,13 @@ def flags(envelopes: Sequence[Envelope]) -> str:
 
 def read(store: Any, game_id: str) -> MovesIndex:
     """The game's moves index and version (read together); an old game's is built from its log first."""
-    pipe = store.redis.pipeline(transaction=True)
-    pipe.xlen(keys.log(game_id))
-    pipe.lrange(keys.moves(game_id), 0, -1)
-    version, stored = pipe.execute()
-    version = int(version)
+    reply = run_script(store.redis, _READ, [keys.log(game_id), keys.moves(game_id)], [])
+    version, exists = int(reply[0]), int(reply[1])
     if version == 0:
         return _archived(store, game_id)
-    if not stored:
+    if not exists:
         return _rebuild(store, game_id)
-    return MovesIndex(version, Envelope.many_from_stored(stored[1:]))
+    return MovesIndex(version, Envelope.many_from_stored(reply[2:]))
 
 
 def _archived(store: Any, game_id: str) -> MovesIndex:
@@ -71,5 +71,5 @@ def _rebuild(store: Any, game_id: str) -> MovesIndex:
     envelopes = store.read(game_id)
     kept = [env for env in envelopes if indexed(env.type)]
     run_script(store.redis, _REBUILD, [keys.log(game_id), keys.moves(game_id)],
-               [len(envelopes), HEADER, *(env.to_json() for env in kept)])
+               [len(envelopes), HEADER, *(env.version for env in kept)])
     return MovesIndex(len(envelopes), kept)

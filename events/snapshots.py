@@ -5,7 +5,9 @@ at or below V and replays at most N-1 events after it, so a rewind costs what lo
 does. Snapshots are keyed by an engine fingerprint: when anything that shapes a folded state
 changes, old snapshots are simply never found again and the states are rebuilt from the log.
 Dropping every snapshot changes nothing but the time the next load takes (a test proves
-snapshot + tail == full replay).
+snapshot + tail == full replay). A game keeps only its newest few in Redis (store.SNAPSHOTS_KEPT:
+a rewind further back folds from the start, a few milliseconds), and none once it is over and its
+end-of-game work is done (workers/endgame.py).
 
 The fingerprint covers every line the fold can run: the source of engine/evolve.py (where every
 reducer is registered) and of every engine module it imports, directly or not, found by reading

@@ -24,10 +24,12 @@ from .idempotency import TTL_SECONDS, IdempotencyRecord
 from .replication import Replication
 from .replication import default as replication_default
 from .replies import text
-from .scripts import lua
+from .scripts import lua, run_script
 
 APPEND_LUA = lua("append.lua")
 LOAD_LUA = lua("load.lua")
+PUT_SNAPSHOTS_LUA = lua("put_snapshots.lua")
+SNAPSHOTS_KEPT = 2          # a game keeps its newest snapshots only (put_snapshots.lua)
 
 
 class DuplicateCommand(Exception):
@@ -189,8 +191,9 @@ class EventStore:
                 game.states.update({f"{fingerprint}:{v}": data for v, data in snapshots.items()})
             return
         if snapshots:
-            self.redis.hset(keys.snapshots(game_id),
-                            mapping={f"{fingerprint}:{v}": data for v, data in snapshots.items()})
+            newest = sorted(snapshots)[-SNAPSHOTS_KEPT:]
+            run_script(self.redis, PUT_SNAPSHOTS_LUA, [keys.snapshots(game_id)],
+                       [SNAPSHOTS_KEPT, fingerprint, *(part for v in newest for part in (f"{fingerprint}:{v}", snapshots[v]))])
             unmoved.expire_with(self.redis, game_id)         # a cache of a game nobody moved in goes with it
 
     def drop_snapshots(self, game_id: str) -> None:

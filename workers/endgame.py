@@ -88,6 +88,7 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
     checkpoints.reached("finish.archived")
     _announce(redis, game_id, seating, loaded.version, state["result"], rows, ratings, settings)
     finished = runtime.now()
+    service.store.drop_snapshots(game_id)                  # a cache a finished game does not need kept
     archive_index.mark(redis, game_id, finished)           # leaves Redis for the archive ARENA_ARCHIVE_AFTER later
     redis.hset(marks, "done", format_epoch(finished))
     due.drop(redis, [due.member("finish", game_id)])

@@ -10,6 +10,8 @@ its body keyed with the seed the GameEnded event reveals) is left out: the 64 he
 hashes per event do not compress, and are three quarters of a compressed record otherwise.
 Decoding recomputes the chain and refuses a blob whose last hash is not the record's `head_hash`
 (which the record's Ed25519 signature covers): a changed byte anywhere is caught on every read.
+Each event's canonical body is put together from its line's text (the payload as written), so a
+read hashes without serialising every payload again.
 
 `chat` is the game's chat channels (outside the hash chain, as in a record exported with its
 chat): each message as its stream id and the JSON Redis held, byte for byte; `roster` who sat
@@ -22,7 +24,7 @@ import zlib
 from dataclasses import dataclass
 
 from ..envelope import Envelope, canonical_json
-from ..hashchain import GENESIS, event_hash
+from ..hashchain import GENESIS, canonical_hash
 
 MAGIC = b"TKA1\n"
 FORMAT = "tash-kalar-arena/archive"
@@ -66,12 +68,12 @@ class Archived:
 def encode(record: dict, chat: dict[str, list[list[str]]], roster: dict) -> bytes:
     """The blob of a finished game's signed record, its chat and roster."""
     events = record["events"]
-    body = {"format": FORMAT, "format_version": FORMAT_VERSION,
+    head = {"format": FORMAT, "format_version": FORMAT_VERSION,
             "record": {k: v for k, v in record.items() if k != "events"},
-            "commitment": events[0].get("commitment"),
-            "events": [[e["type"], e["schema_version"], e["time"], e["actor"], e["payload"]] for e in events],
-            "chat": chat, "roster": roster}
-    return MAGIC + zlib.compress(canonical_json(body).encode(), LEVEL)
+            "commitment": events[0].get("commitment"), "chat": chat, "roster": roster}
+    lines = [canonical_json(head)]
+    lines += [canonical_json([e["type"], e["schema_version"], e["time"], e["actor"], e["payload"]]) for e in events]
+    return MAGIC + zlib.compress("\n".join(lines).encode(), LEVEL)
 
 
 def is_archive(data: bytes) -> bool:
@@ -83,20 +85,32 @@ def decode(data: bytes) -> Archived:
     if not is_archive(data):
         raise ArchiveDamaged("not an archived game record")
     try:
-        body = json.loads(zlib.decompress(data[len(MAGIC):]))
-        header, rows = body["record"], body["events"]
+        first, *lines = zlib.decompress(data[len(MAGIC):]).decode("utf-8").split("\n")
+        body = json.loads(first)
+        rows = json.loads("[" + ",".join(lines) + "]")
+        header = body["record"]
         game_id, seed = header["game_id"], rows[-1][4]["seed"]
     except (ValueError, KeyError, IndexError, TypeError, zlib.error) as exc:
         raise ArchiveDamaged(f"archived record unreadable: {exc!r}") from None
     if body.get("format") != FORMAT or body.get("format_version") != FORMAT_VERSION:
         raise ArchiveDamaged(f"unknown archive format {body.get('format')!r} {body.get('format_version')!r}")
-    envelopes, prev = [], GENESIS
-    for version, (kind, schema_version, time, actor, payload) in enumerate(rows, start=1):
+    envelopes, prev, game_json = [], GENESIS, canonical_json(game_id)
+    texts: dict = {}                                # the canonical JSON of the few types, times and actors
+    for version, (row, line) in enumerate(zip(rows, lines), start=1):
+        kind, schema_version, time, actor, payload = row
         fields = {"game_id": game_id, "version": version, "type": kind, "schema_version": schema_version,
                   "time": time, "actor": actor, "payload": payload, "prev_hash": prev}
+        committed = ""
         if version == 1 and body.get("commitment") is not None:
             fields["commitment"] = body["commitment"]
-        prev = event_hash(seed, fields)
+            committed = f'"commitment":{canonical_json(body["commitment"])},'
+        kind_json, time_json, actor_json, schema_json = (
+            texts.get(v) or texts.setdefault(v, canonical_json(v)) for v in (kind, time, actor, schema_version))
+        start = 5 + len(kind_json) + len(schema_json) + len(time_json) + len(actor_json)    # '[k,s,t,a,' before it
+        prev = canonical_hash(seed, f'{{"actor":{actor_json},{committed}"game_id":{game_json},'
+                                    f'"payload":{line[start:-1]},"prev_hash":"{prev}",'
+                                    f'"schema_version":{schema_json},"time":{time_json},'
+                                    f'"type":{kind_json},"version":{version}}}')
         envelopes.append(Envelope(**fields, hash=prev))
     if prev != header.get("head_hash") or len(envelopes) != header.get("version"):
         raise ArchiveDamaged(f"archived game {game_id}: its events do not end at the recorded head hash")

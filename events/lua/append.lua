@@ -5,7 +5,7 @@ KEYS[1]  the game's log (a stream; entry ids are "<version>-0", so XLEN is the v
 KEYS[2]  the game's head (a hash: version, hash of the last event)
 KEYS[3]  the command's idempotency record (a placeholder key in the same slot when it has none)
 KEYS[4]  the game's follow-up marker (a string: the version whose follow-up is owed, events/followup.py)
-KEYS[5]  the game's moves index (a list of envelopes, events/moves.py)
+KEYS[5]  the game's moves index (a list: its header, then the versions of the envelopes it keeps, events/moves.py)
 KEYS[6]  the game's 'unmoved' marker (its expiry is the game's while nobody has moved in it, events/unmoved.py)
 ARGV[1]  the version the writer expects the game to be at
 ARGV[2]  the hash the writer expects the last event to have (64 zeros for a new game)
@@ -51,7 +51,7 @@ for i = FIRST, #ARGV do
   version = version + 1
   redis.call('XADD', log, version .. '-0', 'e', ARGV[i])
   if indexed and string.sub(ARGV[7], i - FIRST + 1, i - FIRST + 1) == '1' then
-    redis.call('RPUSH', moves, ARGV[i])
+    redis.call('RPUSH', moves, version)
   end
 end
 redis.call('HSET', head, 'version', version, 'hash', ARGV[3])

@@ -23,7 +23,7 @@ if redis.call('XLEN', KEYS[2]) == 0 then
   redis.call('RPUSH', KEYS[3], ARGV[2])
   for i = 1, events do
     redis.call('XADD', KEYS[2], i .. '-0', 'e', ARGV[first + i - 1])
-    if string.sub(ARGV[3], i, i) == '1' then redis.call('RPUSH', KEYS[3], ARGV[first + i - 1]) end
+    if string.sub(ARGV[3], i, i) == '1' then redis.call('RPUSH', KEYS[3], i) end
   end
 end
 local at = first + events

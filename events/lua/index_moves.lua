@@ -5,7 +5,7 @@ KEYS[1]  the game's log
 KEYS[2]  the game's moves index (a list)
 ARGV[1]  the log's length the entries were read at
 ARGV[2]  the index's header
-ARGV[3..] the envelopes that mark moves, in version order
+ARGV[3..] the versions of the envelopes that mark moves, in order
 
 Writes only while the log is still that long and no index exists (an append since then, or another
 reader, came first: nothing is written, and the next read builds it again). Returns 1 if written.

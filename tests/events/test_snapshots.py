@@ -1,6 +1,7 @@
 import engine
 from events import GameService
 from events.snapshots import FINGERPRINT, due
+from events.store import SNAPSHOTS_KEPT
 
 from .games import play
 
@@ -25,11 +26,12 @@ def test_snapshot_plus_tail_equals_a_full_replay_at_every_version_of_many_games(
         play(service, script, gid)
         latest = service.store.version(gid)
         assert latest == len(script.events)
-        assert service.store.snapshot_versions(gid, FINGERPRINT) == due(0, latest, EVERY)
+        assert service.store.snapshot_versions(gid, FINGERPRINT) == due(0, latest, EVERY)[-SNAPSHOTS_KEPT:]
         expected = prefix_states(script.events)
         for version in range(1, latest + 1):
             assert service.load(gid, at=version).state == expected[version], (gid, version)
         assert expected[-1]["phase"] == "over"
+        assert len(service.store.snapshot_versions(gid, FINGERPRINT)) <= SNAPSHOTS_KEPT     # rewinds kept it bounded
 
 
 def test_dropped_snapshots_change_nothing_and_come_back_on_the_next_load(redis_client, scripts, game_id):

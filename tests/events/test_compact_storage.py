@@ -1,0 +1,21 @@
+"""Live games stored compactly: the moves index holds versions, not copies of envelopes, and an
+index an older version wrote (the envelopes themselves) reads the same; snapshots stay few."""
+from __future__ import annotations
+
+from events import GameService, keys, moves
+from events.store import SNAPSHOTS_KEPT
+
+from .games import play
+
+
+def test_the_moves_index_holds_versions_and_an_older_index_of_envelopes_reads_the_same(any_redis, scripts, game_id):
+    service = GameService(any_redis, snapshot_every=7)
+    play(service, scripts["duel"][0], game_id)
+    index = moves.read(service.store, game_id)
+    stored = any_redis.lrange(keys.moves(game_id), 1, -1)
+    assert [int(v) for v in stored] == [env.version for env in index.envelopes]
+    assert index.envelopes == [env for env in service.store.read(game_id) if moves.indexed(env.type)]
+    any_redis.delete(keys.moves(game_id))                 # as an older version wrote it: the envelopes
+    any_redis.rpush(keys.moves(game_id), moves.HEADER, *(env.to_json() for env in index.envelopes))
+    assert moves.read(service.store, game_id) == index
+    assert len(service.store.snapshot_versions(game_id, service.fingerprint)) == SNAPSHOTS_KEPT
