@@ -29,9 +29,10 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, vali
 
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
-from events import accounts, keys, lobby, results
+from events import accounts, keys, lobby, ratings, results
 
 from . import auth, limits, sse, starting
+from .words import form_words
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -39,6 +40,12 @@ from .schemas import FORMS, Strict, TimeControlIn
 
 blp = Blueprint("lobby", __name__, url_prefix="/lobby", description="Open tables and quick match")
 SEATS = {"duel": (2, 2), "high_form": (2, 2), "melee": (3, 4)}
+TEAM_FORMS = ("duel", "high_form")              # 2 v 2: four seats, 0 and 2 against 1 and 3
+
+
+def seat_range(form: str, teams: bool = False) -> tuple[int, int]:
+    """How many players a table of `form` seats: (fewest it may start with, most)."""
+    return (4, 4) if teams else SEATS[form]
 SCHOOL_MODES = ("fixed", "random", "draft")
 MATCH_SIZE = {"duel": 2, "high_form": 2, "melee": 3}
 SEEK_WINDOW, SEEK_WIDENING = 3.0, 0.25         # ordinal points; and more per second waited
@@ -58,12 +65,17 @@ class TableIn(Strict):
     rated = fields.Boolean(load_default=True)
     rating_min = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
     rating_max = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
+    teams = fields.Boolean(load_default=False, metadata={"description": "2 v 2 (duel or High Form, 4 players): seats "
+                                                                       "0 and 2 against 1 and 3"})
 
     @validates_schema
     def _consistent(self, data: dict, **_: object) -> None:
-        low, high = SEATS[data["form"]]
+        if data["teams"] and data["form"] not in TEAM_FORMS:
+            raise ValidationError("team games (2 v 2) are played in the duel or High Form, not in a melee", "teams")
+        low, high = seat_range(data["form"], data["teams"])
         if not low <= data.get("seats", low) <= high:
-            raise ValidationError(f"{data['form']} is played by {low}" + (f" to {high}" if high > low else ""), "seats")
+            raise ValidationError(f"{'a 2 v 2 game' if data['teams'] else data['form'].replace('_', ' ')} is played by "
+                                  f"{low}" + (f" to {high}" if high > low else "") + " players", "seats")
         if data["schools"] == "fixed" and "school" not in data:
             raise ValidationError("with schools 'fixed', say which school you play", "school")
         low, high = data.get("rating_min"), data.get("rating_max")
@@ -96,6 +108,8 @@ class FeedQuery(Schema):
 class TableOut(Schema):
     id = fields.String()
     form = fields.String()
+    teams = fields.Boolean(metadata={"description": "2 v 2"})
+    form_text = fields.String(metadata={"description": "the form in words: duel, High Form, 2 v 2, 3-player melee"})
     seats = fields.Integer()
     schools = fields.String()
     time_control = fields.Dict(allow_none=True)
@@ -143,6 +157,7 @@ class SeekOut(Schema):
     status = fields.String(metadata={"description": "waiting, matched or none"})
     game_id = fields.String(allow_none=True)
     window = fields.Float(metadata={"description": "the rating gap accepted now"})
+    window_text = fields.String(metadata={"description": "that gap in words, on the 1500-centred scale"})
 
 
 # --- tables ----------------------------------------------------------------------------------------
@@ -153,10 +168,12 @@ def _me() -> accounts.Account:
 
 def _out(table: dict) -> dict:
     """The table as a client sees it: one whose time ran out is expired even before a sweep closed it."""
-    low = SEATS[table["form"]][0]
+    low = seat_range(table["form"], table.get("teams", False))[0]
     if lobby.expired(table, _now()):
         table = {**table, "status": "expired"}
-    return {**table, "can_start": table["status"] == "open" and low <= len(table["players"]) < table["seats"]}
+    return {**table, "teams": table.get("teams", False),
+            "form_text": form_words(table["form"], table["seats"], table.get("teams", False)),
+            "can_start": table["status"] == "open" and low <= len(table["players"]) < table["seats"]}
 
 
 def _table_or_404(table_id: str) -> dict:
@@ -254,7 +271,8 @@ def open_table(data: dict):
     """Open a table; you take its first place. An account, and an address, may have only
     ARENA_MAX_OPEN_TABLES open at once (429 too_many_open_tables)."""
     me = _me()
-    table = {"id": lobby.new_id(), "form": data["form"], "seats": data.get("seats", SEATS[data["form"]][0]),
+    table = {"id": lobby.new_id(), "form": data["form"], "teams": data["teams"],
+             "seats": data.get("seats", seat_range(data["form"], data["teams"])[0]),
              "schools": data["schools"], "time_control": data.get("time_control"), "rated": data["rated"],
              "rating_min": data.get("rating_min"), "rating_max": data.get("rating_max"), "creator": me.id,
              "players": [_place(me, data)], "status": "open", "game_id": None, "created": _now(),
@@ -337,15 +355,15 @@ def _finish_start(table: dict | None) -> dict:
         raise ApiError(404, "table_not_found", "There is no such table; it may have closed. Look at the lobby again.")
     if table["status"] == "started":
         start_game(table["game_id"], table["form"], table["players"], table["time_control"], table["rated"],
-                   table["schools"])
+                   table["schools"], teams=table.get("teams", False))
     return table
 
 
 def start_game(game_id: str, form: str, players: list[dict], time_control: dict | None, rated: bool,
-               schools: str, origin: str = "table") -> None:
+               schools: str, origin: str = "table", teams: bool = False) -> None:
     """Create the game of a full table or of paired seeks: every player agreed by their own call."""
     seats = [starting.Seat(p["name"], p["school"] if schools == "fixed" else schools, p["player"]) for p in players]
-    starting.start(starting.GameSpec(form, tuple(seats), time_control=time_control, rated=rated,
+    starting.start(starting.GameSpec(form, tuple(seats), teams=teams, time_control=time_control, rated=rated,
                                      agreed=frozenset(p["player"] for p in players), origin=origin,
                                      game_id=game_id, extra={"lobby": True}))
 
@@ -441,7 +459,9 @@ def pair_now(pool: str | None) -> None:
 def _seek_out(redis: Any, player_id: str) -> dict:
     waiting = lobby.seek(redis, player_id)
     if waiting is not None:
-        return {**waiting, "status": "waiting", "game_id": None, "window": round(_window(waiting, _now()), 3)}
+        window = _window(waiting, _now())
+        return {**waiting, "status": "waiting", "game_id": None, "window": round(window, 3),
+                "window_text": f"ratings within {ratings.display_points(window)} points of yours"}
     match = lobby.match_of(redis, player_id)
     if match is not None:
         return {"player": player_id, "form": match["form"], "status": "matched", "game_id": match["game_id"]}
@@ -491,6 +511,8 @@ def my_seek():
 @blp.response(204)
 @problems(401, 403)
 def cancel_seek():
-    """Stop seeking."""
-    lobby.drop_seek(Arena.of().redis, _me().id)
+    """Stop seeking; a match already made is forgotten too (its game stays in your games)."""
+    me = _me()
+    lobby.drop_seek(Arena.of().redis, me.id)
+    lobby.forget_match(Arena.of().redis, me.id)
     return ""

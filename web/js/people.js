@@ -8,6 +8,7 @@ import { formName, schoolName } from "./data.js";
 import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
+const TEAM_FORMS = ["duel", "high_form"];
 const NOTE_KINDS = ["your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered",
   "invitation_expired"];
 const NOTES_SHOWN = 8;
@@ -23,12 +24,23 @@ function select(name, options, attrs) {
   return h("select", { name, ...(attrs || {}) }, options.map(([v, text]) => h("option", { value: v }, text)));
 }
 
+async function drawLiveGames(list, data) {
+  const { games } = await api.liveGames();
+  clear(list, games.length ? games.map((g) => h("li", {}, h("a", { href: g.link },
+    `${formName(data, g.form)}: ${g.players.join(" vs ")} · ${plural(g.spectators, "spectator")}`)))
+    : h("li", { class: "muted" }, "Nobody is playing right now."));
+}
+
 export async function showPeople(el, data) {
   const me = await currentAccount();
-  if (!me) {
+  if (!me) {                            // games to watch need no account
+    const watchEl = h("ul", { class: "game-list", id: "live-games" });
     clear(el, h("section", { class: "panel people" },
-      h("p", {}, "Sign in to find opponents in the lobby, chat, and see your games on any device."),
-      signInForm(() => window.location.reload())));
+      h("p", {}, "Sign in to find opponents in the lobby, chat, and see your games on any device. "
+        + "The games you played here as a guest stay yours."),
+      signInForm(() => window.location.reload()),
+      h("h2", {}, "Games to watch"), watchEl));
+    await drawLiveGames(watchEl, data);
     return;
   }
   const error = h("p", { class: "error", role: "alert", hidden: true });
@@ -49,9 +61,15 @@ export async function showPeople(el, data) {
   const rated = h("input", { type: "checkbox", name: "table-rated", checked: true });
   const low = h("input", { type: "number", name: "rating-min", step: 1, placeholder: "any", "aria-label": "Lowest rating" });
   const high = h("input", { type: "number", name: "rating-max", step: 1, placeholder: "any", "aria-label": "Highest rating" });
-  form.addEventListener("change", () => {
-    clear(seats, SEATS[form.value].map((n) => h("option", { value: n }, `${n} players`)));
-  });
+  const teams = h("input", { type: "checkbox", name: "table-teams", id: "table-teams" });
+  const teamsLabel = h("label", { class: "check" }, teams, " 2 v 2");
+  const drawSeatChoice = () => {
+    teamsLabel.hidden = !TEAM_FORMS.includes(form.value);
+    if (teamsLabel.hidden) teams.checked = false;
+    clear(seats, (teams.checked ? [4] : SEATS[form.value]).map((n) => h("option", { value: n }, `${n} players`)));
+  };
+  form.addEventListener("change", drawSeatChoice);
+  teams.addEventListener("change", drawSeatChoice);
 
   async function drawTables() {
     const { tables } = await api.tables();
@@ -72,7 +90,7 @@ export async function showPeople(el, data) {
       }
       const range = t.rating_min !== null || t.rating_max !== null ? ` · rating ${t.rating_min ?? "…"} to ${t.rating_max ?? "…"}` : "";
       return h("li", { class: "table-item", "data-table": t.id },
-        h("span", { class: "table-what" }, `${formName(data, t.form)} · ${t.players.length}/${t.seats} · ${t.schools} schools · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
+        h("span", { class: "table-what" }, `${t.form_text || formName(data, t.form)} · ${t.players.length}/${t.seats} · ${t.schools} schools · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
         h("span", { class: "table-who" }, t.players.map((p) => p.name).join(", ")), ...buttons,
         choosing?.table === t.id && !seated ? schoolChooser(t) : null);
     }));
@@ -174,19 +192,21 @@ export async function showPeople(el, data) {
     window.addEventListener("pagehide", () => mine.close());
   }
 
-  async function drawLive() {
-    const { games } = await api.liveGames();
-    clear(liveEl, games.length ? games.map((g) => h("li", {}, h("a", { href: g.link },
-      `${formName(data, g.form)}: ${g.players.join(" vs ")} · ${plural(g.spectators, "spectator")}`)))
-      : h("li", { class: "muted" }, "Nobody is playing right now."));
-  }
+  const drawLive = () => drawLiveGames(liveEl, data);
 
+  // A search started on this page goes to its game when matched; a match found earlier (another
+  // page, another device) is only a notice with a link, so the lobby never traps anyone.
   let seekTimer;
+  let seeking = false;
   async function watchSeek() {
     clearTimeout(seekTimer);
     const s = await api.mySeek();
-    if (s.status === "matched") { play(s.game_id); return; }
-    seekEl.textContent = s.status === "waiting" ? `Looking for an opponent (ratings within ${s.window})…` : "";
+    if (s.status === "matched" && seeking) { play(s.game_id); return; }
+    if (s.status === "matched") {
+      clear(seekEl, "Your quick match found a game: ", h("a", { href: `/play/${encodeURIComponent(s.game_id)}`, id: "matched-game" }, "open it"), ".");
+    } else {
+      seekEl.textContent = s.status === "waiting" ? `Looking for an opponent (${s.window_text || "ratings close to yours"})…` : "";
+    }
     if (s.status === "waiting") seekTimer = setTimeout(watchSeek, 2000);
   }
   const seekForm = select("seek-form", forms, { id: "seek-form" });
@@ -196,12 +216,13 @@ export async function showPeople(el, data) {
     e.preventDefault();
     error.hidden = true;
     const body = { form: form.value, seats: Number(seats.value), schools: schools.value, rated: rated.checked };
+    if (teams.checked) body.teams = true;
     if (schools.value === "fixed") body.school = mySchool.value;
     if (timeControl(clock.value)) body.time_control = timeControl(clock.value);
     if (low.value !== "") body.rating_min = Number(low.value);
     if (high.value !== "") body.rating_max = Number(high.value);
     try { await api.openTable(body); await drawTables(); } catch (err) { fail(err); }
-  } }, h("label", {}, "Game ", form), " ", seats, " ", schools, " ", mySchoolLabel, " ", clock,
+  } }, h("label", {}, "Game ", form), " ", teamsLabel, " ", seats, " ", schools, " ", mySchoolLabel, " ", clock,
   h("label", { class: "check" }, rated, " rated"), h("label", {}, " Ratings ", low, " to ", high),
   h("button", { type: "submit", class: "primary", id: "open-table-button" }, "Open a table"));
 
@@ -216,9 +237,13 @@ export async function showPeople(el, data) {
       e.preventDefault();
       const body = { form: seekForm.value };
       if (timeControl(seekClock.value)) body.time_control = timeControl(seekClock.value);
-      try { await api.seek(body); watchSeek(); } catch (err) { fail(err); }
-    } }, seekForm, " ", seekClock, " ", h("button", { type: "submit" }, "Find an opponent"), " ",
-    h("button", { type: "button", onclick: async () => { await api.cancelSeek(); watchSeek(); } }, "Stop")), seekEl,
+      try { seeking = true; await api.seek(body); watchSeek(); } catch (err) { seeking = false; fail(err); }
+    } }, seekForm, " ", seekClock, " ", h("button", { type: "submit", id: "find-opponent" }, "Find an opponent"), " ",
+    h("button", { type: "button", id: "stop-seek", onclick: async () => {
+      seeking = false;
+      await api.cancelSeek();
+      seekEl.textContent = "Stopped: you are not looking for an opponent.";
+    } }, "Stop")), seekEl,
     error,
     h("h2", {}, "Games to watch"), liveEl));
 
@@ -229,7 +254,7 @@ export async function showPeople(el, data) {
     const entry = JSON.parse(e.data);
     const mine = entry.kind === "started" && entry.table.players.some((p) => p.player === me.id);
     if (mine) go(entry.table);
-    else if (entry.kind === "matched" && entry.players.includes(me.id)) play(entry.game_id);
+    else if (entry.kind === "matched" && entry.players.includes(me.id)) { if (seeking) play(entry.game_id); else watchSeek(); }
     else drawTables();
   };
   for (const kind of ["opened", "changed", "started", "closed", "expired", "matched"]) live.addEventListener(kind, changed);
