@@ -22,9 +22,23 @@ def default() -> dict:
     return {"mu": DEFAULT_MU, "sigma": DEFAULT_SIGMA, "games": 0}
 
 
+DISPLAY_CENTRE, DISPLAY_SCALE = 1500, 40        # mu 25 reads 1500; a new player's sigma reads about 333
+PROVISIONAL_GAMES = 10
+
+
+def display_points(gap: float) -> int:
+    """A gap in openskill points as it reads on the familiar scale (the lobby's rating window)."""
+    return round(gap * DISPLAY_SCALE)
+
+
 def public(r: dict) -> dict:
+    """A rating as every answer shows it: the numbers as stored, plus `display_rating` on a scale
+    centred on 1500, marked "?" while provisional (fewer than PROVISIONAL_GAMES rated games)."""
+    provisional = r["games"] < PROVISIONAL_GAMES
+    value = DISPLAY_CENTRE + display_points(r["mu"] - DEFAULT_MU)
     return {"mu": round(r["mu"], 4), "sigma": round(r["sigma"], 4), "ordinal": round(r["mu"] - 3 * r["sigma"], 4),
-            "games": r["games"]}
+            "games": r["games"], "display_rating": f"{value}{'?' if provisional else ''}", "display_value": value,
+            "provisional": provisional}
 
 
 def stored(redis: Any, player_id: str) -> tuple[str, dict]:

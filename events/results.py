@@ -11,15 +11,13 @@ from typing import Any
 
 from redis.exceptions import WatchError
 
-from . import keys
+from . import keys, ratings
 from .replies import text
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
 
 
-def public(rating: dict) -> dict:
-    return {"mu": round(rating["mu"], 4), "sigma": round(rating["sigma"], 4),
-            "ordinal": round(rating["mu"] - 3 * rating["sigma"], 4), "games": rating["games"]}
+public = ratings.public          # one way a rating is shown
 
 
 def form_rating(redis: Any, player_id: str, form: str) -> dict:

@@ -41,6 +41,21 @@ def forget(redis: Any, game_id: str, seats: list[dict]) -> None:
         redis.srem(keys.player_games(pid), game_id)
 
 
+def claim_seat(redis: Any, game_id: str, seat: int, player_id: str) -> bool:
+    """Make a guest's seat of a game the account `player_id`'s too (the guest signed up or in): the
+    account then acts for it and lists the game; the game is no longer rated. False when the
+    account holds a seat of the game already or another account claimed this one."""
+    held = {text(k): int(v) for k, v in redis.hgetall(keys.seat_players(game_id)).items()}
+    if player_id in held or seat in held.values():
+        return False
+    if not redis.hsetnx(keys.seat_players(game_id), player_id, seat):
+        return False
+    stored = info(redis, game_id)
+    redis.set(keys.roster_info(game_id), json.dumps({**stored, "rated": False, "claimed_by_guest": True}))
+    add_player_game(redis, player_id, game_id)
+    return True
+
+
 def add_player_game(redis: Any, player_id: str, game_id: str) -> None:
     """List the game among the player's games (their profile, vacation and digest read it)."""
     durable(redis, keys.player_games(player_id), lambda c: c.sadd(keys.player_games(player_id), game_id))

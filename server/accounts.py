@@ -32,7 +32,7 @@ blp = Blueprint("accounts", __name__, url_prefix="/accounts", description="Accou
 HASHER = PasswordHasher()
 NAME = validate.And(validate.Regexp(r"^[A-Za-z0-9_-]{2,24}$", error="2 to 24 letters, digits, '_' or '-'"),
                     validate.Regexp(r"^(?!p[0-9a-f]{16}$)", error="a name may not look like a player id"))
-PASSWORD = validate.Length(min=8, max=256)
+PASSWORD = validate.Length(min=8, max=256, error="a password needs at least 8 characters (and at most 256)")
 WRONG = "Wrong name or password; check both and try again."
 # Verified against when the name has no account, so both answers take the same time.
 _DUMMY = HASHER.hash("not a password of anyone")

@@ -38,6 +38,7 @@ def render(spec: dict) -> str:
     schemas = "".join(_schema(n, s) for n, s in spec.get("components", {}).get("schemas", {}).items())
     info = spec.get("info", {})
     return (f"<!doctype html><meta charset=utf-8><title>{escape(info.get('title', 'API'))}</title><style>{STYLE}</style>"
+            f"<p><a href='/'>&larr; Back to Tash-Kalar Arena</a> (play, watch, your games)</p>"
             f"<h1>{escape(info.get('title', ''))} API</h1><p>{escape(info.get('description', ''))} "
             f"Machine-readable: <a href='/openapi.json'>/openapi.json</a>. Errors are "
             f"<code>application/problem+json</code> with a stable <code>code</code>.</p>"

@@ -16,6 +16,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from events import email_prefs
+from workers import notify
 
 from . import auth, limits
 from .context import Arena
@@ -38,6 +39,8 @@ class EmailOut(Schema):
     address = fields.String(allow_none=True)
     kinds = fields.Dict(keys=fields.String(), values=fields.Boolean())
     failures = fields.List(fields.Dict(), metadata={"description": "the latest failed deliveries, newest first"})
+    sending = fields.Boolean(metadata={"description": "false: this server sends no e-mail at all (no mail server "
+                                                      "set up), whatever is chosen here"})
 
 
 class UnsubscribeQuery(Schema):
@@ -46,7 +49,8 @@ class UnsubscribeQuery(Schema):
 
 def _out(pid: str) -> dict:
     redis = Arena.of().redis
-    return {**email_prefs.preferences(redis, pid), "failures": email_prefs.failures(redis, pid)}
+    return {**email_prefs.preferences(redis, pid), "failures": email_prefs.failures(redis, pid),
+            "sending": notify.mail_sent()}
 
 
 @blp.route("/accounts/me/email")

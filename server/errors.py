@@ -7,9 +7,10 @@ Retry-After) when Redis cannot be reached.
 from __future__ import annotations
 
 import os
+from html import escape
 from typing import Any
 
-from flask import Flask, Response, json
+from flask import Flask, Response, json, request
 from redis.exceptions import ClusterDownError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError as RedisReadOnlyError
@@ -101,6 +102,23 @@ def _rule_error(err: engine.RuleError) -> Response:
     return problem(status, err.code, err.message, rule=err.rule)
 
 
+def _wants_html() -> bool:
+    """A browser opening an address (Accept prefers text/html); programs keep problem+json."""
+    best = request.accept_mimetypes.best_match(["application/json", "application/problem+json", "text/html"])
+    return best == "text/html" and request.method in ("GET", "HEAD")
+
+
+def _not_found_page() -> Response:
+    """A page a person can use for an address that leads nowhere: what happened, and the way back."""
+    page = ("<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width, "
+            "initial-scale=1'><title>Page not found · Tash-Kalar Arena</title>"
+            "<link rel=stylesheet href='/web/css/app.css'><header class=top><a class=brand href='/'>Tash-Kalar "
+            "<span>Arena</span></a></header><main id=main><section class=panel><h1>Page not found</h1>"
+            f"<p>There is nothing at <code>{escape(request.path)}</code>. Check the link, or go "
+            "<a href='/'>back to the start page</a> (your games and the lobby are there).</p></section></main></html>")
+    return Response(page, status=404, mimetype="text/html")
+
+
 def _http_error(err: HTTPException) -> Response:
     data = getattr(err, "data", None) or {}
     if err.code == 422 and "messages" in data:          # webargs validation: the request is malformed
@@ -109,6 +127,8 @@ def _http_error(err: HTTPException) -> Response:
     if err.code == 413:
         return problem(413, "body_too_large", HTTP_SENTENCES[413])
     status = err.code or 500
+    if status == 404 and _wants_html():
+        return _not_found_page()
     detail = HTTP_SENTENCES.get(status) or HTTP_SENTENCES[500 if status >= 500 else 400]
     allowed = [m for m in getattr(err, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
     if status == 405 and allowed:

@@ -4,16 +4,17 @@ from __future__ import annotations
 import secrets
 
 from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
 
 from engine.state import active_seat
 from events import GameNotFound, accounts, keys, roster, tokens, urlguard
 from events.replication import durable
 
-from . import auth, invitations, limits
+from . import auth, game_words, invitations, limits
 from .context import Arena
 from .errors import ApiError
 from .games import problems
-from .schemas import MyGamesOut, MyGamesQuery, PlayerIn, PlayerOut
+from .schemas import MyGamesOut, MyGamesQuery, PlayerIn, PlayerOut, Strict
 
 blp = Blueprint("players", __name__, url_prefix="/players", description="Registered players")
 
@@ -73,9 +74,45 @@ def my_games(query: dict):
         if query["waiting"] and not mine:
             continue
         out.append({"id": game_id, "seat": seat, "form": state["form"], "version": loaded.version,
-                    "status": "finished" if state["phase"] == "over" else "playing", "your_turn": mine})
-    out.sort(key=lambda g: (not g["your_turn"], g["status"] == "finished", g["id"]))
+                    "status": "finished" if state["phase"] == "over" else "playing", "your_turn": mine,
+                    **game_words.described(game_id, seat, state)})
+    out.sort(key=lambda g: (not g["your_turn"], g["status"] == "finished",
+                            g.get("seconds_left") if g.get("seconds_left") is not None else float("inf"), g["id"]))
     return {"games": out}
+
+
+class ClaimIn(Strict):
+    games = fields.List(fields.Nested(Strict.from_dict({
+        "id": fields.String(required=True, validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$")),
+        "token": fields.String(required=True, validate=validate.Length(min=1, max=128))}, name="ClaimedSeatIn")),
+        required=True, validate=validate.Length(max=200))
+
+
+class ClaimedOut(Schema):
+    claimed = fields.List(fields.String(), metadata={"description": "games now yours (listed on every device)"})
+    refused = fields.List(fields.String(), metadata={"description": "games whose token is no guest seat's, or "
+                                                                    "in which you hold a seat already"})
+
+
+@blp.route("/me/games/claim", methods=["POST"])
+@limits.limited("claim", "guest games claimed", per_address="30/minute", per_player="10/minute")
+@blp.arguments(ClaimIn)
+@blp.response(200, ClaimedOut)
+@problems(400, 401, 429)
+def claim_games(data: dict):
+    """Keep the games this browser played as a guest, after signing up or in: send each game's id
+    with the token of the seat the browser played (never a friend's join link). Only a guest's
+    seat is taken (no seat of another account), one per game; such games are never rated."""
+    redis = Arena.of().redis
+    pid = auth.require_player(redis)
+    claimed, refused = [], []
+    for entry in data["games"]:
+        seat = tokens.seat_of(redis, entry["id"], entry["token"])
+        owner = roster.seats(redis, entry["id"])[seat].get("player") if seat is not None else None
+        guest = owner is None or not getattr(accounts.load(redis, owner), "password", None)
+        ok = seat is not None and guest and (owner == pid or roster.claim_seat(redis, entry["id"], seat, pid))
+        (claimed if ok else refused).append(entry["id"])
+    return {"claimed": claimed, "refused": refused}
 
 
 def _waiting(game_id: str, seat, only_my_turn: bool) -> list[dict]:
@@ -84,4 +121,4 @@ def _waiting(game_id: str, seat, only_my_turn: bool) -> list[dict]:
     if view is None:
         return []
     return [{"id": game_id, "seat": seat, "form": view["form"], "version": 0, "status": view["status"],
-             "your_turn": False}]
+             "your_turn": False, **game_words.waiting(view, seat)}]

@@ -286,6 +286,12 @@ class MyGameOut(Schema):
     status = fields.String()
     your_turn = fields.Boolean()
     version = fields.Integer()
+    form_text = fields.String(metadata={"description": "the form in words: duel, High Form, 2 v 2, 3-player melee"})
+    opponents = fields.List(fields.String(), metadata={"description": "the other side's names (never yours)"})
+    partners = fields.List(fields.String(), metadata={"description": "your teammates' names (2 v 2)"})
+    status_text = fields.String(metadata={"description": "how it stands, in words: 'your turn, 2 days left', "
+                                                         "'Bob to play', 'you won on the tie-break'"})
+    seconds_left = fields.Integer(allow_none=True, metadata={"description": "your turn against a clock: time left"})
 
 
 class MyGamesOut(Schema):

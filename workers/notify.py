@@ -44,6 +44,11 @@ def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> d
     return {"id": nid, "type": kind, "game_id": game_id, "seat": seat, **data}
 
 
+def mail_sent() -> bool:
+    """Whether this server sends e-mail at all (ARENA_SMTP_URL is set): pages say so when it does not."""
+    return bool(email.Mail.from_env().url)
+
+
 def stated(kind: str, game_id: str, seat: int, state: str, **data: Any) -> dict:
     """A notification of a kind whose text is declared per state (events/notices.py), one per state."""
     return notification(kind, game_id, seat, notices.ref(kind, state), state=state,

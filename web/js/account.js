@@ -4,6 +4,7 @@
 
 import { api, mayHaveSession } from "./api.js";
 import { clear, h } from "./dom.js";
+import * as storage from "./storage.js";
 
 let known;
 
@@ -21,6 +22,14 @@ function field(label, input) {
   return h("label", { class: "field" }, label, " ", input);
 }
 
+// A guest who signs up or in keeps this browser's games: only the seat it played in each (its
+// own seat token), never the join links it holds for friends' seats. Such games are unrated.
+async function keepGuestGames() {
+  const own = Object.entries(storage.games()).filter(([, g]) => g.token).map(([id, g]) => ({ id, token: g.token }));
+  if (!own.length) return;
+  try { await api.claimGames(own.slice(0, 200)); } catch { /* the games stay this browser's */ }
+}
+
 // Sign-up / sign-in form; `done(account)` runs once signed in.
 export function signInForm(done) {
   const name = h("input", { name: "account-name", autocomplete: "username", maxlength: 24, required: true });
@@ -33,6 +42,7 @@ export function signInForm(done) {
       const account = kind === "up" ? await api.signUp(name.value.trim(), password.value)
         : await api.signIn(name.value.trim(), password.value);
       known = account;
+      await keepGuestGames();
       done(account);
     } catch (err) {
       error.textContent = err.message;
@@ -110,6 +120,8 @@ async function emailSection() {
       h("ul", {}, prefs.failures.map((f) => h("li", {}, `${f.time}: ${f.subject} (attempt ${f.attempt}): ${f.error}`))))
     : null;
   return section("E-mail",
+    prefs.sending === false ? h("p", { class: "notice", id: "no-mail" },
+      "This server sends no e-mail: it has no mail server set up. What you choose here is kept, and used if it ever does.") : null,
     h("form", { id: "email-form", onsubmit: async (e) => {
       e.preventDefault();
       const kinds = Object.fromEntries(Object.keys(KIND_NAMES).map((k, i) => [k, boxes[i].checked]));

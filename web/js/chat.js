@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { currentAccount } from "./account.js";
 import { h } from "./dom.js";
 
-function channelPanel(gameId, token, channel, canWrite, me) {
+function channelPanel(gameId, token, channel, canWrite, me, mySeat) {
   const list = h("ol", { class: "chat-messages", id: `chat-${channel}`, "aria-live": "polite" });
   const input = h("input", { name: `chat-${channel}-text`, maxlength: 500, autocomplete: "off",
     "aria-label": channel === "players" ? "Message to the players" : "Message to the spectators" });
@@ -28,7 +28,8 @@ function channelPanel(gameId, token, channel, canWrite, me) {
           list.querySelectorAll(`[data-player="${CSS.escape(m.player)}"]`).forEach((li) => li.remove());
         } }, "Mute"));
     }
-    if (canWrite) {
+    const mine = (me && m.player === me.id) || (mySeat !== null && mySeat !== undefined && m.seat === mySeat);
+    if (canWrite && !mine) {                   // one reports others' messages, never one's own
       tools.push(h("button", { type: "button", class: "small report", title: "Report to the moderators",
         onclick: async (e) => { await api.report(gameId, token, channel, m.id, "reported from the game page"); e.target.textContent = "Reported"; e.target.disabled = true; } }, "Report"));
     }
@@ -76,7 +77,7 @@ export async function mountChat(root, gameId, token, view) {
   const seated = game.seat !== null && game.seat !== undefined;
   const over = game.status === "finished" || root.dataset.status === "finished";   // also when it ended meanwhile
   const panels = [];
-  if (seated) panels.push(channelPanel(gameId, token, "players", true, me));
+  if (seated) panels.push(channelPanel(gameId, token, "players", true, me, game.seat));
   if (!seated || over) panels.push(channelPanel(gameId, token, "spectators", Boolean(me) && !seated, me));
   const box = h("div", { class: "chats", id: "chat" }, panels);
   if (seated && !over) {          // the game ends while the page is open: its stream now carries the spectators' chat

@@ -363,8 +363,15 @@ export class GamePage {
     }
   }
 
+  // Asks for browser notifications, then says what it did (the button goes once answered).
   async askNotify() {
-    await notify.ask();
+    const answer = await notify.ask();
+    const said = {
+      granted: "Notifications on: this browser tells you when it is your turn while this page is open.",
+      denied: "Notifications blocked: allow them in this browser's site settings to be told of your turn.",
+    }[answer] || "This browser shows no notifications; the tab's title tells you when it is your turn.";
+    document.getElementById("notify-said")?.remove();
+    this.notifyBtn.after(h("span", { class: "muted", id: "notify-said", role: "status" }, said));
     this.render();
   }
 

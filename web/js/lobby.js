@@ -131,7 +131,9 @@ export async function showLobby(root, data) {
     const list = readSeats();
     const body = { form: formSelect.value, players: [] };
     if (teamsBox.checked && TEAM_FORMS.includes(formSelect.value)) body.teams = true;
-    let player = storage.player();
+    // Signed in, your seat is your account's (every device lists it); else this browser's guest player.
+    const account = await currentAccount();
+    let player = account ? { id: account.id, token: undefined } : storage.player();
     const mine = list.findIndex((s) => s.by === "you");
     try {
       if (mine >= 0 && !player) {
@@ -211,42 +213,49 @@ async function listGames(data, el) {
   const known = storage.games();
   const me = storage.player();
   const ids = new Set(Object.keys(known));
-  const sources = me ? [me.token] : [];
+  const sources = [];
   if (await currentAccount()) sources.push(null);   // null: the signed-in account's games, on any device
+  if (me) sources.push(me.token);
+  // The server's own rows (the account's games, the guest player's) say how each stands in words.
+  const rows = new Map();
   for (const token of sources) {
     try {
-      const mine = await api.myGames(token);
-      for (const g of mine.games) ids.add(g.id);
+      for (const g of (await api.myGames(token)).games) if (!rows.has(g.id)) { rows.set(g.id, g); ids.add(g.id); }
     } catch { /* the player may have been made on another server: the local list still works */ }
   }
   const entries = await Promise.all([...ids].map(async (id) => {
+    const created = known[id]?.created || 0;
+    if (rows.has(id)) return { id, row: rows.get(id), created };
     try {
       const view = await api.view(id, storage.tokenFor(id));
-      return { id, view, created: known[id]?.created || 0 };
+      return { id, view, created };
     } catch (err) {
-      return err.status === 404 ? null : { id, error: err.message, created: known[id]?.created || 0 };
+      return err.status === 404 ? null : { id, error: err.message, created };
     }
   }));
   const games = entries.filter(Boolean).map((g) => {
+    if (g.row) {
+      return { ...g, waiting: g.row.your_turn, finished: g.row.status === "finished", left: g.row.seconds_left ?? Infinity,
+        what: `${g.row.form_text}${g.row.opponents.length ? ` vs ${g.row.opponents.join(", ")}` : ""}`, state: g.row.status_text };
+    }
     const v = g.view;
     const seat = v ? v.seat : null;
-    return { ...g, seat, waiting: Boolean(v && v.status !== "finished" && seat !== null && v.active_seat === seat),
-      finished: Boolean(v && v.status === "finished") };
+    const waiting = Boolean(v && v.status !== "finished" && seat !== null && v.active_seat === seat);
+    const finished = Boolean(v && v.status === "finished");
+    const others = v ? (v.players || []).filter((p) => p.seat !== seat).map((p) => `${p.name}${p.bot ? " (computer)" : ""}`) : [];
+    const state = !v ? g.error : finished ? resultText(v) : waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
+    return { ...g, waiting, finished, left: Infinity, state: `${state}${v ? ` · ${timeControlText(v.time_control)}` : ""}`,
+      what: `${v ? formName(data, v.form) : ""}${others.length ? ` vs ${others.join(", ")}` : ""}` };
   });
-  games.sort((a, b) => (b.waiting - a.waiting) || (a.finished - b.finished) || (b.created - a.created));
+  games.sort((a, b) => (b.waiting - a.waiting) || (a.left - b.left) || (a.finished - b.finished) || (b.created - a.created));
   if (!games.length) {
     clear(el, h("p", { class: "muted" }, "No games yet: create one."));
     return;
   }
-  clear(el, h("ul", { class: "game-list" }, games.map((g) => {
-    const v = g.view;
-    const others = v ? (v.players || []).filter((p) => p.seat !== g.seat).map((p) => `${p.name}${p.bot ? " (computer)" : ""}`) : [];
-    const form = v ? formName(data, v.form) : "";
-    const state = !v ? g.error : g.finished ? resultText(v) : g.waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
-    return h("li", { class: `game-item${g.waiting ? " waiting" : ""}${g.finished ? " finished" : ""}` },
-      h("a", { href: `/play/${g.id}` },
-        h("span", { class: "game-badge" }, g.waiting ? "Your turn" : g.finished ? "Over" : "Waiting"),
-        h("span", { class: "game-what" }, `${form}${others.length ? ` vs ${others.join(", ")}` : ""}`),
-        h("span", { class: "game-meta" }, `${state}${v ? ` · ${timeControlText(v.time_control)}` : ""}`)));
-  })));
+  clear(el, h("ul", { class: "game-list" }, games.map((g) => h("li", {
+    class: `game-item${g.waiting ? " waiting" : ""}${g.finished ? " finished" : ""}`, dataset: { game: g.id } },
+  h("a", { href: `/play/${g.id}` },
+    h("span", { class: "game-badge" }, g.waiting ? "Your turn" : g.finished ? "Over" : "Playing"),
+    h("span", { class: "game-what" }, g.what),
+    h("span", { class: "game-meta" }, g.state))))));
 }

@@ -10,6 +10,7 @@ import { showLobby } from "./lobby.js";
 import { currentAccount, showAccount } from "./account.js";
 import { mountChat } from "./chat.js";
 import { showProfile } from "./profile.js";
+import { mountWaitingCounter } from "./header.js";
 import * as storage from "./storage.js";
 
 async function joinFromFragment(gameId) {
@@ -27,7 +28,7 @@ async function main() {
     const data = await loadData();
     const match = window.location.pathname.match(/^\/play\/([^/]+)\/?$/);
     const profile = window.location.pathname.match(/^\/profile\/([^/]+)\/?$/);
-    currentAccount();
+    currentAccount().then((account) => mountWaitingCounter(account, match ? decodeURIComponent(match[1]) : null));
     if (match) {
       const gameId = decodeURIComponent(match[1]);
       await joinFromFragment(gameId);

@@ -1,0 +1,29 @@
+// The header of every page: how many games wait for you, as a link to the next one. On a game's
+// page that game is left out, so after your last command the header says where to play next.
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+const POLL_MS = 15000;
+
+export function mountWaitingCounter(account, currentGameId) {
+  const nav = document.querySelector("header.top nav");
+  if (!nav || !account) return;
+  const link = h("a", { id: "waiting-games", class: "waiting-games", hidden: true, "aria-live": "polite" });
+  nav.prepend(link);
+  async function refresh() {
+    try {
+      const { games } = await api.myGames(null, true);
+      const others = games.filter((g) => g.id !== currentGameId);
+      link.hidden = !others.length;
+      if (others.length) {
+        link.href = `/play/${encodeURIComponent(others[0].id)}`;
+        link.textContent = currentGameId ? `Next game waiting for you (${others.length})` : `Your turn in ${others.length} game${others.length === 1 ? "" : "s"}`;
+        link.title = `${others[0].form_text} vs ${others[0].opponents.join(", ")}: ${others[0].status_text}`;
+      }
+    } catch { link.hidden = true; }
+  }
+  refresh();
+  setInterval(refresh, POLL_MS);
+  document.addEventListener("arena:moved", refresh);
+}
