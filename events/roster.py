@@ -128,6 +128,11 @@ class Seating:
         """Nothing to schedule or tell while the game runs."""
         return not self.tc.timed and not self.bots and not self.players
 
+    def against(self, seat: int) -> str:
+        """The game as its seat's player calls it: "your game against Bob and Cy" (names, not an id)."""
+        others = [self.name(i) for i in range(len(self.seats)) if i != seat]
+        return f"your game against {', '.join(others[:-1]) + ' and ' if len(others) > 1 else ''}{others[-1] if others else 'nobody'}"
+
     def name(self, seat: int | None) -> str:
         if seat is None or seat >= len(self.seats):
             return "Nobody"

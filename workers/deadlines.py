@@ -107,7 +107,7 @@ def remind(redis: Any, service: Any, game_id: str, wait: int, settings: Settings
         return "away", back             # due before the vacation began, not sent yet: told on return
     note = notify.notification("deadline_soon", game_id, clock.seat, wait, version=clock.version,
                                deadline=clocks.format_epoch(end), remaining=round(max(0.0, end - now), 3),
-                               text=f"Your time in game {game_id} runs out in {_duration(end - now)}.")
+                               text=f"Your time in {seating.against(clock.seat)} runs out in {_duration(end - now)}.")
     notify.send(redis, seating.players[clock.seat], note, settings, now=now)
     return "reminded", None
 

@@ -126,6 +126,6 @@ def _announce(redis: Any, game_id: str, seating: roster.Seating, version: int, r
             note = notify.notification("game_over", game_id, row["seat"], version, version=version,
                                        place=row["place"], winners=result["winners"], reason=result["reason"],
                                        standings=rows, rating=ratings.get("players", {}).get(row["player"]),
-                                       text=f"Game {game_id} is over: {winners} "
+                                       text=f"{seating.against(row['seat']).capitalize()} is over: {winners} "
                                             f"{'win' if len(result['winners']) > 1 else 'wins'}.")
             notify.send(redis, row["player"], note, settings)

@@ -202,10 +202,10 @@ def _announce(redis: Any, game_id: str, seating: Seating, clock: Clock, mover: i
     for seat, pid in seating.players.items():
         if seat == clock.seat:
             note = notify.notification("your_turn", game_id, seat, clock.wait, **common,
-                                       text=f"It is your turn in game {game_id}.")
+                                       text=f"It is your turn in {seating.against(seat)}.")
         elif mover is not None and seat != mover:
             note = notify.notification("opponent_moved", game_id, seat, clock.wait, **common, by=mover,
-                                       text=f"{seating.name(mover)} has moved in game {game_id}; "
+                                       text=f"{seating.name(mover)} has moved in {seating.against(seat)}; "
                                             f"{seating.name(clock.seat)} is to play.")
         else:
             continue

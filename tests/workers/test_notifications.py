@@ -84,7 +84,7 @@ def test_players_other_than_the_mover_and_the_next_seat_are_told_an_opponent_mov
     assert 1 not in (mover, following)
     [note] = client.get("/players/me/notifications", headers=bearer(cy["token"])).json["notifications"]
     assert (note["type"], note["by"], note["seat"]) == ("opponent_moved", mover, 1)
-    assert note["text"] == f"{['Ann', 'Cy', 'Bob'][mover]} has moved in game {game['id']}; " \
+    assert note["text"] == f"{['Ann', 'Cy', 'Bob'][mover]} has moved in your game against Ann and Bob; " \
                            f"{['Ann', 'Cy', 'Bob'][following]} is to play."
 
 

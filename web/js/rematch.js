@@ -22,6 +22,7 @@ export class RematchPanel {
   // Shown once the game is over and the page is a player's (a spectator has no say).
   show() {
     if (this.timer === null) this.refresh();
+    else queueMicrotask(() => { if (this.last) this.draw(this.last); });   // the end screen was drawn anew
     return this.el;
   }
 
@@ -46,6 +47,7 @@ export class RematchPanel {
   }
 
   draw(offer) {
+    this.last = offer;
     if (offer.status === "started" && offer.token) {
       this.open(offer);
       return;
@@ -53,6 +55,8 @@ export class RematchPanel {
     const open = offer.status === "offered";
     const mine = open && offer.offered_by === offer.seat;
     const who = (offer.seats || []).map((s) => `${s.name}${s.accepted ? " ✓" : ""}`).join(", ");
+    const ask = this.el.parentElement?.querySelector("#rematch");   // the end screen's own button offers
+    if (ask) ask.hidden = open;                                      // while an offer is open, these answer it
     clear(this.el, offer.status === "none" ? null : [
       h("p", { class: "rematch-text" }, offer.text),
       open ? h("p", { class: "muted" }, `Accepted so far: ${who}.`) : null,
