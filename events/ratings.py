@@ -22,7 +22,7 @@ def default() -> dict:
     return {"mu": DEFAULT_MU, "sigma": DEFAULT_SIGMA, "games": 0}
 
 
-DISPLAY_CENTRE, DISPLAY_SCALE = 1500, 40        # mu 25 reads 1500; a new player's sigma reads about 333
+DISPLAY_CENTRE, DISPLAY_SCALE = 1500, 40        # ordinal 0 (a new player) reads 1500; 1 point reads 40
 PROVISIONAL_GAMES = 10
 
 
@@ -35,10 +35,16 @@ def public(r: dict) -> dict:
     """A rating as every answer shows it: the numbers as stored, plus `display_rating` on a scale
     centred on 1500, marked "?" while provisional (fewer than PROVISIONAL_GAMES rated games)."""
     provisional = r["games"] < PROVISIONAL_GAMES
-    value = DISPLAY_CENTRE + display_points(r["mu"] - DEFAULT_MU)
-    return {"mu": round(r["mu"], 4), "sigma": round(r["sigma"], 4), "ordinal": round(r["mu"] - 3 * r["sigma"], 4),
+    ordinal = r["mu"] - 3 * r["sigma"]
+    value = display_value(ordinal)
+    return {"mu": round(r["mu"], 4), "sigma": round(r["sigma"], 4), "ordinal": round(ordinal, 4),
             "games": r["games"], "display_rating": f"{value}{'?' if provisional else ''}", "display_value": value,
             "provisional": provisional}
+
+
+def display_value(ordinal: float) -> int:
+    """The ordinal (mu - 3 sigma: 0 for a new player) on the familiar scale: a new player reads 1500."""
+    return DISPLAY_CENTRE + display_points(ordinal)
 
 
 def stored(redis: Any, player_id: str) -> tuple[str, dict]:

@@ -66,6 +66,10 @@ class RatingOut(Schema):
     sigma = fields.Float()
     ordinal = fields.Float()
     games = fields.Integer()
+    display_rating = fields.String(metadata={"description": "on a scale centred on 1500 (a new player), with '?' "
+                                                            "while provisional (fewer than 10 rated games)"})
+    display_value = fields.Integer()
+    provisional = fields.Boolean()
 
 
 def _after(query: dict) -> str:

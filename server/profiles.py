@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from engine.state import active_seat
-from events import GameNotFound, accounts, keys, presence, results, roster
+from events import GameNotFound, accounts, keys, presence, ratings, results, roster
 
 from . import vacations
 from .context import Arena
@@ -65,8 +65,9 @@ def _history(rows: list[dict]) -> dict:
     out: dict[str, list] = {}
     for row in reversed(rows):
         if row.get("rating"):
+            ordinal = row["rating"]["after"]["ordinal"]
             out.setdefault(row["form"], []).append({"game_id": row["game_id"], "ended": row["ended"],
-                                                    "ordinal": row["rating"]["after"]["ordinal"]})
+                                                    "ordinal": ordinal, "display_value": ratings.display_value(ordinal)})
     return out
 
 

@@ -420,7 +420,7 @@ export class GamePage {
     this.renderStrip(shown, mySeat);
     this.renderEnd(live, mySeat);
     this.renderKey(shown);
-    const origin = provenanceNote(live.provenance);
+    const origin = [provenanceNote(live.provenance), live.start_text].filter(Boolean).join(" ");   // who chose the start
     this.originEl.hidden = !origin;
     this.originEl.textContent = origin || "";
     this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);

@@ -161,7 +161,7 @@ export async function showPeople(el, data) {
     const who = (i) => i.invited_by_name || "Someone";
     clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", { class: "invitation" },
       `${who(i)} invites you to ${formName(data, i.form)} as ${i.name} (seat ${i.seat + 1} of ${i.players.length}); `
-      + `answer by ${new Date(i.expires).toLocaleString()} `,
+      + `answer by ${new Date(i.expires).toLocaleString()}. ${i.start_text || ""} `,
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => play(i.game_id)).catch(fail) }, "Accept"), " ",
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
   }

@@ -19,8 +19,8 @@ export async function showProfile(root, who, data) {
       p.vacation ? h("p", { class: "vacation" }, `On vacation until ${new Date(p.vacation.until).toLocaleString()}`) : null,
       h("h2", {}, "Ratings"),
       ratings.length ? h("ul", { class: "ratings" }, ratings.map(([form, r]) => h("li", {},
-        `${formName(data, form)}: ${r.ordinal.toFixed(1)} (${r.games} rated games)`,
-        (p.history[form] || []).length ? h("span", { class: "muted" }, ` · history ${(p.history[form] || []).map((x) => x.ordinal.toFixed(1)).join(" → ")}`) : null)))
+        `${formName(data, form)}: ${r.display_rating ?? r.ordinal.toFixed(1)} (${r.games} rated game${r.games === 1 ? "" : "s"}${r.provisional ? "; ? until 10" : ""})`,
+        (p.history[form] || []).length ? h("span", { class: "muted" }, ` · history ${(p.history[form] || []).map((x) => x.display_value ?? x.ordinal.toFixed(1)).join(" → ")}`) : null)))
         : h("p", { class: "muted" }, "No rated games yet.")),
     h("section", { class: "panel" }, h("h2", {}, "Statistics"),
       statsTable("By form", p.stats.by_form, (k) => formName(data, k)),
@@ -32,6 +32,6 @@ export async function showProfile(root, who, data) {
     h("section", { class: "panel" }, h("h2", {}, "Finished games"),
       p.finished.length ? h("ul", { class: "game-list finished" }, p.finished.map((g) => h("li", {},
         h("a", { href: g.replay }, `${formName(data, g.form)} vs ${g.opponents.map((o) => o.name).join(", ")}: ${g.result}`),
-        h("span", { class: "muted" }, ` · ${g.ended}${g.rating ? ` · ${g.rating.before.ordinal.toFixed(1)} → ${g.rating.after.ordinal.toFixed(1)}` : ""}`))))
+        h("span", { class: "muted" }, ` · ${g.ended}${g.rating ? ` · ${g.rating.before.display_value ?? g.rating.before.ordinal.toFixed(1)} → ${g.rating.after.display_value ?? g.rating.after.ordinal.toFixed(1)}` : ""}`))))
         : h("p", { class: "muted" }, "None yet."))));
 }
