@@ -62,6 +62,12 @@ def _diff(want: Mapping[str, object], got: Mapping[str, object]) -> str:
     return f"(differs in {', '.join(keys)})" if keys else ""
 
 
+def _moves_only(events: list[Event]) -> list[Event]:
+    """The recorded events a move's command gave: a seat's options (engine/confirm.py) are set
+    between moves, by no command of the game, and are folded in as recorded."""
+    return [e for e in events if e["type"] != "SeatOptionsSet"]
+
+
 def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Divergence | None:
     """None when today's rules give every recorded event again, else the first that differs.
 
@@ -75,7 +81,7 @@ def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Div
     if isinstance(expected, Divergence):
         return expected
     if expected is not None:
-        found = _first_difference(expected, creation, 0, "creation")
+        found = _first_difference(expected, _moves_only(creation), 0, "creation")
         if found:
             return found
     state = cast("State", {})                   # filled by the creation events
@@ -90,7 +96,7 @@ def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Div
             return Divergence(begin, f"the rules now refuse this move: {exc.code}: {exc.message}")
         except (KeyError, TypeError, ValueError) as exc:       # a malformed command (an imported record)
             return Divergence(begin, f"the rules cannot read this move: {exc!r}")
-        found = _first_difference(expected, events[begin:end], begin, f"move at event {begin + 1}")
+        found = _first_difference(expected, _moves_only(events[begin:end]), begin, f"move at event {begin + 1}")
         if found:
             return found
         for event in events[begin:end]:

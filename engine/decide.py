@@ -6,7 +6,9 @@ the automatic flow of the turn runs (engine/flow.py).
 """
 from __future__ import annotations
 
-from . import flow, timeouts, undo
+from typing import Callable
+
+from . import confirm, flow, timeouts, undo
 from .commands import ANY_TIME, dispatch, known
 from .context import Context
 from .errors import RuleError, malformed
@@ -16,6 +18,9 @@ from .state import State
 from .watchers import WATCHERS
 
 DISPLAY_ONLY = ("squares",)            # what /legal adds for clients to show; never a rule's input
+# Commands decided beside the flow of the turn (no settling after them): undo and redo, a seat's options.
+ASIDE: dict[str, Callable[[State, int, Command], list[Event]]] = {
+    **dict.fromkeys(undo.UNDO_COMMANDS, undo.decide), **dict.fromkeys(confirm.OPTION_COMMANDS, confirm.decide)}
 
 
 def _seat(state: State, command: Command) -> int:
@@ -46,9 +51,10 @@ def _run(state: State, command: Command, undoable: bool = True) -> Context:
         raise RuleError("game_over", "The game has ended, so nothing more can be played; see the result.", "RULES 10")
     seat = _seat(state, command)
     kind = command["type"]
-    if kind in undo.UNDO_COMMANDS:
+    aside = ASIDE.get(kind)
+    if aside is not None:
         ctx = Context.view(state)
-        ctx.events = undo.decide(state, seat, command)
+        ctx.events = aside(state, seat, command)
         ctx.state = replay(ctx.events, state)
         return ctx
     if not known(kind):

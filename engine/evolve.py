@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Literal, Sequence, TypeVar, cast
 
-from . import checkpoints
+from . import checkpoints, confirm
 from .cards import RANKS
 from .shapes import (
     ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned, CardDiscarded,
@@ -18,7 +18,7 @@ from .shapes import (
     FinalRoundStarted, FlareInvoked, GameCreated, GameEnded, GameEvent, GatewayLost, GatewayMarked,
     ImprovisationUsed, LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved,
     PiecePickedUp, PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned,
-    PointsScored, PositionSet, ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned,
+    PointsScored, PositionSet, ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned, SeatOptionsSet,
     SummonModifierGranted, SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt,
     TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
     WarpPlayed,
@@ -359,6 +359,11 @@ def _turn_timed_out(s: State, e: TurnTimedOut) -> None:
 @reducer("TimeoutStreakEnded")
 def _timeout_streak_ended(s: State, e: TimeoutStreakEnded) -> None:
     s["timeouts"][e["seat"]] = 0
+
+
+@reducer("SeatOptionsSet")
+def _seat_options_set(s: State, e: SeatOptionsSet) -> None:
+    confirm.set_in(s, e["seat"], e["confirm_turn_end"])
 
 
 @reducer("SeatAbandoned")

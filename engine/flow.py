@@ -7,7 +7,7 @@ played at once. A seat whose time ran out has its turn played out by autoplay
 """
 from __future__ import annotations
 
-from . import autoplay, flares, frost, tasks, timeouts, turns, warp
+from . import autoplay, confirm, flares, frost, tasks, timeouts, turns, warp
 from .commands import dispatch
 from .context import Context
 from .state import State, active_seat, color_of, current_turn
@@ -20,11 +20,17 @@ def free_options(state: State, seat: int) -> bool:
     return state["form"] == "high_form" and bool(tasks.claimable(state, color_of(state, seat)))
 
 
+def spent(s: State) -> bool:
+    """Whether the turn has nothing left to do: no decision, no action, no free option."""
+    return s["phase"] == "play" and not s["pending"] and current_turn(s)["actions"] <= 0 \
+        and not free_options(s, current_turn(s)["seat"])
+
+
 def settle(ctx: Context) -> None:
-    """Automatic consequences: an exhausted turn ends; abandoned seats are played at once."""
+    """Automatic consequences: an exhausted turn ends (unless its seat confirms the end itself,
+    engine/confirm.py); abandoned seats are played at once."""
     s = ctx.state
-    while s["phase"] == "play" and not s["pending"] and current_turn(s)["actions"] <= 0 \
-            and not free_options(s, current_turn(s)["seat"]):
+    while spent(s) and not confirm.confirms(s, current_turn(s)["seat"]):
         turns.end_turn(ctx)
     seat = active_seat(s)
     if s["phase"] != "over" and seat in timeouts.abandoned(s):
@@ -32,7 +38,12 @@ def settle(ctx: Context) -> None:
 
 
 def time_out(ctx: Context, seat: int) -> None:
-    """The clock's timeout command: recorded (engine/timeouts.py), then the turn is played out."""
+    """The clock's timeout command: recorded (engine/timeouts.py), then the turn is played out. A
+    turn that only waited for its seat to confirm its end just ends: no timeout is counted."""
+    if spent(ctx.state) and current_turn(ctx.state)["seat"] == seat and confirm.confirms(ctx.state, seat):
+        turns.end_turn(ctx)
+        settle(ctx)
+        return
     timeouts.timeout(ctx, seat)
     play_out(ctx, seat)
 

@@ -331,14 +331,28 @@ def _ended(e: GameEnded, names: Names) -> str:
     return f"The game is over {how}: {winners} {verb}."
 
 
+def _steps(n: Names, wanted: Callable[[int], bool]) -> str:
+    """The turn's commands (as the narrator followed them) whose versions are `wanted`, in words
+    without the player's name: "places on e5, then summons Swordmaster on d5" ('' when unknown)."""
+    said = []
+    for version, command in getattr(n, "steps", []):
+        if wanted(version):
+            who = _who(n, command.get("seat"))
+            text = describe_command(command, n)
+            said.append(text[len(who) + 1:] if text.startswith(who + " ") else text)
+    return ", then ".join(said)
+
+
 @says("TurnStepUndone")
 def _undone(e: TurnStepUndone, n: Names) -> str:
-    return f"{_who(n, e['seat'])} takes back a step (back to the position of version {e['to_version']})."
+    what = _steps(n, lambda v: v > e["to_version"])
+    return f"{_who(n, e['seat'])} takes back a step{': ' + what if what else ''}."
 
 
 @says("TurnStepRedone")
 def _redone(e: TurnStepRedone, n: Names) -> str:
-    return f"{_who(n, e['seat'])} plays a step again (forward to the position of version {e['to_version']})."
+    what = _steps(n, lambda v: e["from_version"] < v <= e["to_version"])
+    return f"{_who(n, e['seat'])} plays a step again{': ' + what if what else ''}."
 
 
 def describe(event: SeenEvent, names: Names | None = None) -> str | None:
@@ -371,6 +385,7 @@ def describe_command(command: Command, names: Names | None = None) -> str:
         return f"{who} chooses {picked}".rstrip()
     if kind in STEP_COMMANDS:
         return f"{who} {STEP_WORDS[kind]}"
+
     return f"{who}: {kind.replace('_', ' ')}"
 
 
@@ -379,6 +394,7 @@ class SeatNames(dict[int, str]):
     what stands where as the narrator follows it, so that a moved piece is named by its owner."""
     colors: dict[int, str]
     board: Known
+    steps: list[tuple[int, Command]]      # the open turn's commands by version, undone ones too
 
 
 class Narrator:
@@ -388,6 +404,7 @@ class Narrator:
     def __init__(self, names: Names) -> None:
         self.names = SeatNames(names)
         self.names.colors = {}
+        self.names.steps = []
         self.board: Known = {}
         self.kept: dict[int, Known] = {}
 
@@ -437,6 +454,10 @@ class Narrator:
             b[e["square"]] = (e["color"], e["rank"])
         elif e["type"] == "CommandAccepted":
             self.kept[version - 1] = dict(b)
+            if e["command"].get("type") not in STEP_COMMANDS and "seat" in e:
+                self.names.steps.append((version, cast("Command", {**e["command"], "seat": e["seat"]})))
+        elif e["type"] == "TurnStarted":
+            self.names.steps = []
         elif e["type"] == "TurnStepUndone" or e["type"] == "TurnStepRedone":
             self.kept.setdefault(e["from_version"], dict(b))
             self.board = dict(self.kept.get(e["to_version"], b))

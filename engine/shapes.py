@@ -187,6 +187,7 @@ class GameState(TypedDict):
     undo: NotRequired[UndoRecord]   # the current turn's checkpoints (engine/checkpoints.py)
     timeouts: NotRequired[list[int]]    # timeouts in a row
     zombies: NotRequired[list[int]]     # seats that abandoned
+    confirm_turn_end: NotRequired[list[int]]    # seats that end their turns themselves (engine/confirm.py)
     gateways: NotRequired[list[int | None]]     # by colour: the Nethervoid Gateway's piece id
     frozen: NotRequired[list[FrozenCard | None]]   # Everfrost, by seat
     lost_actions: NotRequired[list[int]]        # by colour
@@ -562,6 +563,12 @@ class TasksDealt(TypedDict):
     shuffled: NotRequired[bool]
 
 
+class SeatOptionsSet(TypedDict):
+    type: Literal["SeatOptionsSet"]
+    seat: int
+    confirm_turn_end: bool
+
+
 class TimeoutStreakEnded(TypedDict):
     type: Literal["TimeoutStreakEnded"]
     seat: int
@@ -617,6 +624,7 @@ class WarpPlayed(TypedDict):
 
 
 GameEvent = Union[
+    SeatOptionsSet,
     ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned,
     CardDiscarded, CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn,
     CardsReturned, CommandAccepted, ControlPassed, DeckShuffled, DestructionBonusGranted,

@@ -19,7 +19,7 @@ from .shapes import (
     FinalRoundStarted, FlareInvoked, GameCreatedPublic, GameEnded, GameResult, GatewayLost, GatewayMarked, ImprovisationUsed,
     LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced,
     PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, SchoolChosen,
-    SchoolDrawn, SeatAbandoned, SummoningCountedAsLegend, SummonModifierGranted, SummonModifierUsed, TaskClaimed,
+    SchoolDrawn, SeatAbandoned, SeatOptionsSet, SummoningCountedAsLegend, SummonModifierGranted, SummonModifierUsed, TaskClaimed,
     TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
     WarpPlayed,
 )
@@ -56,6 +56,7 @@ class SeatView(TypedDict):
     stasis: Stasis | None           # Etherweave: the piece on the seat's Merchant of Time
     sideways: NotRequired[int]      # team play: how many of the deck's bottom cards lie crosswise
     hand: NotRequired[list[str]]    # the viewer's own seat only (every seat once the game is over)
+    confirm_turn_end: bool          # the seat ends its turns itself, with `end_turn` (engine/confirm.py)
 
 
 class Score(TypedDict):
@@ -224,6 +225,6 @@ SeenEvent = Union[
     ImprovisationUsed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp,
     PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored,
     SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted, SummonModifierUsed,
-    SummoningCountedAsLegend, TaskClaimed, TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone,
+    SummoningCountedAsLegend, TaskClaimed, TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, SeatOptionsSet,
     TurnStepUndone, TurnTimedOut, WarpCopied, WarpPlayed,
 ]

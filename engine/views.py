@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, cast
 
-from . import decisions, etherweave, frost, gateway, tasks, teams
+from . import confirm, decisions, etherweave, frost, gateway, tasks, teams
 from .cards import RANK_NAMES
 from .notation import to_text
 from .shapes import GameCreatedPublic, GameEvent
@@ -77,7 +77,8 @@ def player_view(state: State, seat: Seat) -> PlayerView:
             "seat": i, "school": entry["school"], "color": color, "hand_size": len(state["hands"][i]),
             "deck_size": len(state["decks"][i]), "discard": list(state["discards"][i]),
             "supply": {"non_legendary": nonleg, "legendary": leg}, "frozen": frost.frozen_card(state, i),
-            "pending_being": etherweave.pending_being(state, i), "stasis": etherweave.stasis_view(state, i)}
+            "pending_being": etherweave.pending_being(state, i), "stasis": etherweave.stasis_view(state, i),
+            "confirm_turn_end": confirm.confirms(state, i)}
         if teams.team_play(state):
             seen["sideways"] = teams.sideways(state, i)
         if i == seat or over:

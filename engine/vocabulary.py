@@ -15,7 +15,8 @@ ANSWERS = ("choose", "move", "skip")             # answers to a pending decision
 TURN_COMMANDS = ("place", "summon", "discard", "flare", "claim_task", "end_turn", "pass_control", "thaw", "warp")
 ANY_TIME_COMMANDS = ("resign", "claim_win")
 STEP_COMMANDS = ("undo", "redo")                 # step back and forth within a turn (engine/undo.py)
-COMMAND_TYPES = TURN_COMMANDS + ANY_TIME_COMMANDS + ANSWERS + STEP_COMMANDS   # every command a player may send
+OPTION_COMMANDS = ("seat_options",)              # a seat's settings, no move of the game (engine/confirm.py)
+COMMAND_TYPES = TURN_COMMANDS + ANY_TIME_COMMANDS + ANSWERS + STEP_COMMANDS + OPTION_COMMANDS   # every command a player may send
 SYSTEM_COMMANDS = ("timeout",)                   # sent by the server's clock only, never by a player
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 

@@ -175,6 +175,7 @@ PAYLOADS: dict[str, dict[str, FieldSpec]] = {
     "TurnTimedOut": {"seat": _seat, "streak": _count},
     "TimeoutStreakEnded": {"seat": _seat},
     "SeatAbandoned": {"seat": _seat, "timeouts": _count},
+    "SeatOptionsSet": {"seat": _seat, "confirm_turn_end": fields.Bool},
     "WarpPlayed": {"seat": _seat, "card": fields.Str},
     "PendingBeingCleared": {
         "seat": _seat, "card": fields.Str,

@@ -133,6 +133,8 @@ class CommandIn(Strict):
     squares = fields.Dict(metadata={"description": "display only, as /legal lists it (pattern, affects, path); "
                                                    "ignored by the rules"})
     expected_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+    confirm_turn_end = fields.Boolean(metadata={"description": "seat_options: true to end each of your turns yourself, "
+                                                                "with end_turn (undo stays open until then)"})
 
 
 class CommandOut(Schema):

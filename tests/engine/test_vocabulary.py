@@ -5,8 +5,8 @@ import ast
 
 from engine import actions, commands
 from engine.errors import ERROR_CODES
-from engine.vocabulary import (ANSWERS, ANY_TIME_COMMANDS, COMMAND_TYPES, STEP_COMMANDS, SYSTEM_COMMANDS, TURN_COMMANDS,
-                               vocabulary)
+from engine.vocabulary import (ANSWERS, ANY_TIME_COMMANDS, COMMAND_TYPES, OPTION_COMMANDS, STEP_COMMANDS, SYSTEM_COMMANDS,
+                               TURN_COMMANDS, vocabulary)
 from events.snapshots import ENGINE_DIR
 
 
@@ -32,7 +32,7 @@ def test_every_rule_error_code_is_in_the_catalogue_and_every_entry_is_raised():
 
 def test_every_command_type_has_its_handler():
     assert set(actions.HANDLERS) | set(commands.ANY_TIME) == set(TURN_COMMANDS) | set(ANY_TIME_COMMANDS)
-    assert set(COMMAND_TYPES) == set(TURN_COMMANDS) | set(ANY_TIME_COMMANDS) | set(ANSWERS) | set(STEP_COMMANDS)
+    assert set(COMMAND_TYPES) == set(TURN_COMMANDS) | set(ANY_TIME_COMMANDS) | set(ANSWERS) | set(STEP_COMMANDS) | set(OPTION_COMMANDS)
     assert not set(SYSTEM_COMMANDS) & set(COMMAND_TYPES)
 
 
