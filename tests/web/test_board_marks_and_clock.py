@@ -107,7 +107,7 @@ def test_on_a_touch_screen_a_first_tap_previews_what_a_summon_and_a_choice_affec
     try:
         created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": ASSASSIN})
         open_seat(page, live_server, created["id"], created["seats"][0]["token"])
-        page.locator('#hand .card[data-card="northern-assassin"] .card-pick').tap()
+        page.locator('#hand [data-chip="northern-assassin"]').tap()           # the card's name in the hand drawer
         expect(page.locator("#prompt").get_by_role("button", name="Cancel", exact=True)).to_be_visible()  # no Esc key
         square(page, "e5").tap()                                            # first tap: shown, not sent
         expect(square(page, "e5")).to_have_class(re.compile("armed"))
@@ -175,9 +175,12 @@ def test_on_a_phone_high_forms_tasks_come_right_after_the_hand(browser, live_ser
     try:
         created = live_server.create({"form": "high_form", "players": ANN_BOB, "seed": "tasks"})
         open_seat(page, live_server, created["id"], created["seats"][0]["token"])
-        tops = page.evaluate("""() => Object.fromEntries(["#hand", ".panel.tasks", "#players"].map(
+        # the hand is the drawer along the bottom of the screen; the tasks are the first panel under the board
+        tops = page.evaluate("""() => Object.fromEntries([".board", ".panel.tasks", "#players"].map(
             (s) => [s, document.querySelector(s).getBoundingClientRect().top + window.scrollY]))""")
-        assert tops["#hand"] < tops[".panel.tasks"] < tops["#players"], tops
+        assert tops[".board"] < tops[".panel.tasks"] < tops["#players"], tops
+        hand = page.locator("#hand").bounding_box()
+        assert hand["y"] + hand["height"] <= 844.5, hand
         assert tops[".panel.tasks"] < 2 * 844, tops                        # one scroll from the first screen
         page.locator(".panel.tasks").scroll_into_view_if_needed()
         shot("tasks", full_page=False)

@@ -52,8 +52,9 @@ def test_create_a_game_against_the_computer_place_and_see_it_answer(page, live_s
     placed = target.get_attribute("data-square")
     target.click()
     expect(square(page, placed)).to_have_attribute("data-piece", "0-common")
+    page.locator('#prompt [data-command="end_turn"]').click()           # the page waits for the confirmation
     # the computer answers through the worker; the page learns it from the stream
-    expect(page.locator("#status")).to_have_text(re.compile("Your turn"), timeout=30_000)
+    expect(page.locator("#status")).to_have_text(re.compile("Your turn · 2 actions left"), timeout=30_000)
     expect(page.locator("#log")).to_contain_text("Computer places")
     assert len(pieces(page, 1)) >= 1
     assert page.evaluate("window.__notifications.length") >= 1
@@ -121,9 +122,10 @@ def test_summon_resolve_a_choice_place_rewind_and_reload(page, live_server, shot
     assert page.evaluate("document.activeElement.dataset.square") == "e5"
     page.keyboard.press("Enter")
     expect(square(page, "e5")).to_have_attribute("data-piece", "0-common")
+    page.locator('#prompt [data-command="end_turn"]').click()
 
     # the computer's turn: it places pieces, and the page shows them as they come
-    expect(page.locator("#status")).to_have_text(re.compile("Your turn"), timeout=30_000)
+    expect(page.locator("#status")).to_have_text(re.compile("Your turn · 2 actions left"), timeout=30_000)
     expect(page.locator("#log")).to_contain_text("Computer places")
     assert set(pieces(page, 1)) > {"g5"}, "the computer's move is not on the board"
     assert page.locator(".sq.recent").count() >= 1       # what the computer changed is marked
@@ -132,13 +134,13 @@ def test_summon_resolve_a_choice_place_rewind_and_reload(page, live_server, shot
     # rewind to the start and step forward, read-only; then back to live
     live_board = {sq: square(page, sq).get_attribute("data-piece") for sq in ("c4", "d5", "e5")}
     page.get_by_role("button", name="First move").click()
-    expect(page.locator("#status")).to_have_text("Rewound to move 0 (read-only)")
+    expect(page.locator("#status")).to_have_text("Replay, read-only: before the first move")
     expect(square(page, "c4")).to_have_attribute("data-piece", "1-common")
     expect(square(page, "d5")).to_have_attribute("data-piece", "")
     expect(page.locator(".sq.legal")).to_have_count(0)
     shot("rewound-start")
     page.get_by_role("button", name="Next move").click()
-    expect(page.locator(".rewind-caption")).to_contain_text("Move 1: Ann summons Swordmaster")
+    expect(page.locator(".rewind-caption")).to_contain_text(re.compile("Move 1 of [0-9]+: Ann summons Swordmaster"))
     expect(square(page, "d5")).to_have_attribute("data-piece", "0-common")
     page.locator("#rewind-slider").focus()
     page.keyboard.press("ArrowRight")
@@ -243,7 +245,8 @@ def test_a_phone_sized_screen_creates_and_plays(browser, live_server):
         placed = target.get_attribute("data-square")
         target.tap()
         expect(square(page, placed)).to_have_attribute("data-piece", "0-common")
-        expect(page.locator("#status")).to_have_text(re.compile("Your turn"), timeout=30_000)
+        page.locator('#prompt [data-command="end_turn"]').tap()               # the end of the turn, confirmed
+        expect(page.locator("#status")).to_have_text(re.compile("Your turn · 2 actions left"), timeout=30_000)
         expect(page.locator("#log")).to_contain_text("Computer 2 places")
         expect(page.locator(".seat")).to_have_count(3)
         shot("game", full_page=False)
@@ -293,7 +296,7 @@ def test_flare_discard_with_returns_claim_a_task_clocks_and_resign(page, live_se
     square(page, "d6").click()
     claim = page.locator('.tasks .card[data-card="tasks-imprisonment"]').get_by_role("button", name="Claim")
     expect(claim).to_be_visible()
-    expect(page.locator('#prompt [data-command="end_turn"]')).to_have_text("End turn")
+    expect(page.locator('#prompt [data-command="end_turn"]')).to_have_text("Confirm: end my turn")
     shot("claim")
     claim.click()
     expect(page.locator('.seat[data-seat="0"] .score')).to_have_text("1 / 9")

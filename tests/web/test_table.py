@@ -79,7 +79,7 @@ def test_the_end_screen_of_a_melee_decided_on_a_tie_break_and_a_rematch(page, li
     end = page.locator("#end-screen")
     expect(end).to_be_visible()
     expect(end).to_contain_text("Ann wins at the end of the final round.")
-    expect(end.locator(".tiebreak")).to_have_text("Ann and Bob tied on the lowest colour; the second-lowest colour decided.")
+    expect(end.locator(".tiebreak")).to_have_text("Ann and Bob tied on 5 (lowest colour); second-lowest colour decided it: Ann 7, Bob 6.")
     expect(end.locator('.standings tr[data-seat="0"] .weakest')).to_have_text("Red 5 (weakest)")
     expect(end.locator(".stats")).to_contain_text("Pieces placed")
     expect(end.locator(".stats tbody tr").first).to_contain_text("3")
@@ -130,6 +130,7 @@ def test_a_whole_game_on_a_phone(browser, live_server):
         for sq in ("e5", "e6"):
             square(page, sq).tap()
             expect(square(page, sq)).to_have_attribute("data-piece", "0-common")
+        page.locator('#prompt [data-command="end_turn"]').tap()            # the end of the turn, confirmed
         expect(page.locator("#status")).to_contain_text("bob McKay")
         for sq in ("a5", "b5"):
             status, body = live_server.call("POST", f"/games/{game_id}/commands", {"type": "place", "square": sq}, token=bob)
@@ -138,6 +139,7 @@ def test_a_whole_game_on_a_phone(browser, live_server):
         for sq in ("d5", "f5"):
             square(page, sq).tap()
             expect(square(page, sq)).to_have_attribute("data-piece", "0-common")
+        page.locator('#prompt [data-command="end_turn"]').tap()
         end = page.locator("#end-screen")
         expect(end).to_be_visible()
         expect(end).to_contain_text("Ann wins")
@@ -147,6 +149,7 @@ def test_a_whole_game_on_a_phone(browser, live_server):
         # a log line jumps the rewind slider to its move
         page.locator("#log .log-line", has_text="places a common piece on e6").first.tap()
         expect(page.locator("#rewind-slider")).to_have_value("2")
+        expect(end).not_to_have_attribute("open", "")                    # the result folds away; the board stays put
         expect(square(page, "d5")).to_have_attribute("data-piece", "")
         shot("rewound")
         assert errors == []

@@ -174,7 +174,6 @@ export class Board {
       if (gateways.has(square)) label += ", the Gateway";
       if (mark) label += `. ${mark.label}`;
       g.setAttribute("aria-label", label);
-      g.setAttribute("aria-disabled", mark ? "false" : "true");
       g.setAttribute("data-piece", piece ? `${piece.color}-${piece.rank}` : "");
     }
     this.updateTabStop(marks, readOnly);
@@ -225,6 +224,6 @@ export class Board {
     for (const { g } of this.cells.values()) g.setAttribute("tabindex", -1);
     cell.g.setAttribute("tabindex", 0);
     this.focused = square;
-    cell.g.focus();
+    cell.g.focus({ preventScroll: true });
   }
 }

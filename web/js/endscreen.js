@@ -37,12 +37,26 @@ function breakdownText(view, row, data) {
   return parts.filter(Boolean).join(" · ");
 }
 
+// The position of a tie-break key among a standing's keys: two-sided [score, upgraded, pieces];
+// melee [lowest colour, second-lowest, (third-lowest), upgraded, pieces].
+function keyIndex(name, length) {
+  if (name === "upgraded pieces on the board") return length - 2;
+  if (name === "pieces on the board") return length - 1;
+  return Math.max(0, ["lowest colour", "second-lowest colour", "third-lowest colour"].indexOf(name));     // "score": 0
+}
+
+// The tie-break with its counts: "Ann and Bob tied on 12 points; upgraded pieces on the board
+// decided it: Ann 4, Bob 3."
 function tiebreakText(view, result) {
   const t = result.tiebreak;
   if (!t) return null;
-  const tied = result.standings.filter((r) => r.key[0] === result.standings[0].key[0]).map((r) => playerName(view, r.seat));
-  if (t.shared) return `${tied.join(" and ")} tied on every count and share the win.`;
-  return `${tied.join(" and ")} tied on the ${t.tied_on}; the ${t.decided_by} decided.`;
+  const tied = result.standings.filter((r) => r.key[0] === result.standings[0].key[0]);
+  const names = tied.map((r) => playerName(view, r.seat)).join(" and ");
+  const counts = (name) => tied.map((r) => `${playerName(view, r.seat)} ${(t.values[String(r.seat)] || r.key)[keyIndex(name, r.key.length)]}`).join(", ");
+  const first = `${names} tied on ${tied[0].key[0]} (${t.tied_on})`;
+  if (t.shared) return `${first}, and on every count after it (upgraded pieces: ${counts("upgraded pieces on the board")}; `
+    + `pieces: ${counts("pieces on the board")}): they share the win.`;
+  return `${first}; ${t.decided_by} decided it: ${counts(t.decided_by)}.`;
 }
 
 const STAT_ROWS = [

@@ -11,7 +11,7 @@ import { RematchPanel } from "./rematch.js";
 import { card as cardData, cardName, formName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
-import { logPanel, provenanceNote, seatsPanel, statusText, stripPanel, tasksPanel } from "./panels.js";
+import { formLabel, logPanel, provenanceNote, seatsPanel, sidesText, statusText, stripPanel, tasksPanel } from "./panels.js";
 import { RewindBar } from "./rewind.js";
 import * as storage from "./storage.js";
 import { LiveStream } from "./stream.js";
@@ -24,8 +24,10 @@ function boardMap(view) {
 }
 
 export class GamePage {
-  constructor(root, gameId, data) {
+  // opts.tutor: the tutorial's lessons (web/js/tutorial.js), shown in the status bar and told of every drawing
+  constructor(root, gameId, data, opts = {}) {
     this.root = root;
+    this.tutor = opts.tutor || null;
     this.id = gameId;
     this.data = data;
     this.token = storage.tokenFor(gameId);
@@ -49,6 +51,7 @@ export class GamePage {
     // The strip above the board is drawn only on narrow screens (where the side column is far away).
     this.narrow = window.matchMedia("(max-width: 700px)");
     this.narrow.addEventListener("change", () => this.render());
+    this.handClosed = this.narrow.matches;        // a phone's hand drawer starts closed: names only
     this.rewindBar = new RewindBar((n) => this.seek(n));
   }
 
@@ -61,6 +64,7 @@ export class GamePage {
         h("p", { class: "error" }, err.message), h("p", {}, h("a", { href: "/" }, "Back to your games"))));
       return;
     }
+    await this.applyConfirmTurnEnd();           // before the first click can be made
     this.stream = new LiveStream(this.id, this.token, {
       onEvent: (e) => this.streamed(e),
       onChat: (message) => document.dispatchEvent(new CustomEvent("arena:chat", { detail: message })),
@@ -78,12 +82,16 @@ export class GamePage {
     return this.view ? this.view.version : 0;
   }
 
+  // BGA's table: a status bar pinned to the top holds the prompt and every button of the decision
+  // (choices, confirm, undo, redo, end turn) and explains a misclick; the board sits under it,
+  // sized to what is left of the screen; the hand beside it (on a phone: a drawer at the bottom).
   layout() {
     this.statusEl = h("p", { class: "status-text", id: "status", "aria-live": "polite" });
     this.streamEl = h("span", { class: "stream-status", id: "stream-status" }, "Connecting…");
     this.notifyBtn = h("button", { type: "button", class: "small", id: "notify-btn", onclick: () => this.askNotify() }, "Notify me");
     this.errorEl = h("div", { class: "error", id: "error", role: "alert", hidden: true });
-    this.promptEl = h("section", { class: "panel prompt", id: "prompt", "aria-label": "What to do" });
+    this.noteEl = h("p", { class: "misclick", id: "misclick", role: "status", hidden: true });
+    this.promptEl = h("section", { class: "prompt", id: "prompt", "aria-label": "What to do" });
     this.handEl = h("section", { class: "panel hand", id: "hand", "aria-label": "Your hand" });
     this.seatsEl = h("section", { class: "panel players", id: "players", "aria-label": "Players" });
     this.tasksEl = h("div", { id: "tasks" });
@@ -92,18 +100,29 @@ export class GamePage {
     this.shareEl = h("div", { id: "share" });
     this.titleEl = h("h1", { class: "game-title" }, "Game");
     this.stripEl = h("section", { class: "strip", id: "strip", "aria-label": "Players, scores and clocks" });
-    this.endEl = h("section", { class: "panel end-screen", id: "end-screen", "aria-label": "Result", hidden: true });
+    this.endEl = h("details", { class: "panel end-screen", id: "end-screen", "aria-label": "Result", hidden: true });
     this.stepsEl = h("div", { class: "buttons steps", id: "steps" });
-    clear(this.root, h("div", { class: "game" },
-      h("div", { class: "status-bar" }, h("div", { class: "status-main" }, this.titleEl, this.statusEl),
-        h("div", { class: "status-side" }, this.streamEl, this.notifyBtn)),
+    this.optionsEl = h("div", { class: "table-options", id: "table-options" });
+    this.barEl = h("div", { class: "status-bar", id: "status-bar" },
+      h("div", { class: "status-main" }, this.tutor ? this.tutor.el : null, this.titleEl, this.statusEl, this.promptEl, this.stepsEl, this.noteEl, this.errorEl),
+      h("div", { class: "status-side" }, this.streamEl, this.notifyBtn,
+        h("a", { href: "/rules", class: "rules-link", id: "rules-link", target: "_blank", rel: "noopener" }, "Rules"),
+        this.resignEl = h("span", { class: "resign-slot" }), this.optionsEl));
+    clear(this.root, h("div", { class: "game" }, this.barEl,
       h("div", { class: "game-grid" },
-        h("div", { class: "board-col" }, this.stripEl, this.endEl,
-          h("div", { class: "board-wrap" }, this.board.svg, this.keyEl = h("p", { class: "board-key", id: "board-key" })),
-          this.errorEl, this.promptEl, this.stepsEl, this.rewindBar.el, this.handEl),
-        h("aside", { class: "side-col" }, this.seatsEl, this.tasksEl,
+        h("div", { class: "board-col" }, this.stripEl,
+          h("div", { class: "board-wrap" }, this.board.svg)),
+        h("aside", { class: "side-col" }, this.endEl, this.handEl, this.seatsEl, this.tasksEl, this.rewindBar.el,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
-          this.shareEl))));
+          this.keyEl = h("p", { class: "board-key", id: "board-key" }), this.shareEl))));
+    // the board takes the height the status bar leaves (the bar grows with a long list of choices)
+    const fit = () => {
+      const top = this.barEl.getBoundingClientRect().bottom + window.scrollY;
+      document.documentElement.style.setProperty("--above-board", `${Math.ceil(Math.max(0, top))}px`);
+    };
+    new ResizeObserver(fit).observe(this.barEl);
+    window.addEventListener("resize", fit);
+    fit();
   }
 
   // --- data ---------------------------------------------------------------------------------------
@@ -158,6 +177,7 @@ export class GamePage {
     const before = this.view;
     if (view.clocks && view.clocks.now) this.skew = Date.now() - Date.parse(view.clocks.now);
     if (before && view.version !== before.version) {
+      this.explain(null);
       this.chooser = null;
       this.confirmResign = false;
     }
@@ -171,6 +191,12 @@ export class GamePage {
     this.turnSignal(before);
     if (view.status === "finished" && (!this.stats || this.stats.version !== view.version)) {
       this.stats = await api.stats(this.id, this.token).catch(() => null);
+    }
+    // the points by reason, fetched again whenever a score changes (the seats panel explains each score)
+    const scores = JSON.stringify(view.scores || []);
+    if (view.form !== "high_form" && scores !== this.statsScores) {
+      this.statsScores = scores;
+      this.liveStats = this.stats || await api.stats(this.id, this.token).catch(() => null);
     }
     this.render();
   }
@@ -201,7 +227,8 @@ export class GamePage {
 
   keepSelection() {
     const cmds = this.legal.commands;
-    if (this.sel.card && !cmds.some((c) => c.type === "summon" && c.card === this.sel.card)) this.sel.card = null;
+    const mine = (this.view.seats || []).find((x) => x.seat === this.view.seat);
+    if (this.sel.card && !(mine && (mine.hand || []).includes(this.sel.card))) this.sel.card = null;
     if (this.sel.from && !cmds.some((c) => c.type === "move" && c.from === this.sel.from)) this.sel.from = null;
     if (this.sel.discard && !cmds.some((c) => c.type === "discard" && c.card === this.sel.discard)) {
       this.sel.discard = null;
@@ -224,7 +251,10 @@ export class GamePage {
   // --- acting -------------------------------------------------------------------------------------
 
   async send(command) {
-    if (this.busy) return;
+    if (this.busy) {            // a button pressed while the last command settles: sent once it has, if still offered
+      this.queued = command;
+      return;
+    }
     this.busy = true;
     this.chooser = null;
     this.root.classList.add("busy");
@@ -253,6 +283,10 @@ export class GamePage {
     // A tap made on the new position while ours was still settling (a stream update can draw it
     // before our own refresh returns) counts, unless the page never caught up with our command,
     // the game moved on after the tap, or the selection it was made with changed.
+    const queued = this.queued;
+    this.queued = null;
+    const same = (c) => JSON.stringify({ ...c, squares: undefined }) === JSON.stringify({ ...queued, squares: undefined });
+    if (queued && this.legal.commands.some(same)) { this.send(queued); return; }
     const tap = this.heldTap;
     this.heldTap = null;
     const caughtUp = !answered || this.legal.version >= answered.version;
@@ -297,28 +331,32 @@ export class GamePage {
   }
 
   onSquare(square) {
-    if (this.rewound || !this.plan) return;
+    if (!this.plan) return;
+    if (this.rewound) { this.explain("You are looking at an earlier position: nothing can be played from here. Use “Back to live” to play."); return; }
     if (this.busy) {
       this.heldTap = { square, version: this.legal.version, sel: this.selKey() };
       return;
     }
     const entry = this.plan.squares.get(square);
     if (!entry) {
-      const armed = this.armed;
       this.armed = null;
-      if (this.sel.card || this.sel.from || this.chooser || armed) {
-        this.sel.card = null;
-        this.sel.from = null;
-        this.chooser = null;
-        this.render();
-      }
+      this.chooser = null;
+      this.explain(this.squareWhy(this.view, square));
       return;
     }
+    this.explain(null);
     if (entry.unselect) { this.sel.from = null; this.render(); return; }
     if (entry.selectFrom) { this.sel.from = entry.selectFrom; this.render(); return; }
     if (this.armsFirst(square, entry)) return;
     this.armed = null;
     this.pick(`Choose what to do on ${square}`, entry.commands);
+  }
+
+  // A note in the status bar saying why a click did nothing (cleared by the next useful click).
+  explain(text) {
+    this.noteEl.hidden = !text;
+    this.noteEl.textContent = text || "";
+    if (text) this.render();
   }
 
   // What a square tap means besides the square: the card, piece or discard chosen before it.
@@ -342,6 +380,7 @@ export class GamePage {
     this.sel.discard = null;
     this.chooser = null;
     this.sel.card = this.sel.card === id ? null : id;
+    if (this.sel.card && this.narrow.matches) this.handClosed = true;     // the board's squares come into sight
     this.render();
     if (this.sel.card) this.board.focus(this.plan.squares.keys().next().value);
   }
@@ -350,6 +389,13 @@ export class GamePage {
     if ((event.ctrlKey || event.metaKey) && (event.key === "z" || event.key === "y") && this.plan && !this.rewound) {
       const step = this.plan.steps[event.key === "z" && !event.shiftKey ? "undo" : "redo"][0];
       if (step) { event.preventDefault(); this.send(step); }
+      return;
+    }
+    // ← and → step through the moves (as the rewind bar's buttons), unless a field or the board has the keys
+    const typing = event.target.closest && event.target.closest("input, select, textarea, .board, [contenteditable]");
+    if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && !typing && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      this.rewindBar.seek(this.rewindBar.shown() + (event.key === "ArrowLeft" ? -1 : 1));
       return;
     }
     if (event.key !== "Escape") return;
@@ -361,6 +407,33 @@ export class GamePage {
     } else if (this.rewound) {
       this.seek(null);
     }
+  }
+
+  // BGA's "confirm the end of my turn": on unless this browser turned it off. The seat's option lives
+  // in the game (seat_options); the page asks for it once when the seat's option differs.
+  wantsConfirm() {
+    return storage.pref("confirmTurnEnd", true);
+  }
+
+  async applyConfirmTurnEnd() {
+    const v = this.view;
+    const seat = v && (v.seats || []).find((x) => x.seat === v.seat);
+    if (!seat || v.status === "finished" || Boolean(seat.confirm_turn_end) === this.wantsConfirm()) return;
+    try {
+      await api.command(this.id, this.token, { type: "seat_options", confirm_turn_end: this.wantsConfirm() });
+      await this.update();
+    } catch (err) {
+      this.showError(err);
+    }
+  }
+
+  renderOptions(view) {
+    const seated = view.seat !== null && view.seat !== undefined && view.status !== "finished";
+    clear(this.optionsEl, seated ? h("label", { class: "check", title: "Your turn then waits for you to confirm its end; until then you can still undo." },
+      h("input", { type: "checkbox", id: "confirm-turn-end", checked: this.wantsConfirm(), onchange: (e) => {
+        storage.setPref("confirmTurnEnd", e.target.checked);
+        this.applyConfirmTurnEnd();
+      } }), "Confirm turn end") : null);
   }
 
   // Asks for browser notifications, then says what it did (the button goes once answered).
@@ -401,8 +474,9 @@ export class GamePage {
     const mySeat = live.seat;
     const commands = this.rewound ? [] : this.legal.commands;
     this.plan = plan(commands, this.sel, live, this.data);
-    this.titleEl.textContent = `${formName(this.data, live.form)} · game ${this.id}`;
-    this.statusEl.textContent = this.rewound ? `Rewound to move ${this.rewound.move} (read-only)` : statusText(live, this.data, mySeat);
+    this.titleEl.textContent = `${formLabel(live, formName(this.data, live.form))} · ${sidesText(live)}`;
+    this.statusEl.textContent = this.rewound ? `Replay, read-only: ${this.rewound.move ? `after move ${this.rewound.move} of ${this.moves.length - 1}` : "before the first move"}`
+      : statusText(live, this.data, mySeat);
     this.statusEl.classList.toggle("your-turn", !this.rewound && live.status !== "finished" && live.active_seat === mySeat && mySeat !== null);
     this.root.classList.toggle("rewinding", Boolean(this.rewound));
     const marks = new Map([...this.plan.squares].map(([sq, e]) => [sq, { kind: e.kind, label: e.label }]));
@@ -410,21 +484,24 @@ export class GamePage {
     this.board.render(shown, { marks, selected: this.plan.from && this.sel.from ? this.plan.from : null,
       recent: this.rewound ? new Set() : this.recent, readOnly: Boolean(this.rewound), armed: this.armed });
     if (this.armed) this.hoverSquare(null);
+    this.steps = this.stepButtons(live, mySeat);
     this.renderPrompt(live, mySeat);
     this.renderHand(shown, mySeat);
-    clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(shown, this.data, mySeat, this.skew));
+    clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(shown, this.data, mySeat, this.skew, this.rewound ? null : this.liveStats));
     const claims = new Map([...this.plan.tasks].map(([task, cmd]) => [task, () => this.send(cmd)]));
     clear(this.tasksEl, tasksPanel(shown, this.data, claims));
     this.renderLog();
-    this.renderSteps(live, mySeat);
+    this.renderSteps();
     this.renderStrip(shown, mySeat);
     this.renderEnd(live, mySeat);
     this.renderKey(shown);
     const origin = [provenanceNote(live.provenance), live.start_text].filter(Boolean).join(" ");   // who chose the start
     this.originEl.hidden = !origin;
     this.originEl.textContent = origin || "";
-    this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null);
+    this.rewindBar.update(this.moves, this.rewound ? this.rewound.move : null, (n) => this.moveWords(n));
     this.renderShare(live);
+    this.renderOptions(live);
+    if (this.tutor) this.tutor.update(this);
     this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null
       || live.status === "finished";
   }
@@ -470,22 +547,22 @@ export class GamePage {
     } else {
       const p = view.pending;
       if (this.sel.card) {
-        parts.push(h("p", { class: "prompt-title" }, `Summon ${cardName(this.data, this.sel.card)}: choose a highlighted square.`),
-          h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => this.selectCard(this.sel.card) }, CANCEL_LABEL)));
+        parts.push(this.cardPrompt(view, this.sel.card));
       } else if (this.sel.from) {
         parts.push(h("p", { class: "prompt-title" }, `Move the piece on ${this.sel.from}: choose where.`),
           h("div", { class: "buttons" }, h("button", { type: "button", onclick: () => { this.sel.from = null; this.render(); } }, CANCEL_LABEL)));
       } else if (p && p.seat === mySeat) {
-        parts.push(h("p", { class: "prompt-title" }, p.prompt || "Choose"));
+        parts.push(h("p", { class: "prompt-title dup" }, p.prompt || "Choose"));     // the status line says it
         if (this.plan.squares.size) parts.push(h("p", { class: "hint" }, hintFor(this.plan)));
       } else {
-        parts.push(h("p", { class: "prompt-title" }, "Your turn."), h("p", { class: "hint" }, hintFor(this.plan)));
+        parts.push(h("p", { class: "prompt-title dup" }, "Your turn."), h("p", { class: "hint" }, hintFor(this.plan)));
       }
       const claims = [...this.plan.tasks.values()].map((cmd) => ({ cmd, label: `Claim ${cardName(this.data, cmd.task)}` }));
       if (this.plan.buttons.length || claims.length) {
         parts.push(h("div", { class: "buttons" }, [...claims, ...this.plan.buttons].map(({ cmd, label: text }) =>
-          this.commandButton(cmd, cmd.type === "skip" || cmd.type === "end_turn" ? "" : "primary",
-            cmd.type === "skip" && view.pending ? "Skip this step" : text))));
+          this.commandButton(cmd, cmd.type === "skip" ? "" : "primary",
+            cmd.type === "skip" && view.pending ? "Skip this step" : cmd.type === "end_turn" ? "Confirm: end my turn" : text)),
+        this.takeSteps()));
         if (this.plan.buttons.some((b) => b.cmd.squares)) {
           parts.push(h("p", { class: "hint" }, "Point at an option to see on the board what it uses and affects; or click a highlighted square."));
         }
@@ -497,14 +574,14 @@ export class GamePage {
         h("button", { type: "button", class: "small", id: "hint", onclick: () => this.askHint() }, "Hint"),
         shown ? h("span", { class: "hint-text", role: "status" }, shown) : null));
     }
-    if (this.plan.resign && !this.rewound) {
-      parts.push(this.confirmResign
-        ? h("div", { class: "buttons resign" }, h("span", {}, "Resign this game?"),
-          h("button", { type: "button", class: "danger", onclick: () => this.send(this.plan.resign) }, "Yes, resign"),
-          h("button", { type: "button", onclick: () => { this.confirmResign = false; this.render(); } }, "No"))
-        : h("div", { class: "buttons resign" }, h("button", { type: "button", class: "link",
-          onclick: () => { this.confirmResign = true; this.render(); } }, "Resign…")));
+    const resign = this.plan.resign && !this.rewound;
+    if (resign && this.confirmResign) {
+      parts.push(h("div", { class: "buttons resign" }, h("span", {}, "Resign this game?"),
+        h("button", { type: "button", class: "danger", onclick: () => this.send(this.plan.resign) }, "Yes, resign"),
+        h("button", { type: "button", onclick: () => { this.confirmResign = false; this.render(); } }, "No")));
     }
+    clear(this.resignEl, resign && !this.confirmResign ? h("button", { type: "button", class: "link",
+      onclick: () => { this.confirmResign = true; this.render(); } }, "Resign…") : null);
     clear(this.promptEl, parts);
   }
 
@@ -521,6 +598,53 @@ export class GamePage {
       this.hint = { version, text: err.message };
     }
     this.render();
+  }
+
+  // A selected card in the status bar: what it can do now (summon on a highlighted square, invoke,
+  // warp, discard), or why it can do nothing.
+  cardPrompt(view, id) {
+    const name = cardName(this.data, id);
+    const acts = this.plan.cards.get(id) || { summon: [], flare: [], warp: [], discard: [] };
+    const buttons = [];
+    if (acts.flare.length) buttons.push(h("button", { type: "button", class: "primary", onclick: () => this.pick(`Invoke ${name} against…`, acts.flare) }, `Invoke ${name}`));
+    if (acts.warp.length) buttons.push(h("button", { type: "button", class: "primary", onclick: () => this.pick(`Warp ${name}`, acts.warp) }, `Warp ${name}`));
+    if (acts.discard.length) {
+      buttons.push(h("button", { type: "button", onclick: () => { this.sel = { card: null, from: null, discard: id, returns: new Set() }; this.render(); } }, "Discard…"));
+    }
+    buttons.push(h("button", { type: "button", id: "card-cancel", onclick: () => this.selectCard(id) }, CANCEL_LABEL));
+    const title = acts.summon.length ? `Summon ${name}: choose a highlighted square.`
+      : acts.flare.length || acts.warp.length || acts.discard.length ? `${name}: choose what to do with it.`
+        : `${name} cannot be used now: ${this.cardWhy(view, id)}`;
+    return [h("p", { class: "prompt-title" }, title), h("div", { class: "buttons" }, buttons)];
+  }
+
+  // Why a card in hand has no use at this moment, in words.
+  cardWhy(view, id) {
+    const c = cardData(this.data, id);
+    if (view.pending && view.pending.seat === view.seat) return "answer the question in play first.";
+    if (view.turn && view.turn.actions_left <= 0) return "your actions for this turn are spent.";
+    if (c.kind === "flare") return "neither of its two conditions is met on the board (a flare is played once a turn).";
+    if (c.pattern) return "its pattern (drawn on the card) is nowhere on the board with your pieces, or your supply lacks the piece.";
+    return "it has no use at this moment.";
+  }
+
+  // Why a square that is not highlighted does nothing, in words (a misclick is explained, never ignored).
+  squareWhy(view, square) {
+    const mySeat = view.seat;
+    if (view.status === "finished") return "The game is over: nothing more can be played.";
+    if (mySeat === null || mySeat === undefined) return "You are watching this game: only its players can play.";
+    const p = view.pending;
+    if (p && p.seat !== mySeat) return `${playerName(view, p.seat)} must answer first: ${p.prompt || "a question"}.`;
+    if (view.active_seat !== mySeat) return `It is not your turn: the game waits for ${playerName(view, view.active_seat)}.`;
+    const piece = (view.board || []).find((x) => x.square === square);
+    const highlighted = this.plan.squares.size ? " Choose one of the highlighted squares." : "";
+    if (this.sel.card) return `${cardName(this.data, this.sel.card)} cannot be summoned with its marked square on ${square}: its pattern is not there.${highlighted}`;
+    if (this.sel.from) return `The piece on ${this.sel.from} cannot go to ${square}.${highlighted}`;
+    if (p) return `${square} is not one of the choices of “${p.prompt || "this question"}”.${highlighted}`;
+    if (view.turn && view.turn.actions_left <= 0) return "Your actions for this turn are spent: end your turn, or undo a step.";
+    if (piece && this.legal.commands.some((c) => c.type === "place")) return `${square} is taken: a new common piece goes on an empty square.`;
+    const summonable = [...this.plan.cards.values()].some((c) => c.summon.length);
+    return `Nothing can be done on ${square} now.${highlighted}${summonable ? " To summon, click a card in your hand first." : ""}`;
   }
 
   discardDialog(view) {
@@ -568,13 +692,18 @@ export class GamePage {
       const selectable = Boolean(acts && acts.summon.length);
       const tile = cardTile(this.data, id, { colourIndex: seat.color, selectable, selected: this.sel.card === id,
         onSelect: (c) => this.selectCard(c), actions });
-      if (selectable) {
-        tile.addEventListener("click", (e) => { if (!e.target.closest("button")) this.selectCard(id); });
-      }
+      // a click anywhere on the card selects it: its uses (or why it has none now) go to the status bar
+      if (!this.rewound) tile.addEventListener("click", (e) => { if (!e.target.closest("button")) this.selectCard(id); });
       return tile;
     });
     const discard = seat.discard || [];
-    clear(this.handEl, h("h2", {}, `Your hand (${hand.length})`),
+    const toggle = h("button", { type: "button", class: "small hand-toggle", id: "hand-toggle", "aria-expanded": String(!this.handClosed),
+      onclick: () => { this.handClosed = !this.handClosed; this.render(); } }, this.handClosed ? "Cards ▲" : "Close ▼");
+    this.handEl.classList.toggle("closed", Boolean(this.handClosed));
+    // on a phone the closed drawer shows the cards by name: a tap on one selects it as on the card
+    const chips = h("div", { class: "hand-chips" }, hand.map((id) => h("button", { type: "button",
+      class: `hand-chip${this.sel.card === id ? " selected" : ""}`, "data-chip": id, onclick: () => this.selectCard(id) }, cardName(this.data, id))));
+    clear(this.handEl, h("h2", {}, `Your hand (${hand.length})`, toggle), chips,
       h("div", { class: "cards" }, tiles.length ? tiles : h("p", { class: "muted" }, "No cards in hand.")),
       discard.length ? h("p", { class: "muted discard-pile" }, `Discard pile: ${discard.map((c) => cardName(this.data, c)).join(", ")}`) : null);
   }
@@ -590,8 +719,20 @@ export class GamePage {
       onfocus: squares ? show : null, onblur: squares ? hide : null }, text);
   }
 
+  // Undo and redo join the row of the decision's buttons when there is one (one line in the bar).
+  takeSteps() {
+    const taken = this.steps;
+    this.steps = [];
+    return taken;
+  }
+
+  renderSteps() {
+    clear(this.stepsEl, this.steps);
+    this.stepsEl.hidden = !this.steps.length;
+  }
+
   // Undo / Redo within the turn, and Cancel on a multi-step prompt (back to before the action).
-  renderSteps(view, mySeat) {
+  stepButtons(view, mySeat) {
     const steps = this.rewound ? { undo: [], redo: [] } : this.plan.steps;
     const buttons = [];
     const p = view.pending;
@@ -603,15 +744,22 @@ export class GamePage {
     if (steps.redo.length) {
       buttons.push(h("button", { type: "button", id: "redo-btn", title: "Play the step again (Ctrl+Y)", onclick: () => this.send(steps.redo[0]) }, "↷ Redo"));
     }
-    clear(this.stepsEl, buttons);
-    this.stepsEl.hidden = !buttons.length;
+    return buttons;
   }
 
   renderEnd(view, mySeat) {
     if (view.status !== "finished") { this.endEl.hidden = true; return; }
     this.rematchPanel ??= new RematchPanel(this.id, this.token, (err) => this.showError(err));
-    clear(this.endEl, endScreen(view, this.stats, this.data, mySeat, () => this.rematchPanel.offer()),
-      mySeat !== null && mySeat !== undefined ? this.rematchPanel.show() : null);
+    const key = `${view.version}:${Boolean(this.stats)}`;
+    if (this.renderedEnd !== key) {         // drawn once per result: a collapsed panel stays collapsed
+      this.renderedEnd = key;
+      const [heading, ...rest] = endScreen(view, this.stats, this.data, mySeat, () => this.rematchPanel.offer());
+      clear(this.endEl, h("summary", { id: "end-summary" }, heading.textContent), rest,
+        mySeat !== null && mySeat !== undefined ? this.rematchPanel.show() : null);
+    }
+    // it sits beside the board, never above it; replaying collapses it, going back to live opens it
+    const replaying = Boolean(this.rewound);
+    if (this.endWasReplaying !== replaying) { this.endEl.open = !replaying; this.endWasReplaying = replaying; }
     this.endEl.hidden = false;
   }
 
@@ -630,10 +778,29 @@ export class GamePage {
     const el = this.logList;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 30;
     const key = `${this.log.length}:${this.log.filter((l) => l.undone).length}`;
-    if (this.renderedLog === key) return;
-    this.renderedLog = key;
-    clear(el, logPanel(this.log, (move) => this.seek(move)));
-    if (atBottom || !this.logScrolled) { el.scrollTop = el.scrollHeight; this.logScrolled = true; }
+    if (this.renderedLog !== key) {
+      this.renderedLog = key;
+      this.shownMove = undefined;
+      clear(el, logPanel(this.log, (move) => this.seek(move === this.moves.length - 1 ? null : move)));
+      if (atBottom || !this.logScrolled) { el.scrollTop = el.scrollHeight; this.logScrolled = true; }
+    }
+    // the entries of the move on the board are marked, and brought into the log's view once
+    const shown = this.rewound ? this.rewound.move : this.moves.length - 1;
+    if (this.shownMove === shown) return;
+    this.shownMove = shown;
+    const lines = [...el.querySelectorAll("li[data-move]")];
+    for (const li of lines) li.classList.toggle("shown", li.dataset.move === String(shown));
+    const first = lines.find((li) => li.dataset.move === String(shown));
+    if (first && this.rewound) {        // scroll the log box only, never the page
+      const top = first.offsetTop - el.offsetTop;
+      if (top < el.scrollTop || top > el.scrollTop + el.clientHeight - first.offsetHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 3);
+    }
+  }
+
+  // The words of the log for move n (what a caption says of it), or null when the log has none.
+  moveWords(n) {
+    const said = this.log.filter((l) => l.move === n).map((l) => l.text);
+    return said.length ? said.join(" ") : null;
   }
 
   renderShare(view) {
@@ -657,7 +824,7 @@ export class GamePage {
 
   tick() {
     if (this.view && this.view.clocks && !this.rewound) {
-      clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(this.view, this.data, this.view.seat, this.skew));
+      clear(this.seatsEl, h("h2", {}, "Players"), seatsPanel(this.view, this.data, this.view.seat, this.skew, this.liveStats));
       this.renderStrip(this.view, this.view.seat);
     }
   }
@@ -680,7 +847,7 @@ function hintFor(p) {
   if (kinds.has("move-from")) hints.push("click a highlighted piece to move it");
   if (kinds.has("move-to")) hints.push("click where the piece goes");
   if (p.tasks.size) hints.push("claim a task you have achieved");
-  if (!hints.length) return p.buttons.some((b) => b.cmd.type === "end_turn") ? "Your actions are spent: end your turn." : "Use the buttons below.";
+  if (!hints.length) return p.buttons.some((b) => b.cmd.type === "end_turn") ? "Your actions are done: confirm the end of your turn, or undo a step to play it differently." : "Choose with the buttons here.";
   const text = hints.join(", or ");
   return text[0].toUpperCase() + text.slice(1) + ".";
 }

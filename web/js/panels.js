@@ -9,9 +9,17 @@ export function duration(seconds) {
   if (seconds === null || seconds === undefined) return "";
   const t = Math.max(0, Math.round(seconds));
   const d = Math.floor(t / 86400), hh = Math.floor((t % 86400) / 3600), m = Math.floor((t % 3600) / 60), sec = t % 60;
-  if (d) return `${d}d ${hh}h`;
+  if (d) return `${d} ${d === 1 ? "day" : "days"}${hh ? ` ${hh} h` : ""}`;
   if (hh) return `${hh}h ${String(m).padStart(2, "0")}m`;
   return `${m}:${String(sec).padStart(2, "0")}`;
+}
+
+// A moment in the reader's own style: "2 Dec, 03:01" (the year only when it is not this one).
+export function when(iso) {
+  const at = new Date(iso);
+  const options = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  if (at.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+  return at.toLocaleString(undefined, options);
 }
 
 // A time limit in words: "45 s", "5 min", "2 h", "3 days" (or a mix: "1 h 30 min").
@@ -107,11 +115,67 @@ function seatExtras(seat, data) {
   if (seat.frozen) facts.push(`frozen: ${cardName(data, seat.frozen)}`);
   if (seat.pending_being) facts.push(`pending: ${cardName(data, seat.pending_being)}`);
   if (seat.stasis) facts.push(`in stasis: ${colour(seat.stasis.color).name.toLowerCase()} ${seat.stasis.rank}`);
-  if (typeof seat.sideways === "number" && seat.sideways) facts.push(`sideways ${seat.sideways}`);
-  return facts.length ? h("div", { class: "seat-facts" }, facts.map((f) => h("span", {}, f))) : null;
+  const out = facts.length ? [h("div", { class: "seat-facts" }, facts.map((f) => h("span", {}, f)))] : [];
+  if (typeof seat.sideways === "number" && seat.sideways) out.push(h("p", { class: "sideways-note", "data-sideways": seat.seat }, SIDEWAYS_WORDS(seat.sideways)));
+  return out.length ? out : null;
 }
 
-export function seatsPanel(view, data, mySeat, skew) {
+// Team play: the crosswise cards at the bottom of a deck, said where they show.
+const SIDEWAYS_WORDS = (n) => `${n} card${n === 1 ? "" : "s"} lie sideways at the bottom of this deck. `
+  + "Drawing the last upright card starts the final round; the sideways ones can still be drawn after that.";
+
+// The form as the header says it: "Deathmatch (duel) · 2 v 2", "Melee · 3 players".
+export function formLabel(view, formName) {
+  const n = (view.seats || []).length;
+  if (view.teams) return `${formName} · 2 v 2`;
+  if (view.form === "melee") return `${formName} · ${n} players`;
+  return formName;
+}
+
+// Who plays: "Ann vs Computer", "Ann & Cid vs Bob & Dee" (teammates share a colour).
+export function sidesText(view) {
+  const sides = new Map();
+  for (const seat of view.seats || []) sides.set(seat.color, [...(sides.get(seat.color) || []), playerName(view, seat.seat)]);
+  return [...sides.values()].map((names) => names.join(" & ")).join(" vs ");
+}
+
+// Team play: one line per team with the score it shares, its colour and players.
+function teamHeads(view, mySeat) {
+  const scores = new Map((view.scores || []).map((x) => [x.seat, x]));
+  const teams = new Map();
+  for (const seat of view.seats || []) teams.set(seat.color, [...(teams.get(seat.color) || []), seat.seat]);
+  return [...teams.entries()].map(([color, seats]) => h("p", { class: "team-score", "data-team": color },
+    h("span", { class: "swatch", style: `background:${colour(color).fill}`, "aria-hidden": "true" }), " ",
+    h("strong", {}, `${seats.includes(mySeat) ? "Your team" : `Team ${colour(color).name}`}: ${(scores.get(seats[0]) || {}).score ?? 0} / ${targetOf(view)}`),
+    ` · ${seats.map((s) => playerName(view, s)).join(" & ")}`));
+}
+
+// What a seat's points came from, in words: "2 for destroyed pieces, 1 for a legend summoned" (by
+// reason, from GET /stats while the game runs), or High Form's tasks and legends on the board.
+const WHY = { destruction: "destroyed pieces", "legend summoned": "legends summoned", flare: "the opponents' flares",
+  "unpaired commons": "unpaired commons", "causality penalty": "causality penalty" };
+
+export function scoreWhy(view, data, seat, stats) {
+  const entry = (view.scores || []).find((x) => x.seat === seat) || {};
+  if (view.form === "high_form") {
+    const color = ((view.seats || []).find((x) => x.seat === seat) || {}).color;
+    const legends = (view.board || []).filter((p) => p.color === color && p.rank === "legendary").length;
+    const tasks = (entry.tasks || []).map((t) => cardName(data, t));
+    return `${tasks.length ? `tasks: ${tasks.join(", ")}` : "no task yet"} · ${plural(legends, "legend")} on the board (1 each)`;
+  }
+  const player = stats && (stats.players || []).find((p) => p.seat === seat);
+  if (!player) return null;
+  const flat = {};
+  const add = (why, n) => { if (typeof n === "number") flat[why] = (flat[why] || 0) + n; };
+  for (const [key, value] of Object.entries(player.points || {})) {
+    if (value && typeof value === "object") for (const [why, n] of Object.entries(value)) add(why, n);   // melee: by colour
+    else add(key, value);
+  }
+  const parts = Object.entries(flat).filter(([, n]) => n).map(([why, n]) => `${n} for ${WHY[why] || why}`);
+  return parts.length ? `scored ${parts.join(", ")}` : "no points scored yet";
+}
+
+export function seatsPanel(view, data, mySeat, skew, stats = null) {
   const scores = new Map((view.scores || []).map((x) => [x.seat, x]));
   const rows = (view.seats || []).map((seat) => {
     const c = colour(seat.color);
@@ -144,8 +208,9 @@ export function seatsPanel(view, data, mySeat, skew) {
         h("span", {}, `discard ${(seat.discard || []).length}`),
         h("span", { title: "pieces left in supply" }, `supply ${seat.supply.non_legendary}+${seat.supply.legendary}★`)),
       away ? h("div", { class: "seat-facts seat-vacation" },
-        `On vacation until ${new Date(away).toLocaleString()}: the clock stands still.`) : null,
+        `On vacation until ${when(away)}: the clock stands still.`) : null,
       seatExtras(seat, data),
+      ((why) => why ? h("div", { class: "seat-facts score-why", "data-score-why": seat.seat }, why) : null)(scoreWhy(view, data, seat.seat, stats)),
       melee ? h("div", { class: "seat-facts by-color" }, "points by colour: ", melee.parts) : null,
       score.tasks && score.tasks.length ? h("div", { class: "seat-facts" }, `tasks: ${score.tasks.map((t) => cardName(data, t)).join(", ")}`) : null);
   });
@@ -155,9 +220,11 @@ export function seatsPanel(view, data, mySeat, skew) {
   if (view.final_round) extra.push(h("p", { class: "final-round" }, `Final round: ${String(view.final_round.reason || "").replace(/_/g, " ")}`));
   if (view.clocks && view.clocks.deadline) {
     extra.push(h("p", { class: "deadline" }, `Deadline for ${playerName(view, view.clocks.waiting_for)}: `,
-      h("time", { datetime: view.clocks.deadline }, new Date(view.clocks.deadline).toLocaleString())));
+      h("time", { datetime: view.clocks.deadline }, when(view.clocks.deadline))));
   }
-  return [h("ul", { class: "seats" }, rows), h("p", { class: "trigger" }, triggerText(view)), h("p", { class: "decks" }, decks.join(" · ")),
+  // teammates side by side, under their team's shared score
+  const order = view.teams ? [...rows.keys()].sort((a, b) => (view.seats[a].color - view.seats[b].color) || a - b) : [...rows.keys()];
+  return [view.teams ? teamHeads(view, mySeat) : null, h("ul", { class: "seats" }, order.map((i) => rows[i])), h("p", { class: "trigger" }, triggerText(view)), h("p", { class: "decks" }, decks.join(" · ")),
     h("p", { class: "time-control" }, timeControlText(view.time_control)), extra];
 }
 

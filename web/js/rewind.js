@@ -37,7 +37,8 @@ export class RewindBar {
     this.onSeek(n === this.latest() ? null : n);
   }
 
-  update(moves, current = this.current) {
+  // words(n): what move n did, from the log ("Ann summons Swordmaster on d5. …"), or null
+  update(moves, current = this.current, words = () => null) {
     this.moves = moves;
     this.current = current;
     const shown = this.shown();
@@ -48,8 +49,9 @@ export class RewindBar {
     this.next.disabled = this.last.disabled = shown >= this.latest();
     this.live.hidden = current === null;
     const move = moves[shown];
-    const text = move ? (shown === 0 ? "Move 0: the setup" : `Move ${shown}: ${move.text}`) : "";
-    this.caption.textContent = current === null ? `Live · ${text}` : `Showing ${text} (read-only)`;
+    const said = move && shown > 0 ? words(shown) || `${move.text}.` : "";
+    const text = !move ? "" : shown === 0 ? "Before the first move: the starting position." : `Move ${shown} of ${this.latest()}: ${said}`;
+    this.caption.textContent = current === null ? (shown ? `Last move. ${text}` : "No move yet.") : text;
     this.el.classList.toggle("rewinding", current !== null);
   }
 }

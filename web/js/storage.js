@@ -6,9 +6,9 @@ const KEY = "tash-kalar-arena";
 function load() {
   try {
     const data = JSON.parse(localStorage.getItem(KEY) || "{}");
-    return { player: data.player || null, games: data.games || {} };
+    return { player: data.player || null, games: data.games || {}, prefs: data.prefs || {} };
   } catch {
-    return { player: null, games: {} };
+    return { player: null, games: {}, prefs: {} };
   }
 }
 
@@ -53,4 +53,16 @@ export function tokenFor(id) {
   if (g && g.token) return g.token;
   const p = player();
   return p ? p.token : null;
+}
+
+// This browser's table preferences ({confirmTurnEnd}): what its game pages ask of their seats.
+export function pref(name, fallback) {
+  const prefs = load().prefs;
+  return name in prefs ? prefs[name] : fallback;
+}
+
+export function setPref(name, value) {
+  const data = load();
+  data.prefs = { ...data.prefs, [name]: value };
+  save(data);
 }
