@@ -88,6 +88,8 @@ def _geometry() -> dict:
 @blp.route("/play/<game_id>")
 @blp.route("/account")
 @blp.route("/profile/<who>")
+@blp.route("/rules")
+@blp.route("/learn")
 def page(game_id: str | None = None, who: str | None = None) -> Response:
     """The single page: the lobby at `/`, a game at `/play/<id>` (a seat's token rides in the #fragment)."""
     response = send_from_directory(_root(), "index.html", max_age=0)

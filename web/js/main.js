@@ -11,6 +11,8 @@ import { currentAccount, showAccount } from "./account.js";
 import { mountChat } from "./chat.js";
 import { showProfile } from "./profile.js";
 import { mountWaitingCounter } from "./header.js";
+import { showRules } from "./rules.js";
+import { startTutorial } from "./tutorial.js";
 import * as storage from "./storage.js";
 
 async function joinFromFragment(gameId) {
@@ -37,6 +39,10 @@ async function main() {
       // The chat's seat is the one of its own token (the game's link, not a fallback player token).
       const chatToken = storage.game(gameId)?.token || null;
       await mountChat(root, gameId, chatToken, chatToken === page.token ? page.view : undefined);
+    } else if (window.location.pathname === "/rules") {
+      showRules(root, data);
+    } else if (window.location.pathname === "/learn") {
+      await startTutorial(root, data);
     } else if (window.location.pathname === "/account") {
       await showAccount(root);
     } else if (profile) {
