@@ -133,3 +133,24 @@ def test_every_decision_in_view_a_card_click_a_misclick_explained_and_the_turn_e
         assert errors == [], f"JavaScript errors on the page: {errors}"
     finally:
         ctx.close()
+
+
+# The Assassin lands on e5 either way round: one way marks Ann's own piece on d4, the other Bob's on f4.
+OWN_TARGET = {"board": [{"square": s, "seat": 0, "rank": "common"} for s in ("d2", "c3", "b4", "h4", "g3", "f2", "d4")]
+              + [{"square": "f4", "seat": 1, "rank": "heroic"}],
+              "hands": {"0": ["northern-assassin"]}, "turn": {"seat": 0, "actions_left": 2}}
+
+
+def test_a_choice_that_destroys_your_own_piece_asks_first(page, live_server, shot):
+    created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": OWN_TARGET})
+    page.goto(f"{live_server.url}/play/{created['id']}#token={created['seats'][0]['token']}")
+    page.locator('#hand .card[data-card="northern-assassin"] .card-summary').click()
+    square(page, "e5").click()
+    page.locator('#prompt button[data-command="choose"]', has_text="d4").click()
+    expect(page.locator("#capture-warning")).to_have_text("This destroys your own piece on d4. Do it anyway?")
+    expect(square(page, "d4")).to_have_attribute("data-piece", "0-common")          # nothing sent yet
+    shot("own-piece-warning", full_page=False)
+    page.click("#capture-no")
+    page.locator('#prompt button[data-command="choose"]', has_text="f4").click()     # the enemy: no question
+    expect(square(page, "f4")).to_have_attribute("data-piece", "")
+    expect(square(page, "d4")).to_have_attribute("data-piece", "0-common")

@@ -178,6 +178,7 @@ export class GamePage {
     if (view.clocks && view.clocks.now) this.skew = Date.now() - Date.parse(view.clocks.now);
     if (before && view.version !== before.version) {
       this.explain(null);
+      this.confirmCapture = null;
       this.chooser = null;
       this.confirmResign = false;
     }
@@ -250,11 +251,18 @@ export class GamePage {
 
   // --- acting -------------------------------------------------------------------------------------
 
-  async send(command) {
+  async send(command, confirmed = false) {
     if (this.busy) {            // a button pressed while the last command settles: sent once it has, if still offered
       this.queued = command;
       return;
     }
+    const own = confirmed ? [] : this.ownCaptured(command);
+    if (own.length) {           // a command that destroys your own piece asks first
+      this.confirmCapture = { command, own };
+      this.render();
+      return;
+    }
+    this.confirmCapture = null;
     this.busy = true;
     this.chooser = null;
     this.root.classList.add("busy");
@@ -520,6 +528,16 @@ export class GamePage {
       parts.push(h("div", { class: "effect" }, h("strong", {}, `${c.name}`),
         ` (${playerName(view, effect.seat ?? view.active_seat)}) is resolving. `, h("span", { class: "muted" }, c.summary || "")));
     }
+    if (this.confirmCapture) {
+      const { command, own } = this.confirmCapture;
+      parts.push(h("p", { class: "prompt-title capture-warning", id: "capture-warning" },
+        `This destroys your own piece on ${own.join(" and ")}. Do it anyway?`),
+      h("div", { class: "buttons" },
+        h("button", { type: "button", class: "danger", id: "capture-yes", onclick: () => this.send(command, true) }, "Yes, destroy my piece"),
+        h("button", { type: "button", id: "capture-no", onclick: () => { this.confirmCapture = null; this.render(); } }, "No, choose again")));
+      clear(this.promptEl, parts);
+      return;
+    }
     if (this.chooser) {
       parts.push(h("p", { class: "prompt-title" }, this.chooser.title),
         h("div", { class: "buttons" }, this.chooser.commands.map((cmd) => this.commandButton(cmd, "primary", label(cmd, view, this.data))),
@@ -616,6 +634,21 @@ export class GamePage {
       : acts.flare.length || acts.warp.length || acts.discard.length ? `${name}: choose what to do with it.`
         : `${name} cannot be used now: ${this.cardWhy(view, id)}`;
     return [h("p", { class: "prompt-title" }, title), h("div", { class: "buttons" }, buttons)];
+  }
+
+  // The squares of my own pieces (my side's, in team play) that `cmd` would destroy: the square chosen
+  // for a destroying question, or what a choice affects while a destroying effect resolves.
+  ownCaptured(cmd) {
+    const v = this.view;
+    if (!v || v.seat === null || v.seat === undefined || !["choose", "move"].includes(cmd.type)) return [];
+    const effect = v.effect && v.effect.card ? cardData(this.data, v.effect.card) : null;
+    const destroying = /destroy/i.test((v.pending && v.pending.prompt) || "") || /destroy/i.test((effect && effect.summary) || "");
+    if (!destroying) return [];
+    const myColour = ((v.seats || []).find((x) => x.seat === v.seat) || {}).color;
+    const mine = new Set((v.board || []).filter((p) => p.color === myColour).map((p) => p.square));
+    const hit = cmd.type === "choose" && cmd.square !== undefined && /destroy/i.test(v.pending.prompt || "") ? [cmd.square]
+      : (cmd.squares && cmd.squares.affects) || [];
+    return hit.filter((sq) => mine.has(sq));
   }
 
   // Why a card in hand has no use at this moment, in words.
