@@ -422,6 +422,11 @@ def mutes(player_id: str) -> str:
     return f"{_player(player_id)}:mutes"
 
 
+def table_prefs(player_id: str) -> str:
+    """hash: the account's preferences at the table (events/table_prefs.py), '1' on, '0' off."""
+    return f"{_player(player_id)}:table"
+
+
 def email_settings(player_id: str) -> str:
     """hash: address, and one flag per kind of e-mail ('1' on, '0' off)."""
     return f"{_player(player_id)}:email"

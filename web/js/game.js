@@ -2,7 +2,7 @@
 // and keys into commands; follows the game live; rewinds read-only; recovers after a reload or a
 // lost connection.
 
-import { api } from "./api.js";
+import { api, mayHaveSession } from "./api.js";
 import { Board } from "./board.js";
 import { cardTile } from "./cards.js";
 import { findDiscard, label, plan, previewOf } from "./choices.js";
@@ -417,13 +417,16 @@ export class GamePage {
     }
   }
 
-  // BGA's "confirm the end of my turn": on unless this browser turned it off. The seat's option lives
-  // in the game (seat_options); the page asks for it once when the seat's option differs.
+  // BGA's "confirm the end of my turn": the signed-in account's preference (GET /accounts/me/table,
+  // the same on every device) when it has one, else this browser's, on unless turned off. The seat's
+  // option lives in the game (seat_options); the page asks for it when the seat's option differs.
   wantsConfirm() {
-    return storage.pref("confirmTurnEnd", true);
+    const chosen = this.tablePrefs && this.tablePrefs.confirm_turn_end;
+    return typeof chosen === "boolean" ? chosen : storage.pref("confirmTurnEnd", true);
   }
 
   async applyConfirmTurnEnd() {
+    if (this.tablePrefs === undefined) this.tablePrefs = mayHaveSession() ? await api.tablePrefs().catch(() => null) : null;
     const v = this.view;
     const seat = v && (v.seats || []).find((x) => x.seat === v.seat);
     if (!seat || v.status === "finished" || Boolean(seat.confirm_turn_end) === this.wantsConfirm()) return;
@@ -440,6 +443,10 @@ export class GamePage {
     clear(this.optionsEl, seated ? h("label", { class: "check", title: "Your turn then waits for you to confirm its end; until then you can still undo." },
       h("input", { type: "checkbox", id: "confirm-turn-end", checked: this.wantsConfirm(), onchange: (e) => {
         storage.setPref("confirmTurnEnd", e.target.checked);
+        if (this.tablePrefs) {              // signed in: every device follows
+          this.tablePrefs.confirm_turn_end = e.target.checked;
+          api.setTablePrefs({ confirm_turn_end: e.target.checked }).catch((err) => this.showError(err));
+        }
         this.applyConfirmTurnEnd();
       } }), "Confirm turn end") : null);
   }

@@ -1,0 +1,24 @@
+"""An account's preferences at the table, kept for every device: today `confirm_turn_end`, whether
+the account's game pages ask their seats to wait for the player to confirm the end of each turn
+(engine/confirm.py). A preference never set is None: the browser then decides (the web client
+asks for the confirmation unless that browser turned it off). Stored in keys.table_prefs.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import keys
+from .replies import text
+
+PREFS = ("confirm_turn_end",)
+
+
+def preferences(redis: Any, player_id: str) -> dict[str, bool | None]:
+    raw = {text(k): text(v) for k, v in redis.hgetall(keys.table_prefs(player_id)).items()}
+    return {name: raw[name] == "1" if name in raw else None for name in PREFS}
+
+
+def set_preferences(redis: Any, player_id: str, changes: dict[str, bool]) -> None:
+    """Set the preferences given (the others keep their values)."""
+    if changes:
+        redis.hset(keys.table_prefs(player_id), mapping={name: "1" if on else "0" for name, on in changes.items()})
