@@ -203,6 +203,13 @@ def revoke_seat_tokens(redis, player_id: str) -> int:
     return len(seats)
 
 
+def revoke_all_tokens(redis, player_id: str) -> int:
+    """Revoke every token of the player, API and seat tokens alike (a password reset); how many."""
+    listed = {text(h): json.loads(v) for h, v in redis.hgetall(keys.player_token_list(player_id)).items()}
+    _revoke(redis, player_id, listed)
+    return len(listed)
+
+
 def _revoke(redis, player_id: str, entries: dict[str, dict]) -> None:
     if not entries:
         return

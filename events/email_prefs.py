@@ -32,10 +32,31 @@ FAILURES_KEPT = 100
 # --- preferences ---------------------------------------------------------------------------------
 
 def preferences(redis: Any, player_id: str) -> dict:
-    """{"address": str | None, "kinds": {kind: on}} (every kind, defaults filled in)."""
+    """{"address": str | None, "verified": bool, "kinds": {kind: on}} (every kind, defaults filled
+    in). Mail goes only to a verified address: one whose owner opened the link mailed to it."""
     raw = {text(k): text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
-    return {"address": raw.get("address") or None,
+    address = raw.get("address") or None
+    return {"address": address, "verified": bool(address) and raw.get("verified") == address,
             "kinds": {k: raw[k] == "1" if k in raw else DEFAULTS[k] for k in KINDS}}
+
+
+def confirm(redis: Any, player_id: str, address: str) -> bool:
+    """The player opened the link mailed to `address`: it is verified, if it is still their address
+    (and the address leads to them for password resets). False when they changed it since."""
+    if preferences(redis, player_id)["address"] != address:
+        return False
+    redis.hset(keys.email_settings(player_id), "verified", address)
+    redis.set(keys.email_owner(address), player_id)
+    return True
+
+
+def owner_of(redis: Any, address: str) -> str | None:
+    """The player whose verified address this is (regardless of case), if it still is."""
+    pid = text(redis.get(keys.email_owner(address)))
+    if not pid or not keys.valid_game_id(pid):
+        return None
+    prefs = preferences(redis, pid)
+    return pid if prefs["verified"] and prefs["address"].lower() == address.lower() else None
 
 
 def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict[str, bool],
@@ -43,8 +64,8 @@ def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict
     """Change the address (None: keep it) and the kinds named; the digest is indexed, due a day
     from `now`, when it becomes wanted, and dropped when not. The preferences after the change."""
     fields = {k: "1" if on else "0" for k, on in kinds.items() if k in KINDS}
-    if address is not None:
-        fields["address"] = address
+    if address is not None and address != preferences(redis, player_id)["address"]:
+        fields["address"] = address             # unverified until its link is opened
     if fields:
         redis.hset(keys.email_settings(player_id), mapping=fields)
     prefs = preferences(redis, player_id)

@@ -432,6 +432,22 @@ def email_settings(player_id: str) -> str:
     return f"{_player(player_id)}:email"
 
 
+def account_link(player_id: str, key: str) -> str:
+    """string, expiring with its link: one signed link mailed to the player (address confirmation,
+    password reset) not used yet; deleting it uses the link up (events/account_links.py)."""
+    return f"{_player(player_id)}:link:{_owner(key)}"
+
+
+def account_mails(player_id: str, key: str) -> str:
+    """string, expiring: account mails (`key`: 'verify' or 'reset') sent to the player in the window."""
+    return f"{_player(player_id)}:account_mails:{_owner(key)}"
+
+
+def email_owner(name: str) -> str:
+    """string: the player whose confirmed e-mail address `name` is (regardless of case)."""
+    return f"{PREFIX}:email:{{{name_digest(name)}}}"
+
+
 def email_turn_sent(player_id: str, game_id: str) -> str:
     """string, expiring after the interval: a "your turn" e-mail for this game was sent lately."""
     if not valid_game_id(game_id):

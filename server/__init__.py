@@ -16,7 +16,7 @@ from events import layout
 from events.connection import queue_for
 
 from . import (accounts, chat, docs, email_prefs, errors, games, health, history, lobby, notifications, players,
-               profiles, vacations, web)
+               profiles, recovery, vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
 from . import rematch, table, table_prefs
@@ -43,7 +43,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     games.add_converters(app, api)
     for blueprint in (games.blp, history.blp, players.blp, notifications.blp, health.blp, invitations.blp):
         api.register_blueprint(blueprint)
-    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp, email_prefs.blp):
+    for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp, email_prefs.blp, recovery.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(signing_keys.blp)
     api.register_blueprint(table.blp)

@@ -18,7 +18,7 @@ from marshmallow import Schema, fields, validate
 from events import email_prefs
 from workers import notify
 
-from . import auth, limits
+from . import auth, limits, recovery
 from .context import Arena
 from .errors import ApiError
 from .games import problems
@@ -37,6 +37,8 @@ class EmailIn(Strict):
 
 class EmailOut(Schema):
     address = fields.String(allow_none=True)
+    verified = fields.Boolean(metadata={"description": "the address was confirmed (its mailed link opened): "
+                                                      "only then does e-mail go there"})
     kinds = fields.Dict(keys=fields.String(), values=fields.Boolean())
     failures = fields.List(fields.Dict(), metadata={"description": "the latest failed deliveries, newest first"})
     sending = fields.Boolean(metadata={"description": "false: this server sends no e-mail at all (no mail server "
@@ -67,9 +69,12 @@ def get_preferences():
 @blp.response(200, EmailOut)
 @problems(400, 401, 403, 429)
 def put_preferences(data: dict):
-    """Set your address and turn kinds on or off: your_turn, deadline_soon, game_over, digest."""
+    """Set your address and turn kinds on or off: your_turn, deadline_soon, game_over, digest. A new
+    address gets a link to confirm it (GET /email/confirm); no other e-mail goes there until then."""
     pid = auth.require_player(Arena.of().redis)
-    email_prefs.set_preferences(Arena.of().redis, pid, data.get("address"), data["kinds"])
+    prefs = email_prefs.set_preferences(Arena.of().redis, pid, data.get("address"), data["kinds"])
+    if data.get("address") and not prefs["verified"]:
+        recovery.send_confirmation(pid, prefs["address"])
     return _out(pid)
 
 

@@ -27,7 +27,8 @@ MAX_DEPTH = 32
 MAX_INT_DIGITS = 20
 SURROGATE = re.compile("[\ud800-\udfff]")
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
-FORM_PATHS = ("/email/unsubscribe",)         # RFC 8058 one-click unsubscribing posts a form
+FORM_PATHS = ("/email/unsubscribe",         # RFC 8058 one-click unsubscribing posts a form
+              "/accounts/password-reset/confirm")    # so does the password reset page
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 

@@ -81,8 +81,8 @@ def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | No
     if not may_offer(note, mail):
         return False                    # no SMTP server: no mail, and no read of the player's preferences
     prefs = email_prefs.preferences(redis, player_id)
-    if not prefs["address"] or not prefs["kinds"][kind]:
-        return False
+    if not prefs["verified"] or not prefs["kinds"][kind]:
+        return False                    # no address, one not verified yet, or a kind turned off
     game_id = note.get("game_id")
     if kind == "your_turn":
         if _not_now(redis, player_id, game_id, runtime.now() if now is None else now):
@@ -116,7 +116,7 @@ def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str
 def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str, game_id: str | None,
             attempt: int = 1) -> str:
     prefs = email_prefs.preferences(redis, player_id)
-    if not prefs["address"] or not prefs["kinds"].get(kind):
+    if not prefs["verified"] or not prefs["kinds"].get(kind):
         return "unsubscribed"
     if kind == "your_turn" and game_id:
         reason = _not_now(redis, player_id, game_id, runtime.now())
@@ -134,6 +134,25 @@ def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, bod
         email_prefs.record_failure(redis, player_id, kind, subject, attempt, f"{type(err).__name__}: {err}",
                                    time.time())
         raise
+    return "sent"
+
+
+def send_account_mail(redis: Any, settings: Any, address: str, subject: str, body: str, job_id: str) -> None:
+    """Queue a mail about the account itself (an address to confirm, a password reset link) to
+    `address`, whatever the preferences: it is how an address gets verified."""
+    mail = Mail.from_env()
+    retry = Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
+    queues.enqueue(queues.notify_queue(redis, settings), "workers.email.account_mail_job", address, subject, body,
+                   job_id=job_id, retry=retry, job_timeout=TIMEOUT * 3)
+
+
+def account_mail_job(address: str, subject: str, body: str) -> str:
+    """The RQ job: send one account mail."""
+    mail = Mail.from_env()
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = mail.sender, address, subject
+    message.set_content(body)
+    send(mail.url, message)
     return "sent"
 
 
@@ -192,7 +211,7 @@ def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, 
     None while the player is on vacation: the next one is due when they are back."""
     mail = mail or Mail.from_env()
     prefs = email_prefs.preferences(redis, player_id)
-    if not prefs["address"] or not prefs["kinds"]["digest"]:
+    if not prefs["verified"] or not prefs["kinds"]["digest"]:
         return None
     back = vacations.away_until(redis, player_id, now)
     if back is not None:

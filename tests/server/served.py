@@ -51,12 +51,23 @@ def sign_up(client: httpx.Client, name: str | None = None) -> dict:
 
 
 @pytest.fixture
-def served(redis_server):
-    """The app with the shipped limits, served by werkzeug in a thread; stopped after the test."""
-    app = create_app({"REDIS_URL": redis_server.url, "TESTING": True, **SHIPPED})
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield Served(f"http://127.0.0.1:{http.server_port}", app)
-    http.shutdown()
-    thread.join(5)
+def serve(redis_server):
+    """serve(**config) -> the app with the shipped limits and `config`, served by werkzeug in a
+    thread; stopped after the test."""
+    servers = []
+
+    def start(**config) -> Served:
+        app = create_app({"REDIS_URL": redis_server.url, "TESTING": True, **SHIPPED, **config})
+        http = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=http.serve_forever, args=(0.05,), daemon=True).start()
+        servers.append(http)
+        return Served(f"http://127.0.0.1:{http.server_port}", app)
+    yield start
+    for http in servers:
+        http.shutdown()
+
+
+@pytest.fixture
+def served(serve):
+    """The app with the shipped limits, served over HTTP."""
+    return serve()

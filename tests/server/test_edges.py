@@ -3,15 +3,9 @@ characters, combining marks bounded), names shaped like ids refused and ids reso
 Secure by setting or by a trusted proxy's X-Forwarded-Proto, /health's details for the operator only."""
 from __future__ import annotations
 
-import threading
-
-import pytest
-from werkzeug.serving import make_server
-
-from server import create_app
 from tests.conftest import OPERATOR
 
-from .served import PASSWORD, SHIPPED, Served, csrf, served, sign_up, unique  # noqa: F401 (served is a fixture)
+from .served import PASSWORD, serve, served, sign_up, unique  # noqa: F401 (fixtures)
 
 
 def test_names_and_chat_are_normalised_and_cleaned(served):
@@ -40,22 +34,6 @@ def test_names_shaped_like_ids_are_refused_and_profiles_resolve_ids_first(served
     assert owner.get(f"/profiles/{me['id']}").json()["name"] == me["name"]
     # existing accounts sign in with their names as before
     assert served.at().post("/accounts/session", json={"name": me["name"], "password": PASSWORD}).status_code == 200
-
-
-@pytest.fixture
-def serve(redis_server):
-    """serve(**config) -> a Served app with those settings; stopped after the test."""
-    servers = []
-
-    def start(**config) -> Served:
-        app = create_app({"REDIS_URL": redis_server.url, "TESTING": True, **SHIPPED, **config})
-        http = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=http.serve_forever, args=(0.05,), daemon=True).start()
-        servers.append(http)
-        return Served(f"http://127.0.0.1:{http.server_port}", app)
-    yield start
-    for http in servers:
-        http.shutdown()
 
 
 def _session_cookie(response) -> str:
