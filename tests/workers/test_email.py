@@ -198,6 +198,6 @@ def test_preferences_are_validated_and_need_a_player(app, redis_db):
     assert p.client.put("/accounts/me/email", json={"kinds": {"spam": True}}, headers=p.csrf).status_code == 400
     assert p.client.put("/accounts/me/email", json={"address": "p@example.test"}).status_code == 403     # no CSRF
     assert app.test_client().get("/accounts/me/email").status_code == 401
-    assert p.client.get("/accounts/me/email").json == {"address": None, "verified": False, "failures": [],
+    assert p.client.get("/accounts/me/email").json == {"address": None, "verified": False, "sending": False, "failures": [],
                                                         "kinds": dict(email_prefs.DEFAULTS)}
     assert redis_db.exists(keys.email_settings(p.id)) == 0
