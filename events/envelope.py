@@ -5,9 +5,11 @@ envelope that says which game, at which version (contiguous from 1: the concurre
 send back), when, on whose behalf, in which payload schema version, and where it sits in the hash
 chain. The first event's envelope also carries the seed commitment (see hashchain.py).
 
-Canonical JSON: keys sorted, no whitespace, UTF-8, no NaN. The same bytes are hashed, stored in
-Redis and written one per line into exported records, so a verifier in any language can rebuild
-them from the parsed object.
+Canonical JSON: keys sorted, no whitespace, UTF-8, no NaN. The same bytes are hashed and written
+one per line into exported records, so a verifier in any language can rebuild them from the
+parsed object. Redis keeps each envelope's canonical JSON less what every envelope of a game
+repeats: the game id (its log's key says it) and a schema version of 1 (`to_stored`); a reader
+puts them back (`many_from_stored`), and envelopes stored whole by older versions read the same.
 """
 from __future__ import annotations
 
@@ -69,6 +71,15 @@ class Envelope:
     def to_json(self) -> str:
         return canonical_json(self.to_dict())
 
+    def to_stored(self) -> str:
+        """The form kept in the game's log: canonical JSON without the game id, and without the
+        schema version when it is 1."""
+        out = self.to_dict()
+        del out["game_id"]
+        if out["schema_version"] == 1:
+            del out["schema_version"]
+        return canonical_json(out)
+
     def event(self) -> dict:
         """The engine's form of the event (payload as stored: upcast it before replaying)."""
         return {"type": self.type, **self.payload}
@@ -98,16 +109,10 @@ class Envelope:
         return cls(**data)
 
     @classmethod
-    def from_stored(cls, text: str | bytes) -> "Envelope":
-        """An envelope this store wrote itself: no field checks, and no dataclass __init__ (a
-        frozen dataclass's costs as much as the JSON parse); loading a game does this per event."""
-        env = object.__new__(cls)
-        env.__dict__.update(json.loads(text))
-        return env
-
-    @classmethod
-    def many_from_stored(cls, texts: list[str] | list[bytes]) -> list["Envelope"]:
-        """Like from_stored for a run of envelopes, parsed as one JSON array (half the time)."""
+    def many_from_stored(cls, texts: list[str] | list[bytes], game_id: str) -> list["Envelope"]:
+        """Envelopes of `game_id` this store wrote itself (to_stored, or whole), parsed as one JSON
+        array: no field checks, and no dataclass __init__ (a frozen dataclass's costs as much as the
+        JSON parse); loading a game does this per event."""
         if not texts:
             return []
         joined = b"[" + b",".join(texts) + b"]" if isinstance(texts[0], bytes) else "[" + ",".join(texts) + "]"
@@ -115,6 +120,12 @@ class Envelope:
         for data in json.loads(joined):
             env = object.__new__(cls)
             env.__dict__.update(data)
+            if "game_id" not in data:
+                env.__dict__["game_id"] = game_id
+            if "schema_version" not in data:
+                env.__dict__["schema_version"] = 1
+            if "commitment" not in data:
+                env.__dict__["commitment"] = None
             out.append(env)
         return out
 

@@ -54,7 +54,7 @@ def read(store: Any, game_id: str) -> MovesIndex:
         return _archived(store, game_id)
     if not exists:
         return _rebuild(store, game_id)
-    return MovesIndex(version, Envelope.many_from_stored(reply[2:]))
+    return MovesIndex(version, Envelope.many_from_stored(reply[2:], game_id))
 
 
 def _archived(store: Any, game_id: str) -> MovesIndex:

@@ -92,7 +92,7 @@ class EventStore:
                        keys.meta(game_id, unmoved.UNMOVED)]
         args = [expected_version, prev_hash, envelopes[-1].hash, idempotency.to_json() if idempotency else "",
                 self.idempotency_ttl, "1" if follow_up else "", moves.flags(envelopes), moves.HEADER,
-                *(env.to_json() for env in envelopes)]
+                *(env.to_stored() for env in envelopes)]
         if follow_up:
             followup.owe(self.redis, game_id)
         reply, = self.replication.execute(
@@ -137,7 +137,7 @@ class EventStore:
         entries, archived = pipe.execute()
         if not entries and archived:
             return self._archived_read(game_id, after, upto)
-        return Envelope.many_from_stored([_entry_value(fields) for _, fields in entries])
+        return Envelope.many_from_stored([_entry_value(fields) for _, fields in entries], game_id)
 
     def archived_game(self, game_id: str) -> archive_reader.ArchivedGame | None:
         """The game as archived, once its log has left Redis (None while it is in Redis, or no such game)."""
@@ -162,7 +162,7 @@ class EventStore:
         if version < 0:
             raise VersionNotFound(game_id, at or 0, latest)
         snapshot = text(reply[3]) or None
-        return StoredParts(latest, version, snap_version, snapshot, Envelope.many_from_stored(reply[4:]))
+        return StoredParts(latest, version, snap_version, snapshot, Envelope.many_from_stored(reply[4:], game_id))
 
     def _archived_parts(self, game_id: str, at: int | None, every: int, fingerprint: str) -> StoredParts:
         """`parts` of an archived game: the nearest state folded before (kept with the archive) and the

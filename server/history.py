@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
 from flask import Response, request
 from flask_smorest import Blueprint
@@ -248,19 +249,31 @@ def _log_source(game_id: str, caller: auth.Caller, after: int, render: sse.Rende
         raise GameNotFound(game_id)                 # 404 before the stream starts
     # who is watching (spectator counts, e-mail): a player, or an address (its streams are one viewer)
     viewer = caller.player or "anon:" + hashlib.sha256(limits.client_address().encode()).hexdigest()[:12]
-    return sse.Source(keys.log(game_id), (after, 0), render, caller.seat, presence=(game_id, viewer))
+    return sse.Source(keys.log(game_id), (after, 0), GameRender(render, game_id), caller.seat,
+                      presence=(game_id, viewer))
 
 
-def render_events(entries, seat: int | None) -> list[sse.Frame]:
-    """Log entries as SSE frames for `seat`: each envelope redacted as the store's reads do."""
+@dataclass(frozen=True)
+class GameRender:
+    """A renderer of log entries bound to their game (stored envelopes leave the game id to their
+    key): equal for one game, so the stream tier renders once for every viewer alike."""
+    render: Callable[[Any, int | None, str], list[sse.Frame]]
+    game_id: str
+
+    def __call__(self, entries: Any, seat: int | None) -> list[sse.Frame]:
+        return self.render(entries, seat, self.game_id)
+
+
+def render_events(entries, seat: int | None, game_id: str) -> list[sse.Frame]:
+    """Log entries of `game_id` as SSE frames for `seat`: each envelope redacted as the store's reads do."""
     frames = []
-    for env in Envelope.many_from_stored([sse.field(fields, "e") for _, fields in entries]):
+    for env in Envelope.many_from_stored([sse.field(fields, "e") for _, fields in entries], game_id):
         out = redact_envelope(env, seat)
         frames.append(sse.Frame((out["version"], 0), sse.frame(out["version"], out["type"], out),
                                 last=out["type"] == "GameEnded"))
     return frames
 
 
-def render_events_on(entries, seat: int | None) -> list[sse.Frame]:
+def render_events_on(entries, seat: int | None, game_id: str) -> list[sse.Frame]:
     """As render_events, but the stream goes on after GameEnded (for the chat after the game)."""
-    return [replace(item, last=False) for item in render_events(entries, seat)]
+    return [replace(item, last=False) for item in render_events(entries, seat, game_id)]

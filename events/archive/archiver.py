@@ -193,7 +193,7 @@ def restore_game(redis: Any, service: Any, game_id: str) -> str:
                                                    keys.chat(game_id, "players"), keys.chat(game_id, "spectators")],
                               [game.archived.head_hash, HEADER, flags(envelopes),
                                *(len(game.archived.chat.get(c, [])) for c in chat.CHANNELS),
-                               *(env.to_json() for env in envelopes), *(part for m in messages for part in m)]))
+                               *(env.to_stored() for env in envelopes), *(part for m in messages for part in m)]))
     index.unmark(redis, game_id)
     return outcome
 
