@@ -19,3 +19,17 @@ def test_the_moves_index_holds_versions_and_an_older_index_of_envelopes_reads_th
     any_redis.rpush(keys.moves(game_id), moves.HEADER, *(env.to_json() for env in index.envelopes))
     assert moves.read(service.store, game_id) == index
     assert len(service.store.snapshot_versions(game_id, service.fingerprint)) == SNAPSHOTS_KEPT
+
+
+def test_the_log_keeps_envelopes_without_their_game_id_and_a_log_an_older_version_wrote_reads_the_same(
+        any_redis, scripts, game_id):
+    service = GameService(any_redis)
+    play(service, scripts["high_form"][0], game_id, upto=12)
+    envelopes, state = service.store.read(game_id), service.load(game_id).state
+    raw = any_redis.xrange(keys.log(game_id))
+    assert game_id not in str(raw[3][1]) and "schema_version" not in str(raw[3][1])
+    any_redis.delete(keys.log(game_id))                   # as an older version wrote it: whole envelopes
+    for env in envelopes:
+        any_redis.xadd(keys.log(game_id), {"e": env.to_json()}, id=f"{env.version}-0")
+    assert service.store.read(game_id) == envelopes
+    assert GameService(any_redis).load(game_id).state == state
