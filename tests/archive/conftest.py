@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from engine.moves import move_spans
 
 from events import chat, followup, keys, moves, roster, tokens
@@ -46,23 +44,8 @@ def done_with(service, game_id: str) -> None:
     index.mark(redis, game_id, 1767225600.0)
 
 
-ARCHIVE_DB = 3          # a database of the session's server of its own, emptied for each test that takes it
 
-
-@pytest.fixture
-def archive_db(redis_server):
-    """An empty database: for tests that run a whole worker or sweep over every game in it."""
-    client = redis_server.client(db=ARCHIVE_DB)
-    client.flushdb()
-    yield client
-    client.flushdb()
-    client.close()
-
-
-@pytest.fixture
-def archive_db_url(redis_server, archive_db) -> str:
-    return f"redis://127.0.0.1:{redis_server.port}/{ARCHIVE_DB}"
-
+from tests.events.conftest import any_redis, redis_db, redis_url  # noqa: E402,F401 - the event store's backends and emptied database
 
 def seen(service, game_id: str) -> dict:
     """What reading the game gives through the service, the moves index and the chat."""

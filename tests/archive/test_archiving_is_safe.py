@@ -23,18 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 STEPS = ("archive.written", "archive.verified", "archive.stubbed", "archive.dropped")
 
 
-@pytest.fixture(params=["redis", "redis-resp2-decoded", "cluster"])
-def any_redis(request):
-    if request.param == "cluster":
-        client = request.getfixturevalue("redis_cluster").client()
-    elif request.param == "redis-resp2-decoded":
-        client = request.getfixturevalue("redis_server").client(protocol=2, decode_responses=True)
-    else:
-        client = request.getfixturevalue("redis_server").client()
-    yield client
-    client.close()
-
-
 def game_keys(redis, game_id: str) -> dict:
     """The game's log, moves index and chat as Redis holds them."""
     return {"log": redis.xrange(keys.log(game_id)), "moves": redis.lrange(keys.moves(game_id), 0, -1),
@@ -43,26 +31,26 @@ def game_keys(redis, game_id: str) -> dict:
 
 @pytest.mark.parametrize("step", STEPS)
 def test_a_worker_killed_at_any_step_leaves_the_game_readable_and_the_archive_finishes(
-        archive_db, archive_db_url, tmp_path, step):
-    service = GameService(archive_db)
+        redis_db, redis_url, tmp_path, step):
+    service = GameService(redis_db)
     game_id = f"k{uuid.uuid4().hex[:12]}"
     finished_game(service, "resign-duel", game_id)
     before = seen(service, game_id)
     flag = tmp_path / "paused"
-    worker = Worker(archive_db_url, Path(os.environ["ARENA_DATA_DIR"]), ARENA_ARCHIVE_AFTER="0",
+    worker = Worker(redis_url, Path(os.environ["ARENA_DATA_DIR"]), ARENA_ARCHIVE_AFTER="0",
                     ARENA_PAUSE_AT=step, ARENA_PAUSE_FLAG=str(flag))
     try:
         wait_for(flag.exists, START_SECONDS, f"the worker's own sweep to reach {step}")
     finally:
         worker.kill9()
     assert seen(service, game_id) == before
-    assert archive_db.exists(keys.log(game_id)) == (step != "archive.dropped")
-    archive_db.pexpire(keys.archiving(game_id), 1)               # as the dead worker's claim lapsing
-    wait_for(lambda: not archive_db.exists(keys.archiving(game_id)), 5, "the claim to lapse")
-    assert archiver.sweep(archive_db, service, 1e10, 0)["archived"] == 1       # finished, or found done
-    assert not archive_db.exists(keys.log(game_id)) and archive_db.exists(keys.archived(game_id))
-    assert not archive_db.zcard(keys.archive_due(keys.deadline_shard(game_id)))
-    assert seen(GameService(archive_db), game_id) == before
+    assert redis_db.exists(keys.log(game_id)) == (step != "archive.dropped")
+    redis_db.pexpire(keys.archiving(game_id), 1)               # as the dead worker's claim lapsing
+    wait_for(lambda: not redis_db.exists(keys.archiving(game_id)), 5, "the claim to lapse")
+    assert archiver.sweep(redis_db, service, 1e10, 0)["archived"] == 1       # finished, or found done
+    assert not redis_db.exists(keys.log(game_id)) and redis_db.exists(keys.archived(game_id))
+    assert not redis_db.zcard(keys.archive_due(keys.deadline_shard(game_id)))
+    assert seen(GameService(redis_db), game_id) == before
 
 
 def test_archive_and_restore_round_trip_on_every_backend(any_redis):
@@ -80,21 +68,21 @@ def test_archive_and_restore_round_trip_on_every_backend(any_redis):
     assert seen(GameService(any_redis), game_id) == before
 
 
-def test_chat_written_after_the_archive_is_read_with_it_and_archived_by_the_next_sweep(archive_db):
-    service = GameService(archive_db)
+def test_chat_written_after_the_archive_is_read_with_it_and_archived_by_the_next_sweep(redis_db):
+    service = GameService(redis_db)
     game_id = f"c{uuid.uuid4().hex[:12]}"
     finished_game(service, "resign-duel", game_id)
-    assert archiver.archive_game(archive_db, service, game_id) == "archived"
-    archived = chat.read(archive_db, game_id, "spectators")
-    later = chat.post(archive_db, game_id, "spectators", {"player": None, "name": "Late", "seat": None, "text": "gg"})
-    assert chat.read(archive_db, game_id, "spectators") == archived + [later]
-    assert chat.read(archive_db, game_id, "spectators", after=archived[-1]["id"]) == [later]
-    done = archiver.sweep(archive_db, service, later["time"] + 1, 0)
+    assert archiver.archive_game(redis_db, service, game_id) == "archived"
+    archived = chat.read(redis_db, game_id, "spectators")
+    later = chat.post(redis_db, game_id, "spectators", {"player": None, "name": "Late", "seat": None, "text": "gg"})
+    assert chat.read(redis_db, game_id, "spectators") == archived + [later]
+    assert chat.read(redis_db, game_id, "spectators", after=archived[-1]["id"]) == [later]
+    done = archiver.sweep(redis_db, service, later["time"] + 1, 0)
     assert done["archived"] == 1, done
-    assert not archive_db.exists(keys.chat(game_id, "spectators"))
-    assert chat.read(archive_db, game_id, "spectators") == archived + [later]
-    assert archiver.restore_game(archive_db, service, game_id) == "restored"
-    assert chat.read(archive_db, game_id, "spectators") == archived + [later]
+    assert not redis_db.exists(keys.chat(game_id, "spectators"))
+    assert chat.read(redis_db, game_id, "spectators") == archived + [later]
+    assert archiver.restore_game(redis_db, service, game_id) == "restored"
+    assert chat.read(redis_db, game_id, "spectators") == archived + [later]
 
 
 def test_an_archived_file_verifies_with_the_published_key_and_a_changed_byte_fails(redis_server, tmp_path):
