@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable
 
 import redis as redis_py
@@ -58,6 +58,8 @@ class DeadlineLoop:
         self._next_chores = 0.0
         self._next_archive = 0.0
         self._handlers = ThreadPoolExecutor(HANDLERS, thread_name_prefix="deadline")
+        self._archiver = ThreadPoolExecutor(1, thread_name_prefix="archive")     # slow work, off the loop
+        self._archiving: Future | None = None
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="deadline-loop", daemon=True)
@@ -69,6 +71,7 @@ class DeadlineLoop:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         self._handlers.shutdown(wait=False)
+        self._archiver.shutdown(wait=False)
 
     def run(self) -> None:
         failures = 0
@@ -134,10 +137,18 @@ class DeadlineLoop:
             recovery.promote_scheduled(jobs, queue, now)
         if self.tend:                               # game work: the loops of the game queue's workers
             lobby_sweep.sweep(self.redis, now, self.settings)
-            if now >= self._next_archive:
+            if now >= self._next_archive and (self._archiving is None or self._archiving.done()):
                 self._next_archive = now + ARCHIVE_EVERY
-                archiver.sweep(self.redis, self.service, now, self.settings.archive_after,
-                               plain_records=self.settings.archive_dir)
+                self._archiving = self._archiver.submit(self._archive, now)
+
+    def _archive(self, now: float) -> None:
+        """One sweep of the archive index, in its own thread: archiving a game (writing, reading back
+        and replaying its record) takes a tenth of a second or more, which deadlines must not wait for."""
+        try:
+            archiver.sweep(self.redis, self.service, now, self.settings.archive_after,
+                           plain_records=self.settings.archive_dir)
+        except Exception:               # noqa: BLE001 - the next sweep tries again
+            log.exception("archive sweep failed; trying again in %s s", ARCHIVE_EVERY)
 
     def _catch_up(self, game_id: str) -> None:
         """Run the follow-up the game still owes, if any (events/followup.py)."""
