@@ -69,6 +69,11 @@ def test_two_people_meet_in_the_lobby_play_chat_and_come_back_and_a_spectator_ch
         moves = 0
         for _ in range(150):                                             # a few moves, whoever is to play
             for page in (ann, bob):
+                confirm = page.locator('#prompt [data-command="end_turn"]')
+                if page.locator("#status.your-turn").count() and confirm.count():      # the turn waits to be ended
+                    confirm.click()
+                    expect(confirm).to_have_count(0)
+                    break
                 if page.locator("#status.your-turn").count() and page.locator(".sq.legal").count():
                     before = page.locator("#log li").count()
                     page.locator(".sq.legal").first.click()

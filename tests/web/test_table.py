@@ -149,6 +149,11 @@ def test_a_whole_game_on_a_phone(browser, live_server):
         # a log line jumps the rewind slider to its move
         page.locator("#log .log-line", has_text="places a common piece on e6").first.tap()
         expect(page.locator("#rewind-slider")).to_have_value("2")
+        expect(page.locator("#log li.shown").first).to_contain_text("places a common piece on e6")   # the entry shown
+        page.keyboard.press("ArrowLeft")                                 # the arrow keys step through the moves
+        expect(page.locator("#rewind-slider")).to_have_value("1")
+        expect(page.locator("#log li.shown").first).to_contain_text("on e5")
+        expect(page.locator(".rewind-caption")).to_have_text(re.compile(r"^Move 1 of \d+: Ann places a common piece on e5\."))
         expect(end).not_to_have_attribute("open", "")                    # the result folds away; the board stays put
         expect(square(page, "d5")).to_have_attribute("data-piece", "")
         shot("rewound")

@@ -562,7 +562,7 @@ export class GamePage {
       parts.push(h("p", { class: "prompt-title armed-note" }, `Tap ${this.armed} again to confirm, or tap another square.`));
     }
     if (view.status === "finished") {
-      parts.push(h("p", { class: "prompt-title" }, statusText(view, this.data, mySeat)));
+      parts.push(h("p", { class: "prompt-title dup" }, statusText(view, this.data, mySeat)));     // the status line says it
     } else if (mySeat === null) {
       parts.push(h("p", {}, `You are watching. ${statusText(view, this.data, mySeat)}.`));
     } else if (!mine) {
