@@ -105,3 +105,24 @@ def test_an_archived_file_verifies_with_the_published_key_and_a_changed_byte_fai
     changed[len(changed) // 2] ^= 0x01
     path.write_bytes(bytes(changed))
     assert verify(path).returncode == 1
+
+
+def test_arena_archive_and_arena_restore(redis_db, redis_url, monkeypatch):
+    from click.testing import CliRunner
+
+    from server.cli import main
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    service = GameService(redis_db)
+    ended, running = f"e{uuid.uuid4().hex[:12]}", f"n{uuid.uuid4().hex[:12]}"
+    finished_game(service, "resign-duel", ended)
+    redis_db.delete(keys.archive_due(keys.deadline_shard(ended)))      # as a game that ended before the index
+    service.create_game({"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}]}, game_id=running)
+    before = seen(service, ended)
+    assert CliRunner().invoke(main, ["archive", "--older-than", "36500"]).output.startswith("archived 0 games")
+    run = CliRunner().invoke(main, ["archive", "--older-than", "0"])
+    assert run.exit_code == 0 and run.output.startswith("archived 1 games"), run.output
+    assert not redis_db.exists(keys.log(ended)) and redis_db.exists(keys.log(running))
+    assert seen(GameService(redis_db), ended) == before
+    run = CliRunner().invoke(main, ["restore", ended])
+    assert run.exit_code == 0 and redis_db.exists(keys.log(ended)), run.output
+    assert CliRunner().invoke(main, ["restore", running]).exit_code == 1
