@@ -65,6 +65,7 @@ SAMPLES = {
     "TurnTimedOut": {"seat": 0, "streak": 2},
     "TimeoutStreakEnded": {"seat": 0},
     "SeatAbandoned": {"seat": 0, "timeouts": 3},
+    "SeatOptionsSet": {"seat": 1, "confirm_turn_end": True},
     "WarpPlayed": {"seat": 0, "card": "etherweave-paradox-worm"},
     "PendingBeingCleared": {"seat": 0, "card": "etherweave-paradox-worm", "reason": "discarded"},
     "WarpCopied": {"seat": 0, "card": "etherweave-paradox-worm", "by": "etherweave-doppelganger"},
