@@ -148,7 +148,8 @@ def invite(game_id: str, spec: dict, invited: dict[int, str], creator: str | Non
             continue
         iid = invitations.invitation_id(game_id, seat)
         note = notify.stated(kind, game_id, seat, "offered", who=who, form=spec["info"]["form"], invitation=iid,
-                             by=creator, expires=format_epoch(deadline))
+                             by=creator, expires=format_epoch(deadline),
+                             **({"rematch_of": spec["info"]["rematch_of"]} if "rematch_of" in spec["info"] else {}))
         if said:
             note["text"] += f" {said}"
         notify.send(arena.redis, pid, note)

@@ -7,6 +7,7 @@ reads two small documents made here from the engine, so nothing is copied by han
     GET /cards.json      every card's name, rank, pattern, marked squares and effect summary
     GET /geometry.json   the 69 squares with their coordinates, the coloured and central squares,
                          the forms and the schools a game may be created with
+    GET /notices.json    every kind of notification, with its name on the page (events/notices.py)
     GET /vocabulary      the engine's words (engine/vocabulary.py): forms, ranks, command types
                          and every rule error code with when it is raised
 """
@@ -22,6 +23,7 @@ from flask import Blueprint, Flask, Response, current_app, request, send_from_di
 
 from engine import geometry
 from engine.vocabulary import FORMS, vocabulary
+from events import notices
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 CARD_FIELDS = ("id", "name", "deck", "kind", "rank", "anchor", "pattern", "own_square", "marked", "symmetry",
@@ -112,6 +114,12 @@ def cards() -> Response:
 @blp.route("/geometry.json")
 def board_geometry() -> Response:
     return _json(_geometry())
+
+
+@blp.route("/notices.json")
+def notice_kinds() -> Response:
+    """Every kind of notification with how the page names it (events/notices.py declares them)."""
+    return _json({"kinds": notices.served()})
 
 
 @blp.route("/vocabulary")

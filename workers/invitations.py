@@ -43,7 +43,8 @@ def tell(redis: Any, pending: invitations.Pending, settings: Settings, now: floa
     if spec["info"].get("origin") == "rematch":
         for seat, pid in pending.invited.items():
             if invitations.is_player(pid):
-                note = notify.stated("rematch_offer", game_id, seat, "expired", form=spec["info"]["form"])
+                note = notify.stated("rematch_offer", game_id, seat, "expired", form=spec["info"]["form"],
+                                     rematch_of=spec["info"].get("rematch_of"))
                 notify.send(redis, pid, note, settings, now=now)
         return
     form = spec["info"]["form"].replace("_", " ")

@@ -180,7 +180,15 @@ def test_registered_players_hear_of_the_offer_and_of_its_start(client):
     notes = client.get("/players/me/notifications", headers=bearer(ann["token"])).json["notifications"]
     offer = next(n for n in notes if n["type"] == "rematch_offer")
     assert offer["state"] == "offered" and offer["text"].startswith("Gil offers a rematch")
+    assert offer["rematch_of"] == game["id"]                    # the page links the game where it is answered
     assert client.post(f"/games/{game['id']}/rematch", headers=bearer(ann["token"])).status_code == 201
     started = client.get(f"/games/{game['id']}/rematch", headers=bearer(guest)).json
     assert started["status"] == "started" and started["seat"] == 0
     assert client.get(f"/games/{started['id']}", headers=bearer(started["token"])).json["seat"] == 0
+
+
+def test_every_notification_kind_is_served_to_the_page_once(client):
+    kinds = client.get("/notices.json").json["kinds"]
+    names = [k["kind"] for k in kinds]
+    assert len(names) == len(set(names)) and "rematch_offer" in names
+    assert all(k["label"] for k in kinds)

@@ -55,6 +55,7 @@ export const api = {
   cards: () => request("GET", "/cards.json"),
   geometry: () => request("GET", "/geometry.json"),
   vocabulary: () => request("GET", "/vocabulary"),
+  noticeKinds: () => request("GET", "/notices.json"),
   createGame: (body, token) => request("POST", "/games", { body, token }),
   registerPlayer: (name) => request("POST", "/players", { body: { name } }),
   myGames: (token, waiting) => request("GET", `/players/me/games${waiting ? "?waiting=1" : ""}`, { token }),

@@ -9,8 +9,6 @@ import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
 const TEAM_FORMS = ["duel", "high_form"];
-const NOTE_KINDS = ["your_turn", "deadline_soon", "opponent_moved", "game_over", "invitation", "invitation_answered",
-  "invitation_expired"];
 const NOTES_SHOWN = 8;
 const CLOCKS = [["none", "No time limit"], ["move:86400", "1 day a move"], ["move:259200", "3 days a move"],
   ["bank:1800", "30 minutes for the game"], ["move:300", "5 minutes a move"]];
@@ -166,6 +164,11 @@ export async function showPeople(el, data) {
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
   }
 
+  // Every kind of notification, as the server declares them (GET /notices.json).
+  const kinds = new Map((await api.noticeKinds()).kinds.map((k) => [k.kind, k]));
+  // A rematch offer opens the finished game, where it is answered; its start opens the new game.
+  const rematchOf = (n) => (n.type === "rematch_offer" && n.state !== "started" && n.rematch_of ? n.rematch_of : n.game_id);
+
   // What happened to you lately (your turn, invitations and their answers or expiry), newest first,
   // live from your own stream; an invitation's news redraws the invitations.
   function addNote(n, streamId) {
@@ -173,7 +176,8 @@ export async function showPeople(el, data) {
     notesEl.querySelector("li.muted")?.remove();
     const ms = Number(String(streamId || "").split("-")[0]);        // a stream id starts with its time
     const when = ms ? ` · ${new Date(ms).toLocaleString()}` : "";
-    const link = n.game_id && n.type !== "invitation_expired" ? h("a", { href: `/play/${encodeURIComponent(n.game_id)}` }, n.text) : n.text;
+    const linked = kinds.get(n.type)?.link ?? true;
+    const link = n.game_id && linked ? h("a", { href: `/play/${encodeURIComponent(rematchOf(n))}` }, n.text) : n.text;
     notesEl.prepend(h("li", { class: `note note-${n.type}`, dataset: { note: n.id } }, link, h("span", { class: "muted" }, when)));
     while (notesEl.children.length > NOTES_SHOWN) notesEl.lastChild.remove();
   }
@@ -183,7 +187,7 @@ export async function showPeople(el, data) {
     if (!notifications.length) clear(notesEl, h("li", { class: "muted" }, "Nothing yet."));
     notifications.forEach((n) => addNote(n, n.stream_id));
     const mine = new EventSource(`/players/me/stream?after=${encodeURIComponent(lastId)}`);
-    for (const kind of NOTE_KINDS) {
+    for (const kind of kinds.keys()) {
       mine.addEventListener(kind, (e) => {
         addNote(JSON.parse(e.data), e.lastEventId);
         if (kind.startsWith("invitation")) drawInvitations();
