@@ -11,14 +11,15 @@ timeout against the seat (every action was played).
 The option is a fact of the game (the fold must know whether a turn ended), so it is an event,
 SeatOptionsSet; but it is no move: no CommandAccepted opens it, so move lists, replays, clocks and
 the audit (engine/audit.py) pass over it, and it takes effect from the next end of a turn (a turn
-already waiting keeps waiting for its end_turn). Undo never takes it back.
+already waiting keeps waiting for its end_turn). Undo never takes it back. The fold reads this
+module, so it imports nothing beyond the state's own modules (the snapshot fingerprint covers
+exactly what the fold needs).
 """
 from __future__ import annotations
 
 from .errors import malformed
 from .shapes import Command, GameEvent, SeatOptionsSet
 from .state import State
-from .vocabulary import OPTION_COMMANDS as OPTION_COMMANDS
 
 OPTIONS = ("confirm_turn_end",)
 
@@ -32,10 +33,10 @@ def decide(state: State, seat: int, command: Command) -> list[GameEvent]:
     """The seat's option as the command sets it; no event when it already has that value."""
     unknown = [k for k in command if k not in ("type", "seat", *OPTIONS)]
     if unknown:
-        raise malformed(f"There is no seat option {unknown[0]!r}; the options are {', '.join(OPTIONS)}.")
+        raise malformed("A seat has one option: whether you confirm the end of each of your turns yourself; set only that.")
     wanted = command.get("confirm_turn_end")
     if not isinstance(wanted, bool):
-        raise malformed("Say true or false for confirm_turn_end: whether you confirm the end of each of your turns.")
+        raise malformed("Say true or false: whether you confirm the end of each of your turns yourself.")
     if wanted == confirms(state, seat):
         return []
     return [SeatOptionsSet(type="SeatOptionsSet", seat=seat, confirm_turn_end=wanted)]

@@ -15,12 +15,13 @@ from .errors import RuleError, malformed
 from .evolve import Event, replay
 from .shapes import Command, without
 from .state import State
+from .vocabulary import OPTION_COMMANDS
 from .watchers import WATCHERS
 
 DISPLAY_ONLY = ("squares",)            # what /legal adds for clients to show; never a rule's input
 # Commands decided beside the flow of the turn (no settling after them): undo and redo, a seat's options.
 ASIDE: dict[str, Callable[[State, int, Command], list[Event]]] = {
-    **dict.fromkeys(undo.UNDO_COMMANDS, undo.decide), **dict.fromkeys(confirm.OPTION_COMMANDS, confirm.decide)}
+    **dict.fromkeys(undo.UNDO_COMMANDS, undo.decide), **dict.fromkeys(OPTION_COMMANDS, confirm.decide)}
 
 
 def _seat(state: State, command: Command) -> int:
