@@ -75,7 +75,7 @@ def test_create_a_game_against_the_computer_place_and_see_it_answer(page, live_s
     expect(games).to_have_count(3)
     expect(games.nth(0)).to_have_class(re.compile("waiting"))
     expect(games.nth(0).locator("a")).to_have_attribute("href", f"/play/{game_id}")
-    expect(games.nth(0)).to_contain_text("High Form vs Computer (computer)")
+    expect(games.nth(0)).to_contain_text("High Form vs Computer")
     expect(games.nth(1).locator("a")).to_have_attribute("href", f"/play/{bobs['id']}")
     expect(games.nth(1)).to_contain_text("Bob to play")
     expect(games.nth(2).locator("a")).to_have_attribute("href", f"/play/{over['id']}")
