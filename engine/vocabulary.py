@@ -22,8 +22,8 @@ DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 
 def vocabulary() -> dict[str, object]:
-    """Everything above as one JSON-able document (GET /vocabulary), with the computer's levels."""
-    from .ai.levels import LEVELS         # here, not at the top: engine/ai imports the modules that import this one
-    return {"bot_levels": [level.describe() for level in LEVELS.values()], "forms": list(FORMS), "team_forms": list(TEAM_FORMS), "ranks": list(RANKS),
+    """Everything above as one JSON-able document (GET /vocabulary adds the computer's levels, which
+    live in engine/ai: importing them here would put the whole search inside the fold's fingerprint)."""
+    return {"forms": list(FORMS), "team_forms": list(TEAM_FORMS), "ranks": list(RANKS),
             "command_types": list(COMMAND_TYPES), "answers": list(ANSWERS), "directions": list(DIRECTIONS),
             "error_codes": [{"code": code, "when": when} for code, when in ERROR_CODES.items()]}

@@ -22,6 +22,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, current_app, request, send_from_directory
 
 from engine import geometry
+from engine.ai.levels import described_levels
 from engine.vocabulary import FORMS, vocabulary
 from events import notices
 
@@ -126,7 +127,7 @@ def notice_kinds() -> Response:
 @blp.route("/vocabulary.json")
 def words() -> Response:
     """The engine's words: forms, ranks, command types and the catalogue of rule error codes."""
-    return _json(vocabulary())
+    return _json({**vocabulary(), "bot_levels": described_levels()})
 
 
 def register(app: Flask) -> None:

@@ -32,3 +32,8 @@ LEVELS: dict[int, Level] = {level.number: level for level in (
 )}
 CHEAPEST = min(LEVELS)
 STRONGEST = max(LEVELS)
+
+
+def described_levels() -> list[dict[str, object]]:
+    """Every level as GET /vocabulary lists it, cheapest first."""
+    return [LEVELS[number].describe() for number in sorted(LEVELS)]
