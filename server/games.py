@@ -11,8 +11,8 @@ import engine
 from engine.ai import STRONGEST
 from engine.state import active_seat
 from events import GameNotFound, Loaded, roster, unmoved
+from events.bot_choice import choose as bot_choice
 from events.email_prefs import server_secret
-from workers import bots
 from events.redaction import state_view
 
 from . import auth, clocks, invitations, limits, starting
@@ -133,7 +133,7 @@ def hint(game_id: str):
     loaded = arena.service.load(game_id)
     if active_seat(loaded.state) != caller.seat:
         raise ApiError(409, "not_your_turn", "The game is not waiting for you, so there is nothing to hint at.")
-    command, _ = bots.choose(arena.service, game_id, caller.seat, loaded.version, STRONGEST, server_secret(arena.redis))
+    command, _ = bot_choice(arena.service, game_id, caller.seat, loaded.version, STRONGEST, server_secret(arena.redis))
     listed = _with_squares([{k: v for k, v in command.items() if k != "seat"}], listed_commands(loaded.state, caller.seat))
     return {"version": loaded.version, "level": STRONGEST, "command": listed[0]}
 

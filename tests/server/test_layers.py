@@ -13,6 +13,7 @@ SCHEDULING = {
     "workers.followup": "the GameService's follow-up hook, given once by the app (server/context.py)",
     "workers.notify": "sending a notification, which schedules its webhook and e-mail",
     "workers.worker": "`arena worker` starting a worker process",
+    "workers.ladder": "`arena bots` playing computer games in worker processes",
     "workers.settings": "the workers' settings, to start them (`arena serve`) and to time reminders",
 }
 

@@ -8,8 +8,8 @@ from freezegun import freeze_time
 
 from engine.ai import CHEAPEST, LEVELS
 from engine.cards import CARDS
-from events import due
-from workers import bots, followup, results
+from events import bot_choice, due
+from workers import followup, results
 from workers.queues import job_id
 from workers.settings import Settings
 
@@ -62,7 +62,7 @@ def _twin(client, opponent_hand: list[str], seed: str) -> dict:
 
 
 def test_a_bot_plays_the_same_in_two_games_that_differ_only_in_what_its_seat_cannot_see(client, redis_db, monkeypatch):
-    monkeypatch.setattr(bots, "seed", lambda secret, game_id, seat, version: f"{secret}:{seat}:{version}")   # twins, one id
+    monkeypatch.setattr(bot_choice, "seed", lambda secret, game_id, seat, version: f"{secret}:{seat}:{version}")   # twins, one id
     one = _twin(client, list(CARDS.decks["sylvan"][:3]), "first")
     two = _twin(client, list(CARDS.decks["sylvan"][3:6]), "second")
     service = followup.service(redis_db)
@@ -74,9 +74,9 @@ def test_a_bot_plays_the_same_in_two_games_that_differ_only_in_what_its_seat_can
 
 
 def test_the_seed_comes_from_the_server_secret_game_seat_and_version():
-    assert bots.seed("s", "g", 0, 5) == bots.seed("s", "g", 0, 5)
-    assert len({bots.seed("s", "g", 0, 5), bots.seed("t", "g", 0, 5), bots.seed("s", "h", 0, 5),
-                bots.seed("s", "g", 1, 5), bots.seed("s", "g", 0, 6)}) == 5
+    assert bot_choice.seed("s", "g", 0, 5) == bot_choice.seed("s", "g", 0, 5)
+    assert len({bot_choice.seed("s", "g", 0, 5), bot_choice.seed("t", "g", 0, 5), bot_choice.seed("s", "h", 0, 5),
+                bot_choice.seed("s", "g", 1, 5), bot_choice.seed("s", "g", 0, 6)}) == 5
 
 
 def test_a_bot_with_a_delay_is_played_by_the_deadline_loop_once_the_delay_has_passed(client, redis_db, monkeypatch):
