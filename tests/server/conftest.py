@@ -27,3 +27,6 @@ def duel(client):
                                     "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]})
     assert r.status_code == 201
     return r.json["id"], [s["token"] for s in r.json["seats"]]
+
+
+from tests.server.served import serve, served  # noqa: E402,F401 (fixtures: the app over real HTTP, shipped limits)
