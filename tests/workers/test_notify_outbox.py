@@ -53,6 +53,7 @@ def test_mail_and_webhook_go_once_though_the_sender_was_killed(point, durable_cl
     server = durable_redis.client()
     player = register(durable_client, "Ann", webhook_url=hook.url)["id"]
     email_prefs.set_preferences(server, player, "ann@example.test", {})
+    email_prefs.confirm(server, player, "ann@example.test")
     note_id = notify.notification("deadline_soon", "g1", 0, 7)["id"]
     send_and_kill(durable_redis.url, player, point, tmp_path / "paused")
 
@@ -81,6 +82,7 @@ def test_hand_overs_racing_for_one_notification_queue_its_mail_and_webhook_once(
     """A sender late past the grace and deadline loops all handing over the same notification."""
     player = register(client, "Bea", webhook_url=hook.url)["id"]
     email_prefs.set_preferences(redis_db, player, "bea@example.test", {})
+    email_prefs.confirm(redis_db, player, "bea@example.test")
     note = {**notify.notification("deadline_soon", "g2", 1, 3, text="Soon."), "player": player}
     body = json.dumps(note, separators=(",", ":"), sort_keys=True)
     assert inbox.deliver_once(redis_db, player, note["id"], body, time.time(), 100, 0.0, True) == hook.url
