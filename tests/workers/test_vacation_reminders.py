@@ -11,7 +11,7 @@ from datetime import datetime
 import pytest
 from freezegun import freeze_time
 
-from events import due
+from events import due, email_prefs
 from events.clocks import parse_time
 from events.pauses import running_until
 
@@ -91,6 +91,7 @@ def test_no_turn_mail_nor_digest_while_away_and_the_digest_comes_on_return(app, 
         run_worker(redis_db)
         assert ann.client.put("/accounts/me/email", json={"address": "away@example.test"},
                               headers=ann.csrf).status_code == 200     # no mail to her yet, so none within the interval
+        assert email_prefs.confirm(redis_db, ann.id, "away@example.test")     # as its mailed link would
         away = ann.post("/accounts/me/vacation", {"days": 2})
         assert away.status_code == 201
         back = parse_time(away.json["until"])
