@@ -1,7 +1,6 @@
 """Computer players: they see only their seat's view, never send an illegal command, and a seed
 decides everything (engine/ai)."""
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -31,7 +30,7 @@ def _knowledge(events, seat):
 
 
 def test_no_illegal_command_in_ten_thousand_decisions_at_the_cheapest_level():
-    start, decisions, games = time.process_time(), 0, 0
+    decisions, games = 0, 0
     while decisions < 10_000:
         form, schools, teams = FORMS[games % len(FORMS)]
         played = play_game(_options(form, schools, teams, f"prop-{games}"),
@@ -40,7 +39,6 @@ def test_no_illegal_command_in_ten_thousand_decisions_at_the_cheapest_level():
         assert played.state["phase"] == "over", f"game {games} ({form}) did not end"
         decisions += sum(played.decisions.values())
         games += 1
-    assert time.process_time() - start < 60
 
 
 def _sample_is_consistent(state, seat, sample):
