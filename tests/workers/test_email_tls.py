@@ -159,4 +159,5 @@ def test_a_your_turn_mail_goes_through_the_queue_over_smtps(app, redis_db, impli
     game_id = table_game(ann, bob)
     run_worker(redis_db)
     [turn] = mails_to(inbox, "ann-tls@example.test") + mails_to(inbox, "bob-tls@example.test")
-    assert game_id in turn["Subject"] and inbox.sessions == [(True, "arena")]
+    # every session (the turn mail's, and the two addresses' confirmations) over TLS, signed in
+    assert game_id in turn["Subject"] and set(inbox.sessions) == {(True, "arena")} and len(inbox.sessions) == 3
