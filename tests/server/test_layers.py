@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEDULING = {
     "workers.followup": "the GameService's follow-up hook, given once by the app (server/context.py)",
     "workers.notify": "sending a notification, which schedules its webhook and e-mail",
+    "workers.email": "queueing an account mail: an address to confirm, a password reset link (server/recovery.py)",
     "workers.worker": "`arena worker` starting a worker process",
     "workers.ladder": "`arena bots` playing computer games in worker processes",
     "workers.settings": "the workers' settings, to start them (`arena serve`) and to time reminders",
