@@ -125,6 +125,8 @@ def _follow_watched(redis: Any, source: Source, follow: bool, after: StreamId, o
                     beat: Callable[[], None]) -> Iterator[str]:
     while True:
         beat()
+        if source.unchanged is not None and not source.unchanged():
+            return                            # a mute since the opening: the client resumes from its id
         backlog = read_after(redis, source, after)
         text = opening + "".join(item.text for item in backlog.frames)
         if text:

@@ -3,6 +3,7 @@ mutes, reports, and the record export that includes it only on request."""
 from __future__ import annotations
 
 import json
+from itertools import islice
 
 import pytest
 
@@ -138,3 +139,13 @@ def test_a_merged_stream_keeps_to_one_slot():
     assert Merged((part, sse.Source(keys.chat("g1", "players"), (0, 0), part.render)), str)
     with pytest.raises(ValueError):
         Merged((part, sse.Source(keys.chat("g2", "players"), (0, 0), part.render)), str)
+
+
+def test_the_flask_fallback_ends_a_stream_whose_viewer_muted_someone_since_it_opened(redis_client, game_id):
+    """As the async tier does (tests/streams/test_standing.py): the client resumes from its id and
+    the reopened stream leaves the muted player out."""
+    redis_client.xadd(keys.chat(game_id, "players"), {"data": "{}"})
+    still = iter([True, False])
+    source = sse.Source(key=keys.chat(game_id, "players"), after=(0, 0), render=lambda entries, viewer: [],
+                        unchanged=lambda: next(still))
+    assert list(islice(sse._follow(redis_client, source, follow=True), 3)) == [sse.CONNECTED, sse.KEEP_ALIVE]
