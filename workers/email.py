@@ -98,11 +98,15 @@ def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | No
     return True
 
 
+def _retry(mail: Mail) -> Retry | None:
+    """RQ's retries of a mail job: the ARENA_EMAIL_RETRIES intervals, if any."""
+    return Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
+
+
 def enqueue(redis: Any, settings: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str,
             game_id: str | None, job_id: str, pipeline: Any = None) -> None:
-    retry = Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
     queues.enqueue(queues.notify_queue(redis, settings), "workers.email.deliver_job", player_id, kind, subject, body,
-                   game_id, job_id=job_id, retry=retry, job_timeout=TIMEOUT * 3, pipeline=pipeline)
+                   game_id, job_id=job_id, retry=_retry(mail), job_timeout=TIMEOUT * 3, pipeline=pipeline)
 
 
 def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str | None) -> str:
@@ -141,9 +145,8 @@ def send_account_mail(redis: Any, settings: Any, address: str, subject: str, bod
     """Queue a mail about the account itself (an address to confirm, a password reset link) to
     `address`, whatever the preferences: it is how an address gets verified."""
     mail = Mail.from_env()
-    retry = Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
     queues.enqueue(queues.notify_queue(redis, settings), "workers.email.account_mail_job", address, subject, body,
-                   job_id=job_id, retry=retry, job_timeout=TIMEOUT * 3)
+                   job_id=job_id, retry=_retry(mail), job_timeout=TIMEOUT * 3)
 
 
 def account_mail_job(address: str, subject: str, body: str) -> str:
