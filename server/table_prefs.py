@@ -31,7 +31,8 @@ class TablePrefsOut(Schema):
 @problems(401)
 def get_table_prefs():
     """Your preferences at the table."""
-    return table_prefs.preferences(Arena.of().redis, auth.require_player(Arena.of().redis))
+    redis = Arena.of().redis
+    return table_prefs.preferences(redis, auth.require_player(redis))
 
 
 @blp.route("/accounts/me/table", methods=["PUT"])
