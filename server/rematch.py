@@ -113,8 +113,12 @@ def _open(offer_id: str | None) -> Pending | None:
     return pending
 
 
+rematch_answers = limits.limited("rematch", "rematches offered and answered", per_address="120/minute",
+                                  per_player="30/minute")
+
+
 @blp.route("/<game_id>/rematch", methods=["POST"])
-@limits.limited("rematch", "rematches offered and answered", per_address="120/minute", per_player="30/minute")
+@rematch_answers
 @blp.response(202, RematchOut)
 @blp.alt_response(201, schema=RematchOut, description="the last acceptance: the new game has started")
 @problems(401, 403, 404, 409, 429)
@@ -176,7 +180,7 @@ def show(game_id: str):
 
 
 @blp.route("/<game_id>/rematch", methods=["DELETE"])
-@limits.limited("rematch", "rematches offered and answered", per_address="120/minute", per_player="30/minute")
+@rematch_answers
 @blp.response(200, RematchOut)
 @problems(401, 403, 404, 409, 429)
 def refuse(game_id: str):
