@@ -143,15 +143,16 @@ def offer(game_id: str):
 
 def _accept(offer_id: str, me: Answerer) -> None:
     redis = Arena.of().redis
+    token_hash = tokens.token_hash(me.token(offer_id))
     try:
         outcome = invitations.answer(redis, offer_id, me.seat, me.identity, accept=True, now=now(),
-                                     token_hash=tokens.token_hash(me.token(offer_id)))
+                                     token_hash=token_hash)
     except InvitationRefused as refused:
         if refused.code != "invitation_answered":     # accepted before, or started: the view says
             raise
         return
     if me.player:
-        accounts.add_seat_token(redis, me.player, tokens.token_hash(me.token(offer_id)), offer_id, me.seat)
+        accounts.add_seat_token(redis, me.player, token_hash, offer_id, me.seat)
         roster.add_player_game(redis, me.player, offer_id)
     pending = invitations.load(redis, offer_id)
     if outcome == "start":
