@@ -30,7 +30,6 @@ import hashlib
 import logging
 import os
 import stat
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -39,6 +38,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from .durable import write_file
 from .embedded import data_dir
 from .envelope import canonical_json
 
@@ -114,17 +114,7 @@ def _key_file(path: Path) -> Ed25519PrivateKey:
         path.parent.mkdir(parents=True, exist_ok=True)
         pem = Ed25519PrivateKey.generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")       # mode 0600
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(pem)
-                out.flush()
-                os.fsync(out.fileno())
-            os.link(temp, path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(temp)
+        write_file(path, pem, replace=False)                                        # mode 0600
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
         log.warning("signing key %s is readable by others (mode %o): chmod 600 it", path, mode)

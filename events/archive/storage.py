@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from pathlib import Path
 from typing import Protocol
+
+from ..durable import write_file
 
 SUFFIX = ".tka"
 
@@ -61,17 +62,7 @@ class FileStorage:
     def put(self, name: str, data: bytes) -> None:
         path = self._path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            if os.path.exists(temp):
-                os.unlink(temp)
-            raise
+        write_file(path, data)
         _sync_directory(path.parent)
 
     def get(self, name: str) -> bytes:
