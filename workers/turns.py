@@ -124,16 +124,15 @@ def _plan(redis: Any, game_id: str, seating: Seating, clock: Clock, previous_wai
     """In one transaction (two on a Cluster, see queues.pipelines): the previous wait's index members
     and queued bot job go; the new wait's timeout, reminder and bot are indexed (events/due.py), or
     the end-of-game work is set going."""
-    queue = queues.game_queue(redis, settings)
+    queue, bots = queues.game_queue(redis, settings), queues.bot_queue(redis, settings)
     pipe, index = queues.pipelines(redis)
     if previous_wait > 0:
-        queues.cancel(pipe, queues.bot_queue(redis, settings), [queues.job_id("bot", game_id, previous_wait)])
+        queues.cancel(pipe, bots, [queues.job_id("bot", game_id, previous_wait)])
         due.drop(index, due.wait_members(game_id, previous_wait))
     if clock.over:
         follow_up_finish(queue, game_id, pipe, index)
     else:
-        bot = schedule_bot(queues.bot_queue(redis, settings), game_id, clock, settings, pipe) \
-            if clock.seat in seating.bots else None
+        bot = schedule_bot(bots, game_id, clock, settings, pipe) if clock.seat in seating.bots else None
         due.add(index, _members(redis, game_id, seating, clock, settings, bot, end))
     queues.execute(pipe, index)
 
