@@ -15,7 +15,7 @@ import random
 from ..shapes import Command
 from .knowledge import Knowledge
 from .levels import CHEAPEST, LEVELS, STRONGEST, Level
-from .policy import SKIPPED, choose
+from .policy import SKIPPED, choose, forced
 from .search import search
 
 __all__ = ["CHEAPEST", "LEVELS", "STRONGEST", "Knowledge", "Level", "play"]
@@ -32,11 +32,9 @@ def play(knowledge: Knowledge, options: list[Command], level: int, seed: str) ->
     usable = [c for c in options if c["type"] not in SKIPPED] or list(options)
     if not usable:
         raise ValueError("the seat has no command to play")
-    for command in usable:
-        if command["type"] == "claim_win":
-            return command
-    if len(usable) == 1:
-        return usable[0]
+    plain = forced(usable)
+    if plain is not None:
+        return plain
     if chosen.budget is not None:
         found, _ = search(knowledge, rng, chosen.budget)
         match = next((c for c in usable if found is not None and _same(c, found)), None)

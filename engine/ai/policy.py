@@ -93,16 +93,22 @@ def judge(after: State, seat: int, command: Command, style: Style) -> float:
     return value
 
 
+def forced(options: list[Command]) -> Command | None:
+    """The command there is nothing to weigh about: a claim of the win, or the only option."""
+    for command in options:
+        if command["type"] == "claim_win":
+            return command
+    return options[0] if len(options) == 1 else None
+
+
 def choose(state: State, seat: int, rng: random.Random, style: Style, options: list[Command] | None = None) -> Command:
     """The policy's command for `seat` (complete, with the seat)."""
     listed = playable(state, seat) if options is None else options
     if not listed:
         raise ValueError("no command to play")
-    for command in listed:
-        if command["type"] == "claim_win":
-            return command
-    if len(listed) == 1:
-        return listed[0]
+    plain = forced(listed)
+    if plain is not None:
+        return plain
     tried = candidates(state, seat, listed, rng, style)
     if style.noise and rng.random() < style.noise:
         return rng.choice(tried)
