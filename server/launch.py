@@ -5,10 +5,11 @@ waited for invitations (server/invitations.py): the log (and so the clock) only 
 
 A `spec` is what creation needs, as JSON: engine `options`, an optional `setup` position, the
 roster `seats` and `info`, the `owners` whose cap of unmoved games it counts against, and `ttl`.
+Each registered player's seat starts with the options their account asks for (events/table_prefs.py).
 """
 from __future__ import annotations
 
-from events import GameExists, roster, unmoved
+from events import GameExists, roster, table_prefs, unmoved
 from events.clocks import now
 
 from .context import Arena
@@ -42,4 +43,6 @@ def launch(game_id: str, spec: dict) -> tuple[str, int]:
     if unmoved.arm(arena.redis, game_id, spec["ttl"]):         # after the clock's keys exist
         moment = now()
         unmoved.count(arena.redis, spec["owners"], game_id, until=moment + spec["ttl"], now=moment)
+    for seat, command in table_prefs.opening_options(arena.redis, spec["seats"]).items():
+        version = arena.service.execute(game_id, seat, command).version     # the account's own preference
     return game_id, version

@@ -1,6 +1,8 @@
 """An account's preferences at the table (GET/PUT /accounts/me/table): what events/table_prefs.py
-stores. The web client reads them on every device; the game itself keeps each seat's option
-(the seat_options command), so a preference changes nothing for API clients.
+stores. The game itself keeps each seat's option (the seat_options command): a preference turned
+on is applied to the account's seat in every game that starts from then on (server/launch.py), by
+whatever path, and the web client reads it on every device. Never set (or off), a seat keeps
+today's behaviour unless its own client turns the option on.
 """
 from __future__ import annotations
 

@@ -3,7 +3,9 @@
 The walk: POST /games (anonymous with guests, a player against the computer, a player inviting
 another and a guest), a lobby table, a quick match, and rematches (registered players, guests, the
 computer). Every answer is recorded with who received it; every token in any of them is then
-looked up: a token of a registered player's seat may only ever have reached that player.
+looked up: a token of a registered player's seat may only ever have reached that player. Along
+the way, every seat of a player whose account asks to confirm the end of each turn starts with
+that option, by every path, and no other seat does.
 """
 from __future__ import annotations
 
@@ -68,6 +70,8 @@ def test_no_way_a_game_starts_hands_a_registered_players_seat_to_anyone_else(app
     walk = Walk(client, redis_client)
     ann = walk.call("post", "/players", None, json={"name": "Ann"}, expect=201)
     bob = walk.call("post", "/players", None, json={"name": "Bob"}, expect=201)
+    asked = {ann["id"]}                         # whose account asks to confirm the end of each turn
+    assert client.put("/accounts/me/table", json={"confirm_turn_end": True}, headers=bearer(ann["token"])).status_code == 200
     games = []
     # 1. an anonymous creator with two guests: every guest link is theirs to hand out
     guests = walk.call("post", "/games", None, json={"form": "duel", "players": GUESTS}, expect=201)
@@ -115,6 +119,8 @@ def test_no_way_a_game_starts_hands_a_registered_players_seat_to_anyone_else(app
     games.append(walk.call("post", f"/games/{vs_bot['id']}/rematch", ann, expect=201)["id"])
     # 7. a lobby table and a quick match: every seat is its player's own, no token in any answer
     cy, di = person(app, "cy"), person(app, "di")
+    assert cy.client.put("/accounts/me/table", json={"confirm_turn_end": True}, headers=cy.csrf).status_code == 200
+    asked.add(cy.id)
     table = walk.call("post", "/lobby/tables", cy, json={"form": "duel"}, expect=201)
     joined = walk.call("post", f"/lobby/tables/{table['id']}/join", di, expect=200)
     walk.call("post", "/lobby/seeks", cy, json={"form": "high_form"}, expect=201)
@@ -124,6 +130,11 @@ def test_no_way_a_game_starts_hands_a_registered_players_seat_to_anyone_else(app
         games.append(game_id)
     assert walk.leaks(games) == []
     assert any(_tokens(a) for _, a in walk.answers)       # the walk did see tokens: it looked at something
+    for game_id in games:                                 # the account's preference, applied by the server
+        view = client.get(f"/games/{game_id}").json
+        confirming = {p["seat"] for p in view["players"] if p.get("player") in asked}
+        assert {s["seat"] for s in view["seats"] if s["confirm_turn_end"]} == confirming, (game_id, view["players"])
+    assert sum(bool({p.get("player") for p in client.get(f"/games/{g}").json["players"]} & asked) for g in games) >= 5
 
 
 def test_however_many_players_click_rematch_at_once_one_game_results(client):
