@@ -40,3 +40,7 @@ class Memo(Generic[V]):
             self._entries[key] = (self.clock() + self.ttl, value)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
+
+    def forget(self, key: Hashable) -> None:
+        with self._lock:
+            self._entries.pop(key, None)

@@ -2,10 +2,11 @@
 
 Kept beside the game's log (keys.roster_seats, roster_info, seat_players); the engine knows seats
 only by number. Written once when the game is created (before its log, so the first follow-up
-already sees it), read by the HTTP layer and the workers alike.
+already sees it), read by the HTTP layer and the workers alike; the one later change is a guest's
+seat claimed by the account the guest signed up for (`claim_seat`).
 
     roster.save(redis, game_id, seats, info)
-    roster.seating_of(redis, game_id)      # cached per process: a roster never changes once saved
+    roster.seating_of(redis, game_id)      # cached per process (a claimable one for seconds only)
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from .clocks import TimeControl
 from .memo import Memo
 from .replication import durable
 from .replies import text
+
+CLAIM_SEEN_WITHIN = 5.0     # seconds: how soon every process sees a guest's seat claimed by an account
 
 
 def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> None:
@@ -42,9 +45,10 @@ def forget(redis: Any, game_id: str, seats: list[dict]) -> None:
 
 
 def claim_seat(redis: Any, game_id: str, seat: int, player_id: str) -> bool:
-    """Make a guest's seat of a game the account `player_id`'s too (the guest signed up or in): the
-    account then acts for it and lists the game; the game is no longer rated. False when the
-    account holds a seat of the game already or another account claimed this one."""
+    """Make a guest's seat of a game the account `player_id`'s (the guest signed up or in): the
+    account then acts for it, lists the game and is told of its turns as any player of a seat is
+    (the seat names the player from now on); the game is no longer rated. False when the account
+    holds a seat of the game already or another account claimed this one."""
     held = {text(k): int(v) for k, v in redis.hgetall(keys.seat_players(game_id)).items()}
     if player_id in held or seat in held.values():
         return False
@@ -52,6 +56,9 @@ def claim_seat(redis: Any, game_id: str, seat: int, player_id: str) -> bool:
         return False
     stored = info(redis, game_id)
     redis.set(keys.roster_info(game_id), json.dumps({**stored, "rated": False, "claimed_by_guest": True}))
+    was = json.loads(redis.hget(keys.roster_seats(game_id), seat) or "{}")
+    redis.hset(keys.roster_seats(game_id), seat, json.dumps({**was, "player": player_id, "claimed": True}))
+    _claimable.forget(game_id)
     add_player_game(redis, player_id, game_id)
     return True
 
@@ -139,12 +146,15 @@ class Seating:
         return self.seats[seat].get("name") or f"Seat {seat + 1}"
 
 
-_seatings: Memo[Seating] = Memo(size=4096, ttl=float("inf"))     # a roster never changes once saved
+# A roster never changes once saved, but for a guest's seat that an account claims (claim_seat): a
+# roster with a guest's seat is trusted for a few seconds only, so every process soon tells the account.
+_seatings: Memo[Seating] = Memo(size=4096, ttl=float("inf"))
+_claimable: Memo[Seating] = Memo(size=4096, ttl=CLAIM_SEEN_WITHIN)
 
 
 def seating_of(redis: Any, game_id: str) -> Seating:
     """The game's saved roster; each process keeps the ones it has read (an unsaved one is asked again)."""
-    known = _seatings.get(game_id)
+    known = _seatings.get(game_id) or _claimable.get(game_id)
     if known is not None:
         return known
     pipe = redis.pipeline(transaction=False)
@@ -155,5 +165,6 @@ def seating_of(redis: Any, game_id: str) -> Seating:
     seating = Seating(TimeControl.from_info(stored.get("time_control")),
                       tuple(json.loads(raw[k]) for k in sorted(raw, key=int)))
     if seating.seats:
-        _seatings.put(game_id, seating)
+        guest = any(not s.get("player") and not s.get("bot") for s in seating.seats)
+        (_claimable if guest else _seatings).put(game_id, seating)
     return seating

@@ -45,6 +45,27 @@ def test_a_guest_keeps_only_its_own_seat_and_such_games_are_unrated(app, client)
     assert bob.post("/players/me/games/claim", {"games": [{"id": made["id"], "token": own}]}).json["refused"]
 
 
+def _commands(client, game_id: str, token: str) -> list[dict]:
+    legal = client.get(f"/games/{game_id}/legal", headers=bearer(token)).json
+    return [c for c in legal["commands"] if c["type"] != "resign"]
+
+
+def test_a_claimed_seat_is_told_of_its_turns_as_any_account_seat(app, client):
+    made = client.post("/games", json={"form": "duel", "players": [
+        {"name": "Me", "school": "northern"}, {"name": "Friend", "school": "sylvan"}]}).json
+    own, friend = made["seats"][0]["token"], made["seats"][1]["token"]
+    ann = person(app, "ann")
+    assert ann.post("/players/me/games/claim", {"games": [{"id": made["id"], "token": own}]}).json["claimed"]
+    for _ in range(5):                              # the friend plays until the game waits for Ann's seat
+        if _commands(client, made["id"], own):
+            break
+        command = _commands(client, made["id"], friend)[0]
+        assert client.post(f"/games/{made['id']}/commands", json=command, headers=bearer(friend)).status_code == 200
+    notes = ann.get("/players/me/notifications").json["notifications"]
+    turn = [n for n in notes if n["type"] == "your_turn" and n["game_id"] == made["id"]]
+    assert turn and turn[0]["seat"] == 0 and "Friend" in turn[0]["text"]
+
+
 def test_a_team_game_reads_2_v_2_and_lists_the_other_side_only(app, client):
     ann = person(app, "ann")
     made = ann.post("/games", {"form": "duel", "teams": True, "players": [
