@@ -12,9 +12,12 @@ Display only: `decide` ignores the field, so a command is accepted with or witho
 - choose an orientation: the same for that orientation alone.
 - choose a direction: "path" (the ray from the being square to the edge) and "affects".
 - choose a branch: "affects".
+- choose a square: "affects".
 - move: "path" (from, the squares between when in line, to) and "affects" (to).
-For orientations, directions and branches, "affects" also holds every square whose piece the
-choice changes before the next decision (found by deciding it on a copy).
+For orientations, directions, branches and squares, "affects" also holds every square whose piece
+the choice changes before the next decision, and "destroys" the squares whose piece it removes
+from the board (found by deciding it on a copy): a client asks before a choice that destroys the
+player's own piece.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from .shapes import Command, Squares
 from .state import State, square_of
 from .summon import _marked, orientation_groups, usable_fits
 
-TRIED = ("orientation", "direction", "option")
+TRIED = ("orientation", "direction", "option", "square")
 
 
 def annotated_commands(state: State, seat: int) -> list[Command]:
@@ -79,22 +82,27 @@ def _choice(state: State, command: Command, key: str) -> Squares:
         origin = square_of(state, frame["being"])
         if origin:
             out["path"] = list(ray(origin, command["direction"]))
-    changed = _changed(state, command)
+    changed, destroyed = _changed(state, command)
     out["affects"] = sorted(set(out.get("affects", [])) | changed)
+    if destroyed:
+        out["destroys"] = sorted(destroyed)
     return out
 
 
-def _changed(state: State, command: Command) -> set[str]:
-    """Squares whose piece differs once the choice is made, up to the next decision or the end of
-    the turn (what follows it, an abandoned seat played at once, is nobody's preview)."""
+def _changed(state: State, command: Command) -> tuple[set[str], set[str]]:
+    """Squares whose piece differs once the choice is made, and those whose piece is gone from the
+    board, up to the next decision or the end of the turn (what follows it, an abandoned seat
+    played at once, is nobody's preview)."""
     try:
         events = decide(state, command)
     except RuleError:
-        return set()
+        return set(), set()
     ends = [i for i, e in enumerate(events) if e["type"] in ("TurnEnded", "CardsDrawn")]
     after = replay(events[:ends[0]] if ends else events, state)
     before, now = state["board"], after["board"]
-    return {sq for sq in set(before) | set(now) if before.get(sq) != now.get(sq)}
+    still = {piece[0] for piece in now.values()}
+    return ({sq for sq in set(before) | set(now) if before.get(sq) != now.get(sq)},
+            {sq for sq, piece in before.items() if piece[0] not in still})
 
 
 def _line(a: str, b: str) -> list[str]:

@@ -19,6 +19,7 @@ class Squares(TypedDict, total=False):
     being: str                      # the being square (summon, orientation)
     pattern: list[str]              # the squares of every fitting pattern
     affects: list[str]              # the squares the choice changes
+    destroys: list[str]             # the squares whose piece the choice removes from the board
     marks: list[list[str]]          # [square, kind] of each marked square
     path: list[str]                 # a move's or a direction's squares
 

@@ -112,8 +112,9 @@ def get_game(game_id: str):
 @problems(401, 404)
 def legal(game_id: str):
     """Every command the caller may send now; each is accepted as is. Commands that differ by
-    orientation, direction, branch or path carry `squares` (pattern, affects, path, marks, being):
-    what they use and affect, for display; it may be sent back or left out."""
+    orientation, direction, branch, square or path carry `squares` (pattern, affects, destroys,
+    path, marks, being): what they use and affect, and the squares whose piece a choice removes,
+    for display; it may be sent back or left out."""
     return legal_answer(game_id, auth.caller_for_game(Arena.of().redis, game_id).seat)
 
 

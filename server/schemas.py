@@ -130,7 +130,7 @@ class CommandIn(Strict):
     to = fields.String(validate=validate.Length(min=2, max=3))
     to_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION),
                                 metadata={"description": "undo / redo: the version to step back or forward to"})
-    squares = fields.Dict(metadata={"description": "display only, as /legal lists it (pattern, affects, path); "
+    squares = fields.Dict(metadata={"description": "display only, as /legal lists it (pattern, affects, destroys, path); "
                                                    "ignored by the rules"})
     expected_version = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
     confirm_turn_end = fields.Boolean(metadata={"description": "seat_options: true to end each of your turns yourself, "

@@ -38,3 +38,15 @@ def test_each_shooting_direction_carries_its_path_and_the_pieces_it_destroys():
     assert options["s"]["path"] == ["e6", "e7", "e8", "e9"]
     assert options["s"]["affects"] == ["c7", "d6", "e7", "f6"]       # the ray and its two 45-degree fans
     assert "d5" in options["w"]["affects"] and "e7" not in options["w"]["affects"]
+
+
+def test_a_choice_names_the_squares_whose_piece_it_destroys_whoever_owns_it():
+    own_target = [p(sq) for sq in ("d2", "c3", "b4", "h4", "g3", "f2", "d4")] + [p("f4", 1, "heroic")]
+    state = play(position(board=own_target, hands={"0": ["northern-assassin"]}),
+                 {"type": "summon", "card": "northern-assassin", "square": "e5"})
+    options = [c["squares"] for c in annotated_commands(state, 0) if c["type"] == "choose"]
+    assert sorted(s["destroys"] for s in options) == [["d4"], ["f4"]]          # Ann's own d4, or Bob's f4
+    sword = position(board=[p("d4"), p("d6"), p("c4", 1), p("g5", 1)], hands={"0": ["northern-swordmaster"]})
+    state = play(sword, {"type": "summon", "card": "northern-swordmaster", "square": "d5"})
+    squares = {c["square"]: c["squares"] for c in annotated_commands(state, 0) if c["type"] == "choose"}
+    assert squares["c4"]["destroys"] == ["c4"] and "c4" in squares["c4"]["affects"]     # a piece chosen to destroy

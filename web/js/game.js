@@ -643,19 +643,15 @@ export class GamePage {
     return [h("p", { class: "prompt-title" }, title), h("div", { class: "buttons" }, buttons)];
   }
 
-  // The squares of my own pieces (my side's, in team play) that `cmd` would destroy: the square chosen
-  // for a destroying question, or what a choice affects while a destroying effect resolves.
+  // The squares of my own pieces (my side's, in team play) that `cmd` would destroy: /legal lists
+  // with each choice the squares whose piece it removes (`squares.destroys`).
   ownCaptured(cmd) {
     const v = this.view;
-    if (!v || v.seat === null || v.seat === undefined || !["choose", "move"].includes(cmd.type)) return [];
-    const effect = v.effect && v.effect.card ? cardData(this.data, v.effect.card) : null;
-    const destroying = /destroy/i.test((v.pending && v.pending.prompt) || "") || /destroy/i.test((effect && effect.summary) || "");
-    if (!destroying) return [];
+    const destroys = (cmd.squares && cmd.squares.destroys) || [];
+    if (!v || v.seat === null || v.seat === undefined || !destroys.length) return [];
     const myColour = ((v.seats || []).find((x) => x.seat === v.seat) || {}).color;
     const mine = new Set((v.board || []).filter((p) => p.color === myColour).map((p) => p.square));
-    const hit = cmd.type === "choose" && cmd.square !== undefined && /destroy/i.test(v.pending.prompt || "") ? [cmd.square]
-      : (cmd.squares && cmd.squares.affects) || [];
-    return hit.filter((sq) => mine.has(sq));
+    return destroys.filter((sq) => mine.has(sq));
   }
 
   // Why a card in hand has no use at this moment, in words.
