@@ -18,6 +18,7 @@ from . import keys, stream_terms
 from .replication import durable
 from .replies import text
 
+BOT_TITLE = "BOT"                   # a bot account's title, shown before its name everywhere
 SESSION_SECONDS = 30 * 24 * 3600
 DEVICE_SECONDS = 365 * 24 * 3600
 
@@ -37,6 +38,7 @@ class Account:
     name: str
     password: str | None                # argon2 hash; None for a player registered without one
     created: float
+    bot: bool = False                   # a bot account: plays through the API only, casual games only
 
 
 def new_player_id() -> str:
@@ -49,7 +51,18 @@ def load(redis, player_id: str) -> Account | None:
     raw = {text(k): text(v) for k, v in redis.hgetall(keys.player(player_id)).items()}
     if not raw:
         return None
-    return Account(player_id, raw.get("name", ""), raw.get("password") or None, float(raw.get("created") or 0))
+    return Account(player_id, raw.get("name", ""), raw.get("password") or None, float(raw.get("created") or 0),
+                   raw.get("title") == BOT_TITLE)
+
+
+def is_bot(redis, player_id: str | None) -> bool:
+    """Whether the player is a bot account (False for no player)."""
+    return bool(player_id) and text(redis.hget(keys.player(player_id), "title")) == BOT_TITLE
+
+
+def become_bot(redis, player_id: str) -> None:
+    """Make the player a bot account, for good (nothing turns it back)."""
+    durable(redis, keys.player(player_id), lambda c: c.hset(keys.player(player_id), "title", BOT_TITLE))
 
 
 def find(redis, name: str) -> Account | None:

@@ -218,7 +218,7 @@ def _player(player_id: str) -> str:
 
 
 def player(player_id: str) -> str:
-    """hash: name, webhook_url, webhook_secret."""
+    """hash: name, password, created, webhook_url, webhook_secret; title "BOT" for a bot account."""
     return _player(player_id)
 
 

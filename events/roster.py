@@ -83,9 +83,16 @@ def bot_level(seat: dict) -> int | None:
 
 
 def seat_fields(seat: dict) -> dict[str, Any]:
-    """What every listing of a game's seats says of who plays it: "bot", and the level of a computer's."""
+    """What every listing of a game's seats says of who plays it: "bot", the level of a computer's,
+    and the title of a bot account's ("BOT")."""
     level = bot_level(seat)
-    return {"bot": level is not None, **({"bot_level": level} if level is not None else {})}
+    return {"bot": level is not None, **({"bot_level": level} if level is not None else {}),
+            **({"title": seat["title"]} if seat.get("title") else {})}
+
+
+def titled(name: str, title: str) -> str:
+    """A bot account's name as every page and list shows it: "BOT Robo"."""
+    return name if name.startswith(f"{title} ") else f"{title} {name}"
 
 
 def seats(redis: Any, game_id: str) -> list[dict]:

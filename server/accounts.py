@@ -19,7 +19,7 @@ from flask import after_this_request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from events import accounts, tokens
+from events import accounts, lobby, roster, tokens
 
 from . import auth, limits, password_guard, sessions
 from .context import Arena
@@ -53,6 +53,11 @@ class PasswordIn(Strict):
     new = fields.String(required=True, validate=PASSWORD)
 
 
+class BotUpgradeIn(Strict):
+    irreversible = fields.Boolean(required=True, validate=validate.Equal(True, error="send true: a bot account stays one"),
+                                  metadata={"description": "true: you know a bot account never turns back"})
+
+
 class TokenIn(Strict):
     label = fields.String(load_default="token", validate=validate.Length(min=1, max=60))
 
@@ -62,6 +67,8 @@ class AccountOut(Schema):
     name = fields.String()
     created = fields.Float()
     via = fields.String(metadata={"description": "'session' (cookie) or 'token' (Authorization header)"})
+    bot = fields.Boolean(metadata={"description": "a bot account: plays casual games through the API with its token"})
+    title = fields.String(allow_none=True, metadata={"description": "'BOT' for a bot account, shown before its name"})
     csrf = fields.String(allow_none=True, metadata={"description": "send as X-CSRF-Token with cookie-made writes"})
 
 
@@ -91,7 +98,8 @@ def _me() -> accounts.Account:
 
 
 def _account_out(account: accounts.Account, csrf: str | None, via: str) -> dict:
-    return {"id": account.id, "name": account.name, "created": account.created, "via": via, "csrf": csrf}
+    return {"id": account.id, "name": account.name, "created": account.created, "via": via, "csrf": csrf,
+            "bot": account.bot, "title": accounts.BOT_TITLE if account.bot else None}
 
 
 def _start_session(account: accounts.Account) -> dict:
@@ -171,9 +179,33 @@ def sign_out():
 @problems(401)
 def me():
     """Who you are signed in as (with the CSRF token a page needs for its writes)."""
-    account = _me()
+    return _as_called(_me())
+
+
+def _as_called(account: accounts.Account) -> dict:
+    """The account as its caller sees it: with the session's CSRF token when called from a page."""
     found = None if auth.bearer() else sessions.current(Arena.of().redis)
     return _account_out(account, found.csrf if found else None, "session" if found else "token")
+
+
+@blp.route("/me/bot", methods=["POST"])
+@blp.arguments(BotUpgradeIn)
+@blp.response(200, AccountOut)
+@problems(400, 401, 403, 409)
+def become_bot(data: dict):
+    """Turn this account, which has played no game, into a bot account, for good. A bot account is
+    shown as BOT everywhere, plays only casual games (never quick match, never rated) and plays
+    only through the API with its token (GET /players/me/stream, /players/me/invitations, the
+    game's /events, /legal and /commands, its chat), never from a signed-in page."""
+    account = _me()
+    redis = Arena.of().redis
+    if not account.bot:
+        if roster.player_games(redis, account.id):
+            raise ApiError(409, "has_played", "Only an account that has played no game may become a bot account; "
+                                              "make a new account for your bot.")
+        accounts.become_bot(redis, account.id)
+        lobby.drop_seek(redis, account.id)          # a bot never waits in quick match
+    return _as_called(accounts.load(redis, account.id))
 
 
 @blp.route("/me/sign-out-everywhere", methods=["POST"])

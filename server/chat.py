@@ -280,7 +280,7 @@ def _name(game_id: str, caller: auth.Caller) -> str:
     if caller.player is not None:
         account = accounts.load(redis, caller.player)
         if account is not None and account.name:
-            return account.name
+            return roster.titled(account.name, accounts.BOT_TITLE) if account.bot else account.name
     return roster.names(redis, game_id).get(caller.seat, "Spectator")
 
 

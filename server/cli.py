@@ -255,15 +255,21 @@ def bots(form: str, levels: str, games: int, seed: str, records: str | None, pro
 @click.option("--server", required=True, help="the Arena server's URL, e.g. https://arena.example")
 @click.option("--token", required=True, help="the bot account's player token")
 @click.option("--level", type=int, default=3, show_default=True, help="the computer level it plays at (GET /vocabulary)")
-@click.option("--poll", type=float, default=2.0, show_default=True, help="seconds between looks when there is nothing to do")
-def bot(server: str, token: str, level: int, poll: float) -> None:
+@click.option("--poll", type=float, default=2.0, show_default=True,
+              help="seconds at most between looks when nothing happens (it waits on its notification stream)")
+@click.option("--tables/--no-tables", default=False, show_default=True, help="also join open casual lobby tables")
+def bot(server: str, token: str, level: int, poll: float, tables: bool) -> None:
     """Play as a bot account through the public API: accept invitations, play every game where it is to move."""
     from engine.ai import LEVELS
 
-    from .bot_client import Bot, http
+    from .bot_client import Bot, NotABotAccount, http, stream_wait
     if level not in LEVELS:
         raise click.BadParameter(f"choose one of {sorted(LEVELS)}", param_hint="--level")
-    Bot(http(server, token), level, token).run(poll)
+    send = http(server, token)
+    try:
+        Bot(send, level, token, wait=stream_wait(server, token, send), tables=tables).run(poll)
+    except NotABotAccount as refused:
+        raise click.ClickException(str(refused)) from None
 
 
 def _service():

@@ -10,7 +10,7 @@ from werkzeug.routing import BaseConverter
 import engine
 from engine.ai import STRONGEST
 from engine.state import active_seat
-from events import GameNotFound, Loaded, roster, unmoved
+from events import GameNotFound, Loaded, accounts, roster, unmoved
 from events.bot_choice import choose as bot_choice
 from events.email_prefs import server_secret
 from events.redaction import state_view
@@ -150,6 +150,9 @@ def execute(game_id: str, command: dict) -> dict:
     caller = auth.caller_for_game(arena.redis, game_id, required=True)
     if caller.seat is None:
         raise ApiError(403, "not_your_seat", "You are not a player of this game; you can watch it, or open your join link to play.")
+    if caller.player and auth.bearer() is None and accounts.is_bot(arena.redis, caller.player):
+        raise ApiError(403, "bot_plays_by_api", "A bot account plays through the API with its token "
+                                                "(Authorization: Bearer), not from a signed-in page.")
     if command.get("seat", caller.seat) != caller.seat:
         raise ApiError(403, "not_your_seat", f"You play seat {caller.seat} of this game, so you cannot act for seat {command['seat']}; "
                        "send the command for your own seat (seats are numbered from 0).")

@@ -24,7 +24,7 @@ from . import auth
 from .context import Arena
 from .errors import ApiError, problem
 from .launch import launch
-from .limits import limited
+from .limits import bot_has_room, limited
 
 blp = Blueprint("invitations", __name__, url_prefix="/players", description="Invitations to play")
 STATUS = {WAITING: "waiting_for_players", STARTING: "starting", CANCELLED: "cancelled", "started": "started"}
@@ -178,7 +178,7 @@ def _listed(seat: int, pending: Pending) -> dict:
     return {"id": invitations.invitation_id(pending.game_id, seat), "game_id": pending.game_id, "seat": seat,
             "status": status, "game_status": STATUS[pending.status], "form": spec["info"]["form"],
             "name": spec["seats"][seat]["name"],
-            "players": [{"seat": i, "name": s["name"], "status": seat_status(pending, i)}
+            "players": [{"seat": i, "name": s["name"], "status": seat_status(pending, i), **roster.seat_fields(s)}
                         for i, s in enumerate(spec["seats"])],
             "invited_by": spec.get("creator"), "invited_by_name": inviter_name(spec), "created": format_epoch(pending.created),
             "expires": format_epoch(pending.deadline), **roster.fairness(spec["info"]),
@@ -199,6 +199,8 @@ def my_invitations():
 def _answer(iid: str, accept: bool, token: str = "") -> tuple[str, int, str, str]:
     arena = Arena.of()
     pid = auth.require_player(arena.redis)
+    if accept:
+        bot_has_room(arena.redis, pid)
     game_id, seat = invitations.parse_id(iid)
     outcome = invitations.answer(arena.redis, game_id, seat, pid, accept=accept, now=now(),
                                  token_hash=tokens.token_hash(token) if token else "")

@@ -29,7 +29,7 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from events import keys, lobby, tokens
+from events import accounts, keys, lobby, tokens
 
 from .auth import person_calling
 from .errors import ApiError, problem
@@ -49,6 +49,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "ARENA_LOBBY_TABLE_TTL": (lobby.TABLE_TTL, "seconds an open lobby table waits for its next player before it expires "
                                          "(its creator is told)"),
     "ARENA_MAX_OPEN_TABLES": (3, "open lobby tables one account, and one client address, may have at once"),
+    "ARENA_BOT_ACCOUNT_GAMES": (20, "unfinished games a bot account may have at once: beyond, it may not accept "
+                                    "invitations nor join tables"),
     "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For (and -Proto) is trusted"),
     "ARENA_SECURE_COOKIES": (False, "1: session, CSRF and device cookies are always Secure; 0: when the request "
                                     "came over https (directly, or as a trusted proxy's X-Forwarded-Proto says)"),
@@ -59,6 +61,17 @@ LIMIT_ATTR, BODY_ATTR = "_arena_limits", "_arena_body_limit"
 
 def setting(name: str) -> Any:
     return current_app.config[name]
+
+
+def bot_has_room(redis: Any, player_id: str) -> None:
+    """A bot account takes another game only while it has fewer than ARENA_BOT_ACCOUNT_GAMES
+    unfinished (429 bot_busy); a person is never counted."""
+    if not accounts.is_bot(redis, player_id):
+        return
+    cap = setting("ARENA_BOT_ACCOUNT_GAMES")
+    if redis.scard(keys.player_games(player_id)) - redis.hlen(keys.results(player_id)) >= cap:
+        raise ApiError(429, "bot_busy", f"This bot account is playing {cap} games already, as many as a bot may; "
+                                        "finish one first.", headers={"Retry-After": "60"}, retry_after=60)
 
 
 def configure(app: Flask) -> None:

@@ -29,7 +29,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, vali
 
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
-from events import accounts, keys, lobby, ratings, results
+from events import accounts, keys, lobby, ratings, results, roster
 
 from . import auth, limits, sse, starting
 from .words import form_words
@@ -49,6 +49,9 @@ def seat_range(form: str, teams: bool = False) -> tuple[int, int]:
 SCHOOL_MODES = ("fixed", "random", "draft")
 MATCH_SIZE = {"duel": 2, "high_form": 2, "melee": 3}
 SEEK_WINDOW, SEEK_WIDENING = 3.0, 0.25         # ordinal points; and more per second waited
+
+
+BOT_CASUAL = "A bot account plays casual games only: open or join a table that is not rated."
 
 
 def _now() -> float:
@@ -271,6 +274,8 @@ def open_table(data: dict):
     """Open a table; you take its first place. An account, and an address, may have only
     ARENA_MAX_OPEN_TABLES open at once (429 too_many_open_tables)."""
     me = _me()
+    if me.bot and data["rated"]:
+        raise ApiError(403, "bot_account", BOT_CASUAL)
     table = {"id": lobby.new_id(), "form": data["form"], "teams": data["teams"],
              "seats": data.get("seats", seat_range(data["form"], data["teams"])[0]),
              "schools": data["schools"], "time_control": data.get("time_control"), "rated": data["rated"],
@@ -292,7 +297,8 @@ def _claim_place(table: dict, owners: list[str]) -> None:
 
 
 def _place(account: accounts.Account, data: dict) -> dict:
-    return {"player": account.id, "name": account.name, "school": data.get("school")}
+    name = roster.titled(account.name, accounts.BOT_TITLE) if account.bot else account.name
+    return {"player": account.id, "name": name, "school": data.get("school")}
 
 
 @blp.route("/tables/<table_id>")
@@ -314,12 +320,15 @@ seat_changes = limits.limited("seat", "lobby places taken and given up", per_add
 def join(data: dict, table_id: str):
     """Take a free place; the game starts when the table is full (then `game_id` names it)."""
     me = _me()
+    limits.bot_has_room(Arena.of().redis, me.id)
     ordinal = results.ordinal(Arena.of().redis, me.id, _table_or_404(table_id)["form"])
 
     def take(table: dict) -> dict:
         _check_open(table)
         if any(p["player"] == me.id for p in table["players"]):
             return table
+        if me.bot and table["rated"]:
+            raise ApiError(403, "bot_account", BOT_CASUAL)
         if len(table["players"]) >= table["seats"]:
             raise ApiError(409, "table_full", "Every place at this table is taken; choose another table or open your own.")
         low, high = table["rating_min"], table["rating_max"]
@@ -477,6 +486,9 @@ def make_seek(data: dict):
     """Seek a rated game of a form and time control; you are paired with a player of close rating.
     One seek per player: a new one replaces the last; one made while another is being made is a 409."""
     me = _me()
+    if me.bot:
+        raise ApiError(403, "bot_account", "A bot account never plays quick match; people invite it, or it joins "
+                                           "casual tables.")
     redis = Arena.of().redis
     if not lobby.start_seeking(redis, me.id):
         raise ApiError(409, "seek_in_progress", "Your other seek is being made right now; look at GET /lobby/seeks/me.")

@@ -26,6 +26,7 @@ FINISHED_SHOWN = 100
 class ProfileOut(Schema):
     id = fields.String()
     name = fields.String()
+    title = fields.String(allow_none=True, metadata={"description": "'BOT' for a bot account"})
     created = fields.Float(allow_none=True)
     ratings = fields.Dict(metadata={"description": "form -> {mu, sigma, ordinal, games}"})
     history = fields.Dict(metadata={"description": "form -> [{game_id, ended, ordinal}] oldest first"})
@@ -101,7 +102,8 @@ def profile(who: str):
     account = _find(who)
     redis = Arena.of().redis
     rows = results.results(redis, account.id)
-    return {"id": account.id, "name": account.name, "created": account.created or None,
+    return {"id": account.id, "name": account.name, "title": accounts.BOT_TITLE if account.bot else None,
+            "created": account.created or None,
             "ratings": results.form_ratings(redis, account.id), "history": _history(rows),
             "finished": [_finished(r) for r in rows[:FINISHED_SHOWN]], "stats": _stats(rows),
             "current": _current(account.id), "vacation": vacations.public(redis, account.id)}

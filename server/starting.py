@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import math
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from events import keys, roster, tokens, unmoved
+from events import accounts, keys, roster, tokens, unmoved
 from events.clocks import format_epoch, now
 from events.invitations import invitation_id
 
@@ -49,11 +49,12 @@ class Seat:
     bot: bool = False
     answer_by: str | None = None        # who must accept before the game starts (a player id, or 't:<old seat>')
     bot_level: int | None = None        # the computer's level (None with `bot`: the cheapest)
+    title: str | None = None            # "BOT": the player is a bot account
 
     def roster(self) -> dict:
         played_by = {"bot": True, "bot_level": self.bot_level} if self.bot_level is not None else \
             roster.seat_fields({"bot": self.bot})
-        return {"name": self.name, "player": self.player, **played_by}
+        return {"name": self.name, "player": self.player, **played_by, **({"title": self.title} if self.title else {})}
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,17 @@ def check_players(redis: Any, spec: GameSpec) -> None:
                                                      "not both; choose one.")
 
 
+def with_bot_accounts(redis: Any, spec: GameSpec) -> GameSpec:
+    """A bot account's seat is titled BOT, before its name wherever the name shows, and a game with
+    a bot account is casual."""
+    bots = {s.player for s in spec.seats if accounts.is_bot(redis, s.player)}
+    if not bots:
+        return spec
+    seats = tuple(replace(s, name=roster.titled(s.name, accounts.BOT_TITLE), title=accounts.BOT_TITLE) if s.player in bots else s
+                  for s in spec.seats)
+    return replace(spec, seats=seats, rated=False)
+
+
 def validate(spec: GameSpec) -> None:
     """Refuse now what the engine would refuse when the game starts (for a game that waits)."""
     options = spec.engine_options()
@@ -203,6 +215,7 @@ def start(spec: GameSpec) -> Started:
         raise ValueError(f"unknown origin {spec.origin!r}")
     redis = Arena.of().redis
     check_players(redis, spec)
+    spec = with_bot_accounts(redis, spec)
     stored = spec.stored()
     game_id = spec.game_id or secrets.token_hex(8)
     invited = spec.invited()

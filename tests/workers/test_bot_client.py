@@ -1,7 +1,9 @@
 """`arena bot`: a computer player outside the server, through nothing but the public HTTP API."""
 from __future__ import annotations
 
-from server.bot_client import Bot
+import pytest
+
+from server.bot_client import Bot, NotABotAccount
 
 from .helpers import bearer, register
 
@@ -15,6 +17,7 @@ def _send(client, token):
 
 def test_the_reference_bot_accepts_an_invitation_and_plays_its_turn_with_its_token(client):
     ann, robo = register(client, "Ann"), register(client, "Robo")
+    assert client.post("/accounts/me/bot", json={"irreversible": True}, headers=bearer(robo["token"])).json["bot"]
     created = client.post("/games", headers=bearer(ann["token"]), json={"form": "duel", "seed": "remote", "players": [
         {"name": "Robo", "school": "northern", "player": robo["id"]}, {"name": "Ann", "school": "sylvan", "player": ann["id"]}]})
     assert created.status_code == 201, created.json
@@ -29,3 +32,9 @@ def test_the_reference_bot_accepts_an_invitation_and_plays_its_turn_with_its_tok
     moves = client.get(f"/games/{game_id}/moves").json["moves"]
     assert [m for m in moves if m["seat"] == 0 and m["move"] > 0]
     assert view["active_seat"] == 1                     # the bot played its whole first turn, and waits
+
+
+def test_the_reference_bot_plays_only_as_a_bot_account(client):
+    person = register(client, "Pat")
+    with pytest.raises(NotABotAccount, match="not a bot account"):
+        Bot(_send(client, person["token"]), level=1, key="test").run(poll=0, rounds=1)

@@ -187,6 +187,7 @@ export function seatsPanel(view, data, mySeat, skew, stats = null) {
     const low = left !== null && full && left < 0.2 * full;
     const tags = [];
     if (seat.seat === mySeat) tags.push(h("span", { class: "tag tag-you" }, "you"));
+    if (player.title) tags.push(h("span", { class: "tag tag-bot tag-title", title: "a bot account: a program plays this seat through the API" }, "bot account"));
     if (player.bot) tags.push(h("span", { class: "tag tag-bot", title: "the computer plays this seat" }, `computer · level ${player.bot_level || 1}`));
     const melee = meleeScore(score);
     const target = targetOf(view);

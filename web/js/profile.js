@@ -15,7 +15,7 @@ export async function showProfile(root, who, data) {
   const p = await api.profile(who);
   const ratings = Object.entries(p.ratings);
   clear(root, h("div", { class: "profile", id: "profile" },
-    h("section", { class: "panel" }, h("h1", {}, p.name),
+    h("section", { class: "panel" }, h("h1", {}, p.title ? `${p.title} ${p.name}` : p.name),
       p.vacation ? h("p", { class: "vacation" }, `On vacation until ${new Date(p.vacation.until).toLocaleString()}`) : null,
       h("h2", {}, "Ratings"),
       ratings.length ? h("ul", { class: "ratings" }, ratings.map(([form, r]) => h("li", {},
