@@ -191,6 +191,12 @@ def rematch_lock(game_id: str) -> str:
     return meta(game_id, "rematch_lock")
 
 
+def rematch_news(game_id: str) -> str:
+    """stream: how this finished game's rematch offer stands, each time it changes (events/rematches.py);
+    the game's own stream carries it after GameEnded."""
+    return meta(game_id, "rematch_news")
+
+
 def pending_game(game_id: str) -> str:
     """hash: a game waiting for its invited players (events/invitations.py), before its log exists."""
     return f"{_game(game_id)}:pending"
@@ -200,7 +206,7 @@ def pending_game(game_id: str) -> str:
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
                    "rating", "form_rating", "provenance", "archived", "archiving", "reserved", "rematch",
-                   "rematch_lock")
+                   "rematch_lock", "rematch_news")
 
 
 def all_game_keys(game_id: str) -> list[str]:

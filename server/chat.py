@@ -12,7 +12,8 @@ Chat never touches the game's log or hash chain; GET /games/{id}/record?chat=1 a
 
 Live, chat rides on the game's own stream: GET /games/{id}/stream?chat=1 interleaves `chat`
 events (the channels the caller may read, without players it muted) with the game's events, and
-stays open after GameEnded for the chat after the game. There every frame's id is a cursor
+stays open after GameEnded for the chat after the game (and the news of a rematch offer, as
+`rematch` events: server/rematch.py). There every frame's id is a cursor
 naming the game's version and each channel's last message, "12;players=1717171717171-0"; sent back
 as Last-Event-ID (or `cursor=`) it resumes all of them exactly. Without chat=1 the stream is as it
 always was (ids are versions). A viewer's mutes apply from the opening; when they change, the open
@@ -194,8 +195,9 @@ def readable_when(over: bool, caller: auth.Caller) -> tuple[str, ...]:
                  if (c == "players" and caller.seat is not None) or (c == "spectators" and (over or caller.seat is None)))
 
 
-def parse_cursor(text: str) -> tuple[int, dict[str, str]]:
-    """'12;players=1717171717171-0' -> (12, {'players': '1717171717171-0'}); a plain '12' is a version."""
+def parse_cursor(text: str, more: tuple[str, ...] = ()) -> tuple[int, dict[str, str]]:
+    """'12;players=1717171717171-0' -> (12, {'players': '1717171717171-0'}); a plain '12' is a version.
+    `more`: the names of parts other than chat channels the cursor may name."""
     version, *rest = text.split(";")
     try:
         number = int(version)
@@ -203,7 +205,7 @@ def parse_cursor(text: str) -> tuple[int, dict[str, str]]:
             raise ValueError
         channels = dict(part.split("=", 1) for part in rest)
         for channel, at in channels.items():
-            if channel not in chat.CHANNELS:
+            if channel not in chat.CHANNELS and channel not in more:
                 raise ValueError
             stream_id(at)
     except (ValueError, ValidationError):
@@ -212,13 +214,16 @@ def parse_cursor(text: str) -> tuple[int, dict[str, str]]:
     return number, channels
 
 
-def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source) -> Merged:
+def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source,
+                after_end: tuple[tuple[str, Callable[[sse.StreamId], sse.Source]], ...] = ()) -> Merged:
     """The game's log (`log`, as history.open_stream made it, without an end: the stream stays open
-    after GameEnded for the chat) with the caller's chat channels."""
+    after GameEnded for the chat) with the caller's chat channels; `after_end` names more parts
+    (name, source after a position) that join after GameEnded, as the spectators' chat does."""
     given = request.headers.get("Last-Event-ID")
-    version, at = parse_cursor(given) if given else (query["after"], {})
+    more = tuple(name for name, _ in after_end)
+    version, at = parse_cursor(given, more) if given else (query["after"], {})
     if "cursor" in query:
-        from_query = parse_cursor(query["cursor"])
+        from_query = parse_cursor(query["cursor"], more)
         version = version if given else from_query[0]
         at = at or from_query[1]
     channels = readable(game_id, caller)
@@ -229,12 +234,12 @@ def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source)
     def channel(c: str) -> sse.Source:
         return sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden))
     parts = (replace(log, after=(version, 0), presence=None), *(channel(c) for c in channels))
-    named = channels + later                    # a joining channel is named once it has joined
+    named = channels + later + more             # a joining part is named once it has joined
 
     def cursor(positions) -> str:
         return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in zip(named, positions[1:]))])
     return Merged(parts, cursor, presence=log.presence, unchanged=unchanged,
-                  joining=tuple(channel(c) for c in later))
+                  joining=(*(channel(c) for c in later), *(make(sse.parse_id(at.get(name, "0"))) for name, make in after_end)))
 
 
 def _mutes_as_now(player: str | None) -> tuple[set, Callable[[], bool] | None]:

@@ -15,7 +15,7 @@ from events import Envelope, GameNotFound, keys, roster
 from events import moves as moves_index
 from events.redaction import redact_envelope
 
-from . import auth, chat, merged, sse, svg
+from . import auth, chat, merged, rematch, sse, svg
 from . import limits
 from .context import Arena
 from .errors import ApiError
@@ -217,8 +217,10 @@ def board_svg(query: dict, game_id: str):
 def stream(query: dict, game_id: str):
     """Server-Sent Events, one per stored event (id = version); resume with Last-Event-ID.
 
-    `chat=1` interleaves `chat` events of the channels the caller may read; every id is then a
-    cursor ("12;players=<message id>") that resumes the game and its chat alike (server/chat.py).
+    `chat=1` interleaves `chat` events of the channels the caller may read, and once the game is
+    over `rematch` events, each time its rematch offer changes (as GET /games/{id}/rematch shows it,
+    without a token); every id is then a cursor ("12;players=<message id>") that resumes the game,
+    its chat and its rematch news alike (server/chat.py).
     Served by the async tier (server/streams/) under `arena serve`; this view is its fallback."""
     source = open_stream(query, game_id)
     if isinstance(source, Merged):
@@ -232,7 +234,8 @@ def open_stream(query: dict, game_id: str) -> sse.Source | Merged:
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     if query.get("chat"):
-        return chat.game_stream(query, game_id, caller, _log_source(game_id, caller, 0, render_events_on))
+        return chat.game_stream(query, game_id, caller, _log_source(game_id, caller, 0, render_events_on),
+                                after_end=(("rematch", lambda at: rematch.news_source(game_id, at)),))
     last = request.headers.get("Last-Event-ID", query.get("after", 0))
     try:
         after = int(last)

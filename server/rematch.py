@@ -12,31 +12,33 @@ the computer accepts at once. However many players click, one game results (even
 Each acceptor's seat token in the new game is derived from the credential they answered with
 (HMAC-SHA256 keyed with it), so the server keeps only its hash and a guest can fetch it again
 with its old token; nobody ever receives another seat's token. Offers expire after
-ARENA_REMATCH_TIMEOUT seconds. Everyone is told through notification kind `rematch_offer`.
+ARENA_REMATCH_TIMEOUT seconds. Everyone is told through notification kind `rematch_offer`, and
+everyone following the finished game's stream (with chat=1, which stays open after the game) gets
+a `rematch` event with the offer as it stands (events/rematches.standing, no token) at each change.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
+import json
 
 from flask import request
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
-from events import accounts, invitations, rematches, roster, tokens
-from events.clocks import format_epoch, now
-from events.invitations import CANCELLED, STARTED, STARTING, InvitationRefused, Pending
+from events import accounts, invitations, keys, rematches, roster, tokens
+from events.clocks import now
+from events.invitations import CANCELLED, InvitationRefused, Pending
 from workers import notify
 
-from . import auth, limits, sessions, starting
+from . import auth, limits, sessions, sse, starting
 from . import invitations as waiting
 from .context import Arena
 from .errors import ApiError
 from .games import problems
 
 blp = Blueprint("rematch", __name__, url_prefix="/games", description="Rematches")
-STATUS = {"invitation_declined": "declined", "rematch_withdrawn": "withdrawn", "invitation_expired": "expired"}
 
 
 class RematchSeatOut(Schema):
@@ -137,6 +139,7 @@ def offer(game_id: str):
     except rematches.Busy:
         raise ApiError(409, "rematch_busy", "Another player is offering this rematch right now; look again in a moment.") from None
     _accept(offer_id, me)
+    _told(game_id, offer_id)
     view = offer_view(game_id, me)
     return view, 201 if view["status"] == "started" else 202
 
@@ -200,30 +203,36 @@ def refuse(game_id: str):
         invitations.answer(redis, offer_id, me.seat, me.identity, accept=False, now=now())
         state = "declined"
     _tell(pending, me, state)
+    _told(game_id, offer_id)
     return offer_view(game_id, me)
+
+
+def _standing(offer_id: str | None) -> Pending | None:
+    """The offer as it stands now (a start under way finished, an expiry seen)."""
+    pending = invitations.load(Arena.of().redis, offer_id) if offer_id else None
+    return waiting.resumed(pending).seen_at(now()) if pending is not None else None
+
+
+def _told(game_id: str, offer_id: str) -> None:
+    """Everyone following the finished game's stream hears how the offer stands now."""
+    pending = _standing(offer_id)
+    if pending is not None:
+        rematches.tell(Arena.of().redis, game_id, pending)
 
 
 def offer_view(game_id: str, me: Answerer) -> dict:
     """The offer as `me` sees it: who has accepted, until when; once started, my own seat."""
     redis = Arena.of().redis
     offer_id = rematches.current(redis, game_id)
-    pending = invitations.load(redis, offer_id) if offer_id else None
+    pending = _standing(offer_id)
     base = {"game_id": game_id, "seat": me.seat, "accepted": False}
-    if pending is None:
+    if pending is None or offer_id is None:
         return {**base, "status": "none", "rematch_id": None, "offered_by": None, "expires": None, "seats": [],
                 "text": "Nobody has offered a rematch."}
-    pending = waiting.resumed(pending).seen_at(now())
-    spec = pending.spec
-    status = {STARTING: "starting", STARTED: "started"}.get(pending.status, "offered")
-    if pending.status == CANCELLED:
-        status = STATUS.get(pending.reason, "expired")
-    seats = [{"seat": i, "previous_seat": (i + 1) % len(spec["seats"]), "name": s["name"], "player": s.get("player"),
-              "bot": s.get("bot", False), "accepted": s.get("bot", False) or pending.answers.get(i) == "accepted"}
-             for i, s in enumerate(spec["seats"])]
+    out = {**base, **rematches.standing(game_id, pending)}
+    status, seats = out["status"], out["seats"]
     mine = seats[me.seat]["accepted"]
-    out = {**base, "status": status, "rematch_id": offer_id, "offered_by": spec["info"].get("offered_by"),
-           "expires": format_epoch(pending.deadline), "seats": seats, "accepted": mine,
-           "text": _text(status, seats, mine)}
+    out.update(accepted=mine, text=_text(status, seats, mine))
     if status == "started" and mine:
         token = me.token(offer_id)
         if me.player and tokens.seat_of(redis, offer_id, token) is None:    # accepted from another device
@@ -240,3 +249,17 @@ def _text(status: str, seats: list[dict], mine: bool) -> str:
     return {"starting": "The rematch is starting.", "started": "The rematch has started.",
             "declined": "The rematch was declined.", "withdrawn": "The rematch offer was withdrawn.",
             "expired": "The rematch offer expired."}[status]
+
+
+def news_source(game_id: str, after: sse.StreamId) -> sse.Source:
+    """The finished game's rematch news after `after`, as `rematch` events (the same for everyone:
+    each viewer then asks GET /games/{id}/rematch for its own view, and its token once started)."""
+    return sse.Source(keys.rematch_news(game_id), after, render_news)
+
+
+def render_news(entries, viewer=None) -> list[sse.Frame]:
+    frames = []
+    for sid, fields_ in entries:
+        text = sid.decode() if isinstance(sid, bytes) else sid
+        frames.append(sse.Frame(sse.parse_id(text), sse.frame(text, "rematch", json.loads(sse.field(fields_, "data")))))
+    return frames

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events import invitations, unmoved
+from events import invitations, rematches, unmoved
 from events.invitations import CANCELLED, WAITING
 
 from . import notify
@@ -41,6 +41,7 @@ def expire(redis: Any, game_id: str, settings: Settings, now: float) -> float | 
 def tell(redis: Any, pending: invitations.Pending, settings: Settings, now: float) -> None:
     spec, game_id = pending.spec, pending.game_id
     if spec["info"].get("origin") == "rematch":
+        rematches.tell(redis, spec["info"]["rematch_of"], pending)     # on the finished game's stream
         for seat, pid in pending.invited.items():
             if invitations.is_player(pid):
                 note = notify.stated("rematch_offer", game_id, seat, "expired", form=spec["info"]["form"],

@@ -1,7 +1,8 @@
 """Chat on the game's own stream (`/games/{id}/stream?chat=1`) on the real async front: each channel
 to whom may read it, ids that resume the game and the chat alike (nothing repeated, nothing
 missed), mutes honoured, open after the game's end for the chat after it, and the stream of old
-clients (no chat=1) unchanged; a seat's open stream adds the spectators' chat when the game ends."""
+clients (no chat=1) unchanged; a seat's open stream adds the spectators' chat when the game ends,
+and the news of its rematch offer."""
 from __future__ import annotations
 
 import asyncio
@@ -155,7 +156,7 @@ def test_a_seats_open_stream_adds_the_spectators_chat_when_the_game_ends(redis_s
         assert [d["channel"] for _, e, d in seat.frames if e == "chat"] == ["players", "spectators", "spectators"]
         last_id = seat.frames[-1][0]
         said = seat.frames[-1][2]["id"]
-        assert last_id.endswith(f";spectators={said}") and ";players=" in last_id and not seat.closed
+        assert last_id.endswith(f";spectators={said};rematch=0-0") and ";players=" in last_id and not seat.closed
 
         # resumed from that id: nothing again; from the id before the game ended: the same frames
         # (each channel in its own order; the game's end then names the spectators' chat from its start)
@@ -169,6 +170,17 @@ def test_a_seats_open_stream_adds_the_spectators_chat_when_the_game_ends(redis_s
         await until(lambda: "gg" in seat.chat())
         assert replay.game() == [seat.frames[ended][2]["version"]]
         assert sorted(replay.chat()) == sorted(d["text"] for _, e, d in seat.frames[ended:] if e == "chat")
+
+        # a rematch offer rides on the same stream at each change: who has accepted, never a token
+        assert (await bob.post(f"/games/{game_id}/rematch")).status_code == 202
+        await until(lambda: any(e == "rematch" for _, e, _ in seat.frames))
+        offered = next(d for _, e, d in seat.frames if e == "rematch")
+        assert offered["status"] == "offered" and offered["rematch_id"]
+        assert sorted((s["name"], s["accepted"]) for s in offered["seats"]) == sorted([(bob_me["name"], True), (ann_me["name"], False)])
+        assert (await ann.post(f"/games/{game_id}/rematch")).status_code == 201
+        await until(lambda: [d["status"] for _, e, d in seat.frames if e == "rematch"] == ["offered", "started"])
+        assert "token" not in json.dumps([d for _, e, d in seat.frames if e == "rematch"])
+        assert seat.frames[-1][0].split(";")[-1].startswith("rematch=")
         for s in (seat, again, replay):
             s.close()
         task.cancel()

@@ -68,6 +68,7 @@ export class GamePage {
     this.stream = new LiveStream(this.id, this.token, {
       onEvent: (e) => this.streamed(e),
       onChat: (message) => document.dispatchEvent(new CustomEvent("arena:chat", { detail: message })),
+      onRematch: () => this.rematchPanel?.news(),
       onStatus: (status, detail) => this.streamStatus(status, detail),
     }, { chat: true });
     // Resume from one event back: the server then answers at once (it sends nothing, not even its

@@ -1,13 +1,15 @@
 // The rematch offer of a finished game, on its page: offer one or accept the offer in force, see
 // who has accepted and until when, withdraw your offer or decline another's. Once the last player
 // accepts, the new game opens with your own seat (its token comes from your own call, never from
-// another player's). The offer is looked at again every few seconds while the page is open.
+// another player's). The game's stream says when the offer changes (its `rematch` events, see
+// stream.js); the panel then asks for its own view. It also looks again when the offer expires,
+// and now and then in case the stream is down.
 
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import * as storage from "./storage.js";
 
-const POLL_MS = 3000;
+const FALLBACK_MS = 30000;
 
 export class RematchPanel {
   constructor(gameId, token, onError) {
@@ -21,6 +23,7 @@ export class RematchPanel {
 
   // Shown once the game is over and the page is a player's (a spectator has no say).
   show() {
+    this.shown = true;
     if (this.timer === null) this.refresh();
     else queueMicrotask(() => { if (this.last) this.draw(this.last); });   // the end screen was drawn anew
     return this.el;
@@ -38,12 +41,19 @@ export class RematchPanel {
     } catch (err) { this.onError(err); }
   }
 
+  // The game's stream says the offer changed: look at it (a player's panel only).
+  news() {
+    if (this.shown) this.refresh();
+  }
+
   async refresh() {
     clearTimeout(this.timer);
     try {
       this.draw(await api.rematchOffer(this.id, this.token));
     } catch { /* looked at again below */ }
-    if (!this.leaving) this.timer = setTimeout(() => this.refresh(), POLL_MS);
+    if (this.leaving) return;
+    const expires = this.last && this.last.status === "offered" ? Date.parse(this.last.expires) - Date.now() + 500 : Infinity;
+    this.timer = setTimeout(() => this.refresh(), Math.max(500, Math.min(FALLBACK_MS, expires)));
   }
 
   draw(offer) {

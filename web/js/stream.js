@@ -2,13 +2,14 @@
 // Authorization header), resumed after a lost connection from the last version seen
 // (Last-Event-ID and ?after=), with a watchdog for connections that die silently.
 // With {chat: true} the stream also carries the chat (?chat=1): chat events go to onChat, and the
-// ids are cursors ("12;players=<message id>") resumed whole, so no message comes twice or is lost.
+// ids are cursors ("12;players=<message id>") resumed whole, so no message comes twice or is lost;
+// after the game, each change of its rematch offer goes to onRematch.
 
 const WATCHDOG_MS = 40000;          // the server sends a keep-alive every 15 s
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 export class LiveStream {
-  // handlers: {onEvent({id, type, data}), onChat(message), onStatus(status, detail)};
+  // handlers: {onEvent({id, type, data}), onChat(message), onRematch(offer), onStatus(status, detail)};
   // status: connecting|live|reconnecting|ended|failed
   constructor(gameId, token, handlers, options = {}) {
     this.url = `/games/${encodeURIComponent(gameId)}/stream`;
@@ -119,6 +120,10 @@ export class LiveStream {
         if (event.cursor !== null && this.chat) this.cursor = event.cursor;
         if (event.type === "chat") {
           this.handlers.onChat?.(event.data);
+          continue;
+        }
+        if (event.type === "rematch") {               // after the game: its rematch offer changed
+          this.handlers.onRematch?.(event.data);
           continue;
         }
         if (event.type === "GameEnded") {
