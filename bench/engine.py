@@ -1,7 +1,8 @@
-"""Engine timings: legal commands on a crowded board, whole random games, replay speed, and the
-primitives computer players search with (copying a position, applying a command).
+"""Engine timings: legal commands on a crowded board, whole random games, replay speed, the
+primitives computer players search with (copying a position, applying a command, the commands a
+bot weighs), and the search itself on fixed positions.
 
-    python bench/engine.py [--games 20]
+    python bench/engine.py [--games 20] [--search 12] [--only search]
 
 Prints medians (and spreads) of wall-clock times measured in this process, then the three figures
 issue 12 holds the engine to, each beside its floor. Self-play is counted in CPU time of this
@@ -10,6 +11,9 @@ process (one core), so other load on the machine does not lower it.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import random
 import statistics
 import sys
 import time
@@ -18,6 +22,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from engine.ai import LEVELS, Knowledge  # noqa: E402
+from engine.ai.match import level_player  # noqa: E402
+from engine.ai.match import play_game as ai_game  # noqa: E402
+from engine.ai.policy import playable  # noqa: E402
+from engine.ai.search import search  # noqa: E402
 from engine.decide import advance  # noqa: E402
 from engine.selfplay import play_game  # noqa: E402
 from engine.state import clone  # noqa: E402
@@ -61,11 +70,41 @@ def search_primitives(state: dict, seat: int) -> None:
     and with `advance` (decide's own scratch state handed back), side by side."""
     commands = [c for c in engine.legal_commands(state, seat) if c["type"] not in ("resign", "undo", "redo")]
     report("copy a position (clone)", _timed(lambda: clone(state), 300), 1e6, "us")
+    report(f"commands a bot weighs (playable, {len(playable(state, seat))} cmds)",
+           _timed(lambda: playable(state, seat), 300))
     before = _timed(lambda: [engine.replay(engine.decide(state, c), state) for c in commands], 5)
     after = _timed(lambda: [advance(state, c) for c in commands], 5)
     report(f"apply a command: decide + replay ({len(commands)} cmds)", [t / len(commands) for t in before])
     report(f"apply a command: advance ({len(commands)} cmds)", [t / len(commands) for t in after])
     print(f"{'advance speed-up over decide + replay':<44} {statistics.median(before) / statistics.median(after):8.2f} x")
+
+
+def search_decisions(count: int) -> None:
+    """CPU seconds per search decision (club level, 16 simulations) on `count` fixed positions of
+    two casual-level duels, simulations per CPU second, and a digest of the commands chosen: equal
+    digests before and after a change to the engine mean the change kept every choice."""
+    positions = []
+    for i in range(2):
+        played = ai_game({"form": "duel", "seats": [{"school": "northern"}, {"school": "sylvan"}], "seed": f"s-{i}"},
+                         [level_player(2)] * 2, f"s-{i}")
+        for n in range(1, len(played.events)):
+            state = engine.replay(played.events[:n])
+            seat = active_seat(state)
+            if state["phase"] == "play" and not state["pending"] and seat is not None and state["turn"]["actions"] > 0 \
+                    and played.events[n - 1]["type"] != "CommandAccepted":
+                positions.append((played.events[:n], seat))
+    step = max(1, len(positions) // count)
+    cpu, sims, chosen = [], 0, []
+    for events, seat in positions[::step][:count]:
+        knowledge = Knowledge(seat).observe(engine.redact(e, seat) for e in events)
+        start = time.process_time()
+        command, done = search(knowledge, random.Random(len(events)), LEVELS[3].budget)
+        cpu.append(time.process_time() - start)
+        sims += done
+        chosen.append(json.dumps(command, sort_keys=True))
+    report(f"search decision, 16 simulations ({len(cpu)} positions)", cpu, 1e3)
+    print(f"{'simulations per CPU second':<44} {sims / sum(cpu):8.1f}   commands digest "
+          f"{hashlib.sha256('|'.join(chosen).encode()).hexdigest()[:12]}")
 
 
 def floors(legal_ms: float, replay_us: float, duels_per_s: float) -> None:
@@ -80,6 +119,8 @@ def floors(legal_ms: float, replay_us: float, duels_per_s: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--search", type=int, default=12, help="positions of the search timing")
+    parser.add_argument("--only", choices=["search"], help="time only the search primitives and decisions")
     args = parser.parse_args()
 
     state, seat = crowded_position()
@@ -87,6 +128,9 @@ def main() -> None:
     legal = _timed(lambda: engine.legal_commands(state, seat), 300)
     report(f"legal_commands ({len(state['board'])} pieces, 6 cards, {n} cmds)", legal)
     search_primitives(state, seat)
+    search_decisions(args.search)
+    if args.only == "search":
+        return
 
     events_total = 0
     replay_samples = []

@@ -14,6 +14,7 @@ from .evolve import Event, apply
 from .state import State, clone
 
 Watcher = Callable[["Context", Event], None]
+PLAIN = (str, int, float, type(None))          # immutable: an event may share them with the state
 
 
 class Context:
@@ -38,7 +39,9 @@ class Context:
     def emit(self, type_: str, **payload: Any) -> Event:
         """Record the fact `type_` (an event of engine/shapes.py, whose shape tests/engine/test_shapes.py
         checks for every event the corpus and random games emit) and apply it to the scratch state."""
-        event = cast("Event", clone({"type": type_, **payload}))   # no event shares a list with the scratch state
+        # no event shares a list with the scratch state: its lists and dicts are copied (its strings
+        # and numbers need not be, and most events hold nothing else, so search copies little)
+        event = cast("Event", {"type": type_, **{k: v if isinstance(v, PLAIN) else clone(v) for k, v in payload.items()}})
         apply(self.state, event, self.undoable)
         self.events.append(event)
         for watch in self.watchers:

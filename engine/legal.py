@@ -12,7 +12,8 @@ from .state import LEGENDARY, State, color_of, current_turn, enemy_colors, impro
 from .summon import lend_colors, may_pick_up, pattern_color
 
 
-def legal_commands(state: State, seat: int) -> list[Command]:
+def legal_commands(state: State, seat: int, discards: bool = True) -> list[Command]:
+    """`discards=False` leaves out the discards (computer players list them only when nothing else is open)."""
     if state.get("phase") == "over" or not 0 <= seat < len(state["seats"]):
         return []
     out: list[Command] = []
@@ -24,7 +25,7 @@ def legal_commands(state: State, seat: int) -> list[Command]:
             if can_skip:
                 out.append({"type": "skip"})
     elif state["turn"] and turn_actor(state) == seat:
-        out.extend(_turn_commands(state, seat))
+        out.extend(_turn_commands(state, seat, discards))
     out.extend(undo.commands(state, seat))
     if teams.can_pass(state, seat):
         out.append({"type": "pass_control"})
@@ -35,14 +36,15 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     return [{**c, "seat": seat} for c in out]
 
 
-def _turn_commands(state: State, seat: int) -> list[Command]:
+def _turn_commands(state: State, seat: int, discards: bool = True) -> list[Command]:
     if teams.places_only(state, seat):
         return _places(state, seat)
     out = flares.invocations(state, seat) + frost.thaw_commands(state, seat) + warp.warp_commands(state, seat)
     if current_turn(state)["actions"] > 0:
         out.extend(_places(state, seat))
         out.extend(summons(state, seat))
-        out.extend(_discards(state, seat))
+        if discards:
+            out.extend(_discards(state, seat))
     else:
         out.append({"type": "end_turn"})
         if state["form"] == "high_form":

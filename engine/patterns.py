@@ -207,9 +207,27 @@ def _free_fits_for(board: Board, target: str, fits: list[Fit]) -> list[Fit]:
     return [f for f in fits if target not in f.squares]
 
 
+FITS_REMEMBERED = 4096                          # boards x beings kept by `all_fits`, at most
+_fits_memo: dict[tuple[object, ...], dict[str, list[Fit]]] = {}
+
+
 def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = frozenset(),
              empties: int = 0) -> dict[str, list[Fit]]:
-    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3)."""
+    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3).
+
+    Remembered by what it depends on (each piece's square, colour and rank, the being, the colours):
+    a bot's search asks again and again about the boards it keeps coming back to. A pure function's
+    memo changes no answer; the answer is shared, so callers only read it."""
+    key = (frozenset((sq, piece[1], piece[2]) for sq, piece in board.items()), being.id, color, lend, empties)
+    found = _fits_memo.get(key)
+    if found is None:
+        if len(_fits_memo) >= FITS_REMEMBERED:
+            _fits_memo.clear()
+        found = _fits_memo[key] = _all_fits(board, being, color, lend, empties)
+    return found
+
+
+def _all_fits(board: Board, being: Being, color: int, lend: frozenset[int], empties: int) -> dict[str, list[Fit]]:
     if being.anchor == FREE:
         fits = _free_fits(board, being, color, lend, empties)
         by_target = {sq: _free_fits_for(board, sq, fits) for sq in SQUARES} if fits else {}

@@ -40,25 +40,27 @@ class Style:
 
 
 def playable(state: State, seat: int) -> list[Command]:
-    """The seat's legal commands a bot considers (never resigning, stepping back or passing control)."""
-    return [c for c in legal_commands(state, seat) if c["type"] not in SKIPPED]
+    """The seat's legal commands a bot considers (never resigning, stepping back or passing control).
+    The discards, many and tried only when no place or summon is open, are listed only then."""
+    listed = [c for c in legal_commands(state, seat, discards=False) if c["type"] not in SKIPPED]
+    if any(c["type"] in ("place", "summon") for c in listed):
+        return listed
+    return listed + [c for c in legal_commands(state, seat) if c["type"] == "discard"]
 
 
 def _place_order(state: State, seat: int, places: list[Command], rng: random.Random) -> list[Command]:
     """Places best first by a cheap look: own pieces around the square, then enemy ones, then the centre."""
-    board = state["board"]
     mine = color_of(state, seat)
+    own: dict[str, int] = {}
+    other: dict[str, int] = {}
+    for square, (_, color, _) in state["board"].items():        # one pass over the pieces, not the squares
+        near = own if color == mine else other
+        for n in NEIGHBOURS[square]:
+            near[n] = near.get(n, 0) + 1
 
     def look(command: Command) -> float:
-        own = other = 0
-        for n in NEIGHBOURS[command["square"]]:
-            piece = board.get(n)
-            if piece is not None:
-                if piece[1] == mine:
-                    own += 1
-                else:
-                    other += 1
-        return 2.0 * min(own, 3) + other + CENTRALITY[command["square"]] + rng.random()
+        square = command["square"]
+        return 2.0 * min(own.get(square, 0), 3) + other.get(square, 0) + CENTRALITY[square] + rng.random()
     return sorted(places, key=look, reverse=True)
 
 
