@@ -18,7 +18,7 @@ from .levels import CHEAPEST, LEVELS, STRONGEST, Level
 from .policy import SKIPPED, choose, forced
 from .search import search
 
-__all__ = ["CHEAPEST", "LEVELS", "STRONGEST", "Knowledge", "Level", "play"]
+__all__ = ["CHEAPEST", "LEVELS", "STRONGEST", "Knowledge", "Level", "play", "play_as"]
 
 
 def _same(a: Command, b: Command) -> bool:
@@ -27,8 +27,12 @@ def _same(a: Command, b: Command) -> bool:
 
 def play(knowledge: Knowledge, options: list[Command], level: int, seed: str) -> Command:
     """The level's command for the knowledge's seat, one of `options`."""
-    chosen = LEVELS[level]
-    rng = random.Random(f"{seed}:{level}")
+    return play_as(knowledge, options, LEVELS[level], f"{seed}:{level}")
+
+
+def play_as(knowledge: Knowledge, options: list[Command], chosen: Level, seed: str) -> Command:
+    """`play` for any level, listed or not (bench/tune.py tries levels with other weights)."""
+    rng = random.Random(seed)
     usable = [c for c in options if c["type"] not in SKIPPED] or list(options)
     if not usable:
         raise ValueError("the seat has no command to play")
