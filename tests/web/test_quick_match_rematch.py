@@ -1,7 +1,9 @@
-"""Two accounts on two browsers find each other by quick match, play to the end, both click Rematch and
-each gets one new game holding only their own seat; both get back to the lobby (nothing drags them
-into a game); a spectator without an account watches; the same account on a second browser sees
-every game with the right status. Everything by clicks."""
+"""Two accounts on two browsers, and a spectator: a game by invitation played to its end by clicks
+(it starts near its end through `setup`), both click Rematch and each gets one new game holding
+only their own seat; they find each other by quick match and get back to the lobby (nothing drags
+them into a game); a 2 v 2 table opened in the lobby; the same account on a second browser sees
+every game with the right status. The header's count of games waiting and the rematch offer
+arrive live, from the streams (their fallbacks look only every 30 s or more)."""
 from __future__ import annotations
 
 import re
@@ -13,6 +15,9 @@ from .conftest import Shots
 from .test_people import new_page, sign
 
 GAME_URL = re.compile(r"/play/([A-Za-z0-9_-]+)$")
+# empty decks: Ann's first turn starts the final round; Bob plays once more, then Ann, and it is over
+NEAR_THE_END = {"board": "5/7/9/9/9/9/9/7/5", "decks": {"0": [], "1": []}, "hands": {"0": ["northern-herald"]},
+                "scores": {"0": 2}, "turn": {"seat": 0, "actions_left": 2}}
 
 
 def _game_id(page) -> str:
@@ -25,7 +30,20 @@ def _own_tokens(page) -> dict:
     return {gid: (g.get("seat"), g.get("token"), len(g.get("links") or [])) for gid, g in kept.items()}
 
 
-def test_quick_match_to_the_end_a_rematch_each_in_their_own_seat_and_back_to_the_lobby(browser, live_server):
+def _play_turn(page, squares: tuple[str, ...]) -> None:
+    """Place a common piece on each square by a click, then confirm the end of the turn."""
+    for sq in squares:
+        page.locator(f'.sq[data-square="{sq}"]').click()
+        expect(page.locator(f'.sq[data-square="{sq}"]')).to_have_attribute("data-piece", re.compile("-common$"))
+    page.locator('#prompt [data-command="end_turn"]').click()
+
+
+def _back_to_the_lobby(page, url: str) -> None:
+    page.locator("header.top a.brand").click()
+    page.wait_for_url(url + "/")
+
+
+def test_played_to_the_end_a_rematch_each_in_their_own_seat_quick_match_a_team_table_and_back_to_the_lobby(browser, live_server):
     ann_name, bob_name = (f"{n}{uuid.uuid4().hex[:6]}" for n in ("ann", "bob"))
     contexts = []
     try:
@@ -33,16 +51,25 @@ def test_quick_match_to_the_end_a_rematch_each_in_their_own_seat_and_back_to_the
         contexts += [ann_ctx, bob_ctx, eve_ctx]
         sign(ann, live_server.url, ann_name, "#sign-up-button")
         sign(bob, live_server.url, bob_name, "#sign-up-button")
-        for page in (ann, bob):                                          # both seek a duel
-            page.select_option("#seek-form", "duel")
-            page.click("#find-opponent")
-        for page in (ann, bob):
-            page.wait_for_url(GAME_URL)
-            expect(page.locator(".board")).to_be_visible()
-        game_id = _game_id(ann)
-        assert _game_id(bob) == game_id
+        ann_shot, bob_shot = Shots(ann, "rematch-ann"), Shots(bob, "rematch-bob")
 
-        eve.goto(live_server.url + "/")                                  # a spectator: no account needed
+        # Ann invites Bob to a game near its end; Bob accepts in his lobby; Ann's header says it is her turn
+        bob_id = bob.request.get(f"{live_server.url}/accounts/me").json()["id"]
+        ann_id = ann.request.get(f"{live_server.url}/accounts/me").json()["id"]
+        csrf = next(c["value"] for c in ann_ctx.cookies() if c["name"] == "arena_csrf")
+        made = ann.request.post(f"{live_server.url}/games", headers={"X-CSRF-Token": csrf}, data={
+            "form": "duel", "setup": NEAR_THE_END, "players": [{"name": ann_name, "school": "northern", "player": ann_id},
+                                                               {"name": bob_name, "school": "sylvan", "player": bob_id}]})
+        assert made.status == 201, made.text()
+        game_id = made.json()["id"]
+        bob.locator("#invitations li", has_text=ann_name).get_by_role("button", name="Accept").click()
+        bob.wait_for_url(re.compile(f"/play/{game_id}$"))
+        waiting = ann.locator("#waiting-games")                      # live, from Ann's own stream
+        expect(waiting).to_have_text("Your turn in 1 game")
+        waiting.click()
+        ann.wait_for_url(re.compile(f"/play/{game_id}$"))
+
+        eve.goto(live_server.url + "/")                              # a spectator: no account needed
         for _ in range(10):
             if eve.locator(f'#live-games a[href="/play/{game_id}"]').count():
                 break
@@ -51,18 +78,22 @@ def test_quick_match_to_the_end_a_rematch_each_in_their_own_seat_and_back_to_the
         eve.locator(f'#live-games a[href="/play/{game_id}"]').click()
         expect(eve.locator(".board")).to_be_visible()
 
-        bob.get_by_role("button", name="Resign…").click()                # to the end
-        bob.get_by_role("button", name="Yes, resign").click()
+        _play_turn(ann, ("e5", "e6"))                                # to the end, by clicks
+        expect(bob.locator("#status")).to_have_text(re.compile("Your turn"))
+        _play_turn(bob, ("a5", "b5"))
+        expect(ann.locator("#status")).to_have_text(re.compile("Your turn"))
+        _play_turn(ann, ("d5", "f5"))
         for page in (ann, bob, eve):
-            expect(page.locator("#end-screen")).to_be_visible()
-        expect(eve.locator("#rematch")).to_have_count(0)                 # a spectator has no say
+            expect(page.locator("#end-screen")).to_contain_text(f"{ann_name} wins")
+        expect(eve.locator("#rematch")).to_have_count(0)             # a spectator has no say
+        ann_shot("end")
 
-        ann.click("#rematch")                                            # an offer, then Bob's acceptance
+        ann.click("#rematch")                                        # an offer, then Bob's acceptance
         expect(ann.locator("#rematch-offer")).to_contain_text(f"Waiting for {bob_name} to accept.")
-        expect(bob.locator("#rematch-offer")).to_contain_text("A rematch is offered")
-        Shots(ann, "quick-match-rematch")("offered")
-        Shots(bob, "quick-match-rematch-bob")("offered-to-bob")
-        expect(bob.locator("#rematch")).to_be_hidden()                 # while an offer is open, one answers it
+        expect(bob.locator("#rematch-offer")).to_contain_text("A rematch is offered", timeout=10_000)  # the stream
+        ann_shot("offered")
+        bob_shot("offered-to-bob")
+        expect(bob.locator("#rematch")).to_be_hidden()               # while an offer is open, one answers it
         bob.click("#accept-rematch")
         for page in (ann, bob):
             page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
@@ -71,37 +102,69 @@ def test_quick_match_to_the_end_a_rematch_each_in_their_own_seat_and_back_to_the
         seats = {}
         for name, page in ((ann_name, ann), (bob_name, bob)):
             expect(page.locator(".board")).to_be_visible()
-            expect(page.locator(".tag-you")).to_have_count(1)            # one seat, its own
+            expect(page.locator(".tag-you")).to_have_count(1)        # one seat, its own
             seat, token, links = _own_tokens(page)[rematch_id]
             assert links == 0
             status, view = live_server.call("GET", f"/games/{rematch_id}", token=token)
             assert status == 200 and view["players"][view["seat"]]["name"] == name
             seats[name] = view["seat"]
         assert sorted(seats.values()) == [0, 1]
-        Shots(ann, "quick-match-rematch-new")("rematch-ann")
+        ann_shot("rematch")
 
-        for page in (ann, bob):                                          # back to the lobby, and it stays
-            page.locator("header.top a.brand").click()
-            page.wait_for_url(live_server.url + "/")
-            expect(page.locator("#my-games")).to_contain_text("won by resignation")
-            page.wait_for_timeout(2500)
+        # quick match: they find each other, and the lobby stays reachable afterwards
+        for page in (ann, bob):
+            _back_to_the_lobby(page, live_server.url)
+            page.select_option("#seek-form", "duel")
+            page.click("#find-opponent")
+        for page in (ann, bob):
+            page.wait_for_url(GAME_URL)
+            expect(page.locator(".board")).to_be_visible()
+        matched_id = _game_id(ann)
+        assert _game_id(bob) == matched_id and matched_id not in (game_id, rematch_id)
+        for page in (ann, bob):
+            _back_to_the_lobby(page, live_server.url)
+            expect(page.locator("#my-games")).to_contain_text("you won" if page is ann else f"{ann_name} won")
+            page.wait_for_timeout(1000)
             assert page.url == live_server.url + "/"
 
-        home_ctx, home = new_page(browser)                               # Ann on a second browser
+        # a 2 v 2 table opened in the lobby: Bob joins by a click, two more players by the API
+        ann.select_option("[name=table-form]", "duel")
+        ann.check("#table-teams")
+        expect(ann.locator("#table-seats")).to_have_value("4")
+        ann.click("#open-table-button")
+        row = bob.locator(".table-item", has_text=ann_name)
+        row.locator("button.join").click()
+        table_id = next(t["id"] for t in live_server.call("GET", "/lobby/tables")[1]["tables"] if t.get("teams")
+                        and any(p["name"] == ann_name for p in t["players"]))
+        for name in ("Cy", "Dee"):
+            status, player = live_server.call("POST", "/players", {"name": f"{name}{uuid.uuid4().hex[:6]}"})
+            assert status == 201, player
+            status, joined = live_server.call("POST", f"/lobby/tables/{table_id}/join", {}, token=player["token"])
+            assert status == 200, joined
+        team_id = joined["game_id"]
+        for page in (ann, bob):
+            page.wait_for_url(re.compile(f"/play/{team_id}$"))
+            expect(page.locator(".game-title")).to_contain_text("2 v 2")
+            expect(page.locator(".team-score")).to_have_count(2)     # the scores grouped by team
+            expect(page.locator(".team-score", has_text="Your team")).to_have_count(1)
+        ann_shot("team-game")
+
+        home_ctx, home = new_page(browser)                           # Ann on a second browser
         contexts.append(home_ctx)
         sign(home, live_server.url, ann_name, "#sign-in-button")
         games = home.locator("#my-games .game-item")
-        expect(games).to_have_count(2)
+        expect(games).to_have_count(4)
         over = home.locator(f'#my-games .game-item[data-game="{game_id}"]')
-        expect(over).to_contain_text("you won by resignation")
+        expect(over).to_contain_text("you won")
         expect(over.locator(".game-badge")).to_have_text("Over")
         expect(over).to_contain_text(f"duel vs {bob_name}")
+        expect(home.locator(f'#my-games .game-item[data-game="{team_id}"]')).to_contain_text("2 v 2")
         now = home.locator(f'#my-games .game-item[data-game="{rematch_id}"]')
         _, view = live_server.call("GET", f"/games/{rematch_id}")
         ann_to_play = view["active_seat"] == seats[ann_name]
         expect(now.locator(".game-badge")).to_have_text("Your turn" if ann_to_play else "Playing")
         expect(now).to_contain_text("your turn" if ann_to_play else f"{bob_name} to play")
-        Shots(home, "quick-match-rematch-home")("second-browser-lobby")
+        Shots(home, "rematch-home")("second-browser-lobby")
         for page in (ann, bob, eve, home):
             assert page.errors == [], page.errors
     finally:

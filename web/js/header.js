@@ -1,10 +1,15 @@
 // The header of every page: how many games wait for you, as a link to the next one. On a game's
 // page that game is left out, so after your last command the header says where to play next.
+// Counted again whenever your own stream brings news (your turn, a move, a game over...), after
+// your own command on this page, when the tab comes back into view, and once a minute in case the
+// stream is down (a move of yours on another device tells nobody).
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { inbox } from "./inbox.js";
 
-const POLL_MS = 15000;
+const FALLBACK_MS = 60000;
+const SETTLE_MS = 300;              // a burst of news is counted once
 
 export function mountWaitingCounter(account, currentGameId) {
   const nav = document.querySelector("header.top nav");
@@ -23,7 +28,11 @@ export function mountWaitingCounter(account, currentGameId) {
       }
     } catch { link.hidden = true; }
   }
+  let soon;
+  const later = () => { clearTimeout(soon); soon = setTimeout(refresh, SETTLE_MS); };
   refresh();
-  setInterval(refresh, POLL_MS);
+  setInterval(refresh, FALLBACK_MS);
   document.addEventListener("arena:moved", refresh);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) later(); });
+  inbox().then((news) => news.listen(later)).catch(() => { /* the fallback counts */ });
 }

@@ -5,11 +5,11 @@ import { api } from "./api.js";
 import { currentAccount, signInForm } from "./account.js";
 import { clear, h, plural } from "./dom.js";
 import { formName, schoolName } from "./data.js";
+import { NEWEST, inbox } from "./inbox.js";
 import { timeControlText } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
 const TEAM_FORMS = ["duel", "high_form"];
-const NOTES_SHOWN = 8;
 const CLOCKS = [["none", "No time limit"], ["move:86400", "1 day a move"], ["move:259200", "3 days a move"],
   ["bank:1800", "30 minutes for the game"], ["move:300", "5 minutes a move"]];
 
@@ -164,8 +164,9 @@ export async function showPeople(el, data) {
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
   }
 
-  // Every kind of notification, as the server declares them (GET /notices.json).
-  const kinds = new Map((await api.noticeKinds()).kinds.map((k) => [k.kind, k]));
+  // Every kind of notification, as the server declares them (GET /notices.json), and your news.
+  const news = await inbox();
+  const kinds = news.kinds;
   // A rematch offer opens the finished game, where it is answered; its start opens the new game.
   const rematchOf = (n) => (n.type === "rematch_offer" && n.state !== "started" && n.rematch_of ? n.rematch_of : n.game_id);
 
@@ -179,21 +180,16 @@ export async function showPeople(el, data) {
     const linked = kinds.get(n.type)?.link ?? true;
     const link = n.game_id && linked ? h("a", { href: `/play/${encodeURIComponent(rematchOf(n))}` }, n.text) : n.text;
     notesEl.prepend(h("li", { class: `note note-${n.type}`, dataset: { note: n.id } }, link, h("span", { class: "muted" }, when)));
-    while (notesEl.children.length > NOTES_SHOWN) notesEl.lastChild.remove();
+    while (notesEl.children.length > NEWEST) notesEl.lastChild.remove();
   }
 
   async function drawNotes() {
-    const { notifications, last_id: lastId } = await api.latestNotes(NOTES_SHOWN);
-    if (!notifications.length) clear(notesEl, h("li", { class: "muted" }, "Nothing yet."));
-    notifications.forEach((n) => addNote(n, n.stream_id));
-    const mine = new EventSource(`/players/me/stream?after=${encodeURIComponent(lastId)}`);
-    for (const kind of kinds.keys()) {
-      mine.addEventListener(kind, (e) => {
-        addNote(JSON.parse(e.data), e.lastEventId);
-        if (kind.startsWith("invitation")) drawInvitations();
-      });
-    }
-    window.addEventListener("pagehide", () => mine.close());
+    if (!news.notes.length) clear(notesEl, h("li", { class: "muted" }, "Nothing yet."));
+    news.notes.forEach((n) => addNote(n, n.stream_id));
+    news.listen((note, kind, streamId) => {
+      addNote(note, streamId);
+      if (kind.startsWith("invitation")) drawInvitations();
+    });
   }
 
   const drawLive = () => drawLiveGames(liveEl, data);
