@@ -106,6 +106,11 @@ def seat_players(game_id: str) -> str:
     return meta(game_id, "players")
 
 
+def review(game_id: str) -> str:
+    """string: JSON of the game's review: status, budget and judged moves (events/reviews.py)."""
+    return meta(game_id, "review")
+
+
 def seat_tokens(game_id: str) -> str:
     """hash: seat token hash -> seat number, or '<seat>:<player>' for a player's seat (events/tokens.py)."""
     return meta(game_id, "tokens")

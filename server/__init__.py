@@ -19,7 +19,7 @@ from . import (accounts, chat, docs, email_prefs, errors, games, health, history
                profiles, recovery, vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
-from . import rematch, table, table_prefs
+from . import rematch, reviews, table, table_prefs
 from .context import Arena
 
 API_SPEC = {
@@ -48,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(signing_keys.blp)
     api.register_blueprint(table.blp)
     api.register_blueprint(rematch.blp)
+    api.register_blueprint(reviews.blp)
     api.register_blueprint(table_prefs.blp)
     docs.register(app)
     web.register(app)

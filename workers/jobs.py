@@ -12,7 +12,7 @@ from rq import get_current_job
 
 from events import due
 
-from . import bots, endgame, followup, runtime, webhooks
+from . import bots, endgame, followup, review, runtime, webhooks
 
 def bot_move(game_id: str, wait: int) -> int:
     redis = runtime.connection()
@@ -22,6 +22,11 @@ def bot_move(game_id: str, wait: int) -> int:
 def finish_game(game_id: str) -> dict | None:
     redis = runtime.connection()
     return endgame.finish(redis, followup.service(redis), game_id, runtime.settings())
+
+
+def review_game(game_id: str) -> dict:
+    redis = runtime.connection()
+    return review.run(redis, followup.service(redis), game_id)
 
 
 def deliver_webhook(player_id: str, delivery_id: str, body: str) -> int:

@@ -4,6 +4,7 @@ Job ids are deterministic and use only letters, digits, '_' and '-' (game ids al
 
     bot-<game>-<wait>                   a bot plays the wait that began at version <wait>
     finish-<game>                       end-of-game work
+    review-<game>                       the game's review (on the bot queue)
     hook-<notification id>              a webhook delivery (the notification id is its delivery id)
 
 Timeouts and reminders are not RQ jobs: the deadline loop applies them (workers/deadline_loop.py).

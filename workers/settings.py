@@ -12,6 +12,7 @@
     ARENA_DEADLINE_LEASE       seconds a loop's claim on a due deadline lasts before another may take it (5)
     ARENA_REMINDER_FRACTION    share of the time after which "deadline soon" is sent (0.8)
     ARENA_BOT_DELAY            seconds a bot waits before it plays (0)
+    ARENA_REVIEW_SIMULATIONS   the game review's budget: simulations per move judged (24)
     ARENA_WEBHOOK_TIMEOUT      seconds to wait for a webhook receiver (5)
     ARENA_WEBHOOK_RETRIES      seconds between webhook attempts, comma-separated (10,60,300,1800,7200)
     ARENA_INBOX_SIZE           notifications kept per player for the stream (1000)
@@ -47,6 +48,7 @@ class Settings:
     deadline_lease: float = 5.0
     reminder_fraction: float = 0.8
     bot_delay: float = 0.0
+    review_simulations: int = 24
     webhook_timeout: float = 5.0
     webhook_retries: tuple[int, ...] = (10, 60, 300, 1800, 7200)
     inbox_size: int = 1000
@@ -65,6 +67,7 @@ class Settings:
             deadline_lease=_float("ARENA_DEADLINE_LEASE", cls.deadline_lease),
             reminder_fraction=_float("ARENA_REMINDER_FRACTION", cls.reminder_fraction),
             bot_delay=_float("ARENA_BOT_DELAY", cls.bot_delay),
+            review_simulations=max(1, int(_float("ARENA_REVIEW_SIMULATIONS", cls.review_simulations))),
             webhook_timeout=_float("ARENA_WEBHOOK_TIMEOUT", cls.webhook_timeout),
             webhook_retries=_intervals("ARENA_WEBHOOK_RETRIES", cls.webhook_retries),
             inbox_size=int(_float("ARENA_INBOX_SIZE", cls.inbox_size)),
