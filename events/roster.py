@@ -21,8 +21,10 @@ from .clocks import TimeControl
 from .memo import Memo
 from .replication import durable
 from .replies import text
+from .scripts import lua, run_script
 
-CLAIM_SEEN_WITHIN = 5.0     # seconds: how soon every process sees a guest's seat claimed by an account
+CLAIM_LUA = lua("claim_seat.lua")
+CLAIM_SEEN_WITHIN = (5.0, 60.0)     # seconds: how soon every process sees a claim (a guest's seat, a player's)
 
 
 def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> None:
@@ -44,22 +46,23 @@ def forget(redis: Any, game_id: str, seats: list[dict]) -> None:
         redis.srem(keys.player_games(pid), game_id)
 
 
-def claim_seat(redis: Any, game_id: str, seat: int, player_id: str) -> bool:
+def claim_seat(redis: Any, game_id: str, seat: int, player_id: str, guest: str | None = None) -> bool:
     """Make a guest's seat of a game the account `player_id`'s (the guest signed up or in): the
     account then acts for it, lists the game and is told of its turns as any player of a seat is
-    (the seat names the player from now on); the game is no longer rated. False when the account
-    holds a seat of the game already or another account claimed this one."""
-    held = {text(k): int(v) for k, v in redis.hgetall(keys.seat_players(game_id)).items()}
-    if player_id in held or seat in held.values():
-        return False
-    if not redis.hsetnx(keys.seat_players(game_id), player_id, seat):
+    (the seat names the player from now on); the game is no longer rated. `guest`: the browser's
+    own passwordless player (POST /players) holding the seat now, whose hold passes to the account.
+    False when the account holds a seat of the game already or someone else holds this one."""
+    if not run_script(redis, CLAIM_LUA, [keys.seat_players(game_id)], [player_id, seat, guest or ""]):
         return False
     stored = info(redis, game_id)
     redis.set(keys.roster_info(game_id), json.dumps({**stored, "rated": False, "claimed_by_guest": True}))
     was = json.loads(redis.hget(keys.roster_seats(game_id), seat) or "{}")
     redis.hset(keys.roster_seats(game_id), seat, json.dumps({**was, "player": player_id, "claimed": True}))
     _claimable.forget(game_id)
+    _seatings.forget(game_id)
     add_player_game(redis, player_id, game_id)
+    if guest:
+        redis.srem(keys.player_games(guest), game_id)
     return True
 
 
@@ -154,9 +157,11 @@ class Seating:
 
 
 # A roster never changes once saved, but for a guest's seat that an account claims (claim_seat): a
-# roster with a guest's seat is trusted for a few seconds only, so every process soon tells the account.
-_seatings: Memo[Seating] = Memo(size=4096, ttl=float("inf"))
-_claimable: Memo[Seating] = Memo(size=4096, ttl=CLAIM_SEEN_WITHIN)
+# roster with a seat nobody registered holds is trusted for a few seconds only, so every process
+# soon tells the account; any other for a minute (a seat held by a browser's own passwordless
+# player may be claimed too).
+_seatings: Memo[Seating] = Memo(size=4096, ttl=CLAIM_SEEN_WITHIN[1])
+_claimable: Memo[Seating] = Memo(size=4096, ttl=CLAIM_SEEN_WITHIN[0])
 
 
 def seating_of(redis: Any, game_id: str) -> Seating:

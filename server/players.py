@@ -109,8 +109,8 @@ def claim_games(data: dict):
     for entry in data["games"]:
         seat = tokens.seat_of(redis, entry["id"], entry["token"])
         owner = roster.seats(redis, entry["id"])[seat].get("player") if seat is not None else None
-        guest = owner is None or not getattr(accounts.load(redis, owner), "password", None)
-        ok = seat is not None and guest and (owner == pid or roster.claim_seat(redis, entry["id"], seat, pid))
+        guest = owner is None or not getattr(accounts.load(redis, owner), "password", None)   # the browser's own
+        ok = seat is not None and guest and (owner == pid or roster.claim_seat(redis, entry["id"], seat, pid, owner))
         (claimed if ok else refused).append(entry["id"])
     return {"claimed": claimed, "refused": refused}
 

@@ -45,6 +45,25 @@ def test_a_guest_keeps_only_its_own_seat_and_such_games_are_unrated(app, client)
     assert bob.post("/players/me/games/claim", {"games": [{"id": made["id"], "token": own}]}).json["refused"]
 
 
+def test_a_game_the_browsers_own_guest_player_made_is_kept_on_signing_up(app, client):
+    """The page's New game form gives a guest a passwordless player (POST /players) for its seat:
+    signing up keeps that seat too, and the guest player no longer holds it."""
+    guest = client.post("/players", json={"name": "You"}).json
+    made = client.post("/games", headers=bearer(guest["token"]), json={"form": "duel", "players": [
+        {"name": "You", "school": "northern", "player": guest["id"]},
+        {"name": "Computer", "school": "sylvan", "bot_level": 1}]}).json
+    own = made["seats"][0]["token"]
+    ann = person(app, "ann")
+    assert ann.post("/players/me/games/claim", {"games": [{"id": made["id"], "token": own}]}).json["claimed"] == [made["id"]]
+    other = fresh(app)                                  # the account on another device
+    assert other.post("/accounts/session", json={"name": ann.name, "password": PASSWORD}).status_code == 200
+    assert [g["id"] for g in other.get("/players/me/games").json["games"]] == [made["id"]]
+    assert other.get(f"/games/{made['id']}").json["seat"] == 0
+    assert client.get("/players/me/games", headers=bearer(guest["token"])).json["games"] == []
+    bob = person(app, "bob")                            # nobody else takes it with the same token
+    assert bob.post("/players/me/games/claim", {"games": [{"id": made["id"], "token": own}]}).json["refused"]
+
+
 def _commands(client, game_id: str, token: str) -> list[dict]:
     legal = client.get(f"/games/{game_id}/legal", headers=bearer(token)).json
     return [c for c in legal["commands"] if c["type"] != "resign"]
