@@ -7,9 +7,11 @@
   other seats play with a fresh default rating that is not kept. A game is rated once, each
   player's rating kept in the player's own slot (workers/ratings.py).
   An imported game without a trusted signature is never rated (results.is_rated, events/provenance.py).
-- Archive: `<ARENA_DATA_DIR>/archive/<game>.json` is the verifiable record (python -m
-  events.verify), `<game>.result.json` the standings and rating changes; both are rewritten whole
-  (via a temporary file and a rename), so running twice leaves the same files.
+- Archive: the verifiable, signed record (python -m events.verify) is written once, compressed, as
+  the game's archive blob (events/archive/: `<ARENA_DATA_DIR>/archive/games/ab/cd/<game>.tka`,
+  with the chat and roster so far), which the archiver takes as it is when the game leaves Redis;
+  `<ARENA_DATA_DIR>/archive/<game>.result.json` holds the standings and rating changes. Both are
+  written whole and synced (a temporary file, then a rename), so running twice leaves the same.
 - Notifications have ids, so each player is told once.
 - Each step leaves a marker in `arena:{game}:meta:finish` (standings, archived, done): a job run
   again after its worker died mid-run does each step once (see `finish`).
@@ -17,15 +19,15 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from events import checkpoints, due, keys, roster, unmoved
+from events.archive import archiver
 from events.archive import index as archive_index
+from events.archive.storage import Storage
 from events.clocks import format_epoch
-from events.record import dumps_record
+from events.durable import write_file
 
 from . import notify, results, runtime, turns
 from .ratings import rate
@@ -43,24 +45,13 @@ def standings(state: dict, seating: roster.Seating) -> list[dict]:
     return rows
 
 
-def archive(directory: Path, game_id: str, record: dict, summary: dict) -> Path:
-    """Write the record and the result; the same content on every run."""
+def archive(redis: Any, store: Storage, directory: Path, record: dict, summary: dict) -> str:
+    """Write the record (as the game's archive blob) and the result; the same content on every run."""
+    name = archiver.write_finished(redis, store, record)
     directory.mkdir(parents=True, exist_ok=True)
-    _write(directory / f"{game_id}.json", dumps_record(record))
-    _write(directory / f"{game_id}.result.json", json.dumps(summary, sort_keys=True, indent=1) + "\n")
-    return directory / f"{game_id}.json"
-
-
-def _write(path: Path, text: str) -> None:
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_file(directory / f"{record['game_id']}.result.json",
+               (json.dumps(summary, sort_keys=True, indent=1) + "\n").encode())
+    return name
 
 
 def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict | None:
@@ -112,7 +103,7 @@ def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[di
     summary = {"game_id": game_id, "form": loaded.state["form"], "version": loaded.version,
                "reason": result["reason"], "winners": result["winners"], "ended": record["events"][-1]["time"],
                "standings": rows, "ratings": ratings.get("players", {})}
-    archive(settings.archive_dir, game_id, record, summary)
+    archive(redis, service.store.archive.storage, settings.archive_dir, record, summary)
     redis.hset(marks, "archived", json.dumps(summary, sort_keys=True))
     return summary
 

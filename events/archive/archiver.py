@@ -3,7 +3,9 @@
 Archiving a game is five steps, each safe to repeat, so a process killed anywhere (kill -9) leaves
 the game readable and the next run finishes the work:
 
-1. write   its signed record, chat and roster as one blob (codec.py), synced, under its name;
+1. write   its signed record, chat and roster as one blob (codec.py), synced, under its name (the
+           end-of-game job wrote it when the game ended: it is taken as it is, and written
+           again only if the chat or the roster changed since);
 2. verify  read the blob back: the same record, a consistent chain and replay (events/verify.py),
            the signature its provenance calls for (this server's key for a game played here);
 3. stub    write the stub (keys.archived): where the record lives, its version and head hash, form,
@@ -11,8 +13,8 @@ the game readable and the next run finishes the work:
 4. drop    delete the log, snapshots, moves index, chat and presence in one script, only while Redis
            holds exactly what was archived (a chat message written meanwhile: the next run archives
            again, with it);
-5. tidy    take the game off the archive index (and delete the older plain JSON record the
-           end-of-game job wrote, which the blob replaces).
+5. tidy    take the game off the archive index (and delete the plain JSON record the end-of-game
+           job of older versions wrote, which the blob replaces).
 
 Before step 3 Redis is untouched; between 3 and 4 both are there (reads use the log); after 4 the
 stub and the blob are. A read or a rematch racing the archiver sees the log or the stub: the stub
@@ -93,11 +95,14 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
              plain_records: Path | None, now: float) -> str:
     stub = reader.stub(redis, game_id)
     in_redis = bool(redis.exists(keys.log(game_id)))
+    name = storage.name_of(game_id)
+    written = None
     if in_redis:
         if ended_at(redis, game_id) is None or not ready(redis, game_id):
             return "not_finished"
-        record = service.export_record(game_id)
-        kept: dict[str, list[list[str]]] = {}
+        written = _written(store, name, service.store.head(game_id))
+        record = written[1].record() if written is not None else service.export_record(game_id)
+        kept = written[1].chat if written is not None else {}
     elif stub is not None:
         game = reader.game(redis, game_id, stub)
         record, kept = game.archived.record(), game.archived.chat
@@ -107,10 +112,9 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
     if stub is not None and not in_redis and not any(channels.values()):
         return "archived"                                       # done before: nothing new to take
     messages = {c: _union(kept.get(c, []), channels[c]) for c in chat.CHANNELS}
-    seats = roster.seats(redis, game_id)
-    blob = codec.encode(record, messages, {"seats": seats, "info": roster.info(redis, game_id)})
-    name = storage.name_of(game_id)
-    store.put(name, blob)
+    blob = _encode(redis, record, messages)
+    if written is None or blob != written[0]:
+        store.put(name, blob)
     checkpoints.reached("archive.written")
     _verify(store.get(name), record)
     checkpoints.reached("archive.verified")
@@ -118,7 +122,8 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
     redis.hset(keys.archived(game_id), mapping={
         "name": name, "location": f"{store.describe()}/{name}", "version": record["version"],
         "head_hash": record["head_hash"], "form": final.get("form", ""), "bytes": len(blob),
-        "players": json.dumps([{"seat": i, "name": s.get("name"), "player": s.get("player")} for i, s in enumerate(seats)]),
+        "players": json.dumps([{"seat": i, "name": s.get("name"), "player": s.get("player")}
+                               for i, s in enumerate(roster.seats(redis, game_id))]),
         "result": json.dumps({k: (final.get("result") or {}).get(k) for k in ("winners", "reason")}),
         "rules": json.dumps({"rules": record["events"][0]["payload"].get("rules"), "engine": record.get("engine")}),
         "archived_at": repr(now)})
@@ -137,6 +142,32 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
     if plain_records is not None:
         (plain_records / f"{game_id}.json").unlink(missing_ok=True)
     return "archived"
+
+
+def write_finished(redis: Any, store: storage.Storage, record: dict) -> str:
+    """The end-of-game job's copy of a finished game: its signed record, chat and roster so far as
+    the archive blob, durable once this returns (written again whole on a second run). The
+    archiver later takes it as it is; its name in the storage is returned."""
+    name = storage.name_of(record["game_id"])
+    store.put(name, _encode(redis, record, {c: _live_chat(redis, record["game_id"], c) for c in chat.CHANNELS}))
+    return name
+
+
+def _encode(redis: Any, record: dict, messages: dict[str, list[list[str]]]) -> bytes:
+    """The blob of a finished game: its record, these chat messages, and its roster as Redis holds it."""
+    game_id = record["game_id"]
+    return codec.encode(record, messages, {"seats": roster.seats(redis, game_id), "info": roster.info(redis, game_id)})
+
+
+def _written(store: storage.Storage, name: str, head: Any) -> tuple[bytes, codec.Archived] | None:
+    """The blob the end-of-game job wrote, if there is one and it ends where the log in Redis does
+    (decoding recomputes its chain: the same events); else None (the record is exported again)."""
+    try:
+        blob = store.get(name)
+        archived = codec.decode(blob)
+    except (storage.RecordMissing, codec.ArchiveDamaged):
+        return None
+    return (blob, archived) if (archived.version, archived.head_hash) == (head.version, head.hash) else None
 
 
 def _live_chat(redis: Any, game_id: str, channel: str) -> list[list[str]]:

@@ -53,26 +53,27 @@ class FileStorage:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
 
-    def _path(self, name: str) -> Path:
+    def path(self, name: str) -> Path:
+        """The file of the blob `name`, which must lie inside the root."""
         path = (self.root / name).resolve()
         if self.root.resolve() not in path.parents:
             raise ValueError(f"blob name outside the archive: {name!r}")
         return path
 
     def put(self, name: str, data: bytes) -> None:
-        path = self._path(name)
+        path = self.path(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_file(path, data)
         _sync_directory(path.parent)
 
     def get(self, name: str) -> bytes:
         try:
-            return self._path(name).read_bytes()
+            return self.path(name).read_bytes()
         except FileNotFoundError:
             raise RecordMissing(name) from None
 
     def delete(self, name: str) -> None:
-        self._path(name).unlink(missing_ok=True)
+        self.path(name).unlink(missing_ok=True)
 
     def describe(self) -> str:
         return f"file:{self.root}"

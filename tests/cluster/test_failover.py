@@ -26,6 +26,7 @@ import pytest
 from engine.selfplay import pick
 from events import keys
 from events.verify import verify_text
+from tests.workers.helpers import record_file
 
 from . import deployment as deploy
 
@@ -208,10 +209,10 @@ def assert_archives(arena: deploy.Deployment, games: list[dict]) -> None:
     archive = arena.data_dir / "archive"
     deadline = time.monotonic() + RETRY_SECONDS
     pause = threading.Event()
-    while time.monotonic() < deadline and not all((archive / f"{g['id']}.json").exists() for g in games):
+    while time.monotonic() < deadline and not all(record_file(archive, g["id"]).exists() for g in games):
         pause.wait(0.2)
     for game in games:
-        assert verify_text((archive / f"{game['id']}.json").read_bytes()).ok, game["id"]
+        assert verify_text(record_file(archive, game["id"]).read_bytes()).ok, game["id"]
 
 
 def assert_original_answer(web: deploy.Http, acknowledged: list[Ack]) -> None:

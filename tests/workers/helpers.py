@@ -6,6 +6,9 @@ import time
 from datetime import datetime, timedelta, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from pathlib import Path
+
+from events.archive.storage import name_of
 from workers.settings import Settings
 from workers.worker import make_worker
 
@@ -14,6 +17,12 @@ def run_worker(redis) -> bool:
     """A real RQ worker in burst mode: its deadline loop deals with what is due, queued jobs run,
     then it returns."""
     return make_worker(redis, Settings.from_env()).work(burst=True, logging_level="WARNING")
+
+
+def record_file(archive: Path, game_id: str) -> Path:
+    """Where the end-of-game job writes a game's signed record under the archive directory: its
+    archive blob (events/archive/storage.py)."""
+    return archive / "games" / name_of(game_id)
 
 
 def bearer(token: str) -> dict:

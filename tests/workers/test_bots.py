@@ -13,7 +13,7 @@ from workers import followup, results
 from workers.queues import job_id
 from workers.settings import Settings
 
-from .helpers import bearer, later, new_game, run_worker
+from .helpers import bearer, later, new_game, record_file, run_worker
 
 BOT_FIRST = [{"name": "Ann", "school": "northern"}, {"name": "Robot", "school": "sylvan", "bot": True}]
 
@@ -37,7 +37,7 @@ def test_two_bots_play_a_whole_game_which_is_then_archived_and_not_rated(client,
     run_worker(redis_db)
     view = client.get(f"/games/{game['id']}").json
     assert view["status"] == "finished"
-    assert (tmp_path / "data" / "archive" / f"{game['id']}.json").exists()
+    assert record_file(tmp_path / "data" / "archive", game["id"]).exists()
     assert not results.is_rated(redis_db, game["id"])          # games against the computer are unrated
 
 

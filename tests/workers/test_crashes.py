@@ -10,7 +10,7 @@ import time
 from events import inbox, keys
 from workers import endgame
 
-from .helpers import TWO_SECONDS, all_timed_out, bearer, deadlines_of, new_game, register, timed_out_at
+from .helpers import TWO_SECONDS, all_timed_out, bearer, deadlines_of, new_game, record_file, register, timed_out_at
 from .processes import START_SECONDS, Worker, pulses, wait_for
 
 GAMES = 4
@@ -90,6 +90,6 @@ def test_an_end_of_game_job_whose_worker_is_killed_mid_run_completes_once_after_
         overs = [n for _, n in inbox.read(server, player["id"]) if n["type"] == "game_over"]
         assert len(overs) == 1                                                  # told once
     archive = tmp_path / "data" / "archive"
-    assert (archive / f"{game['id']}.json").exists()
+    assert record_file(archive, game["id"]).exists()
     result = json.loads((archive / f"{game['id']}.result.json").read_text())
     assert [(r["name"], r["place"]) for r in result["standings"]] == [("Ann", 1), ("Bob", 2)]

@@ -11,7 +11,7 @@ from events import due
 from events.verify import verify_text
 from workers import endgame, queues, ratings
 
-from .helpers import bearer, new_game, register, run_worker
+from .helpers import bearer, new_game, record_file, register, run_worker
 
 
 def finished_duel(client, redis_db):
@@ -26,14 +26,14 @@ def finished_duel(client, redis_db):
 
 def snapshot(client, redis_db, archive, game, players):
     return {"ratings": [client.get("/players/me/rating", headers=bearer(p["token"])).json for p in players],
-            "files": {p.name: p.read_bytes() for p in sorted(archive.iterdir())},
+            "files": {p.name: p.read_bytes() for p in sorted(archive.rglob("*")) if p.is_file()},
             "inbox": [client.get("/players/me/notifications", headers=bearer(p["token"])).json for p in players]}
 
 
 def test_a_finished_game_is_scored_rated_archived_and_announced(client, redis_db, tmp_path):
     game, ann, bob = finished_duel(client, redis_db)
     archive = tmp_path / "data" / "archive"
-    record = (archive / f"{game['id']}.json").read_bytes()
+    record = record_file(archive, game["id"]).read_bytes()
     assert verify_text(record).ok
     result = json.loads((archive / f"{game['id']}.result.json").read_text())
     assert [(r["name"], r["place"]) for r in result["standings"]] == [("Ann", 1), ("Bob", 2)]
@@ -94,5 +94,5 @@ def test_an_end_of_game_job_that_was_lost_is_enqueued_again_by_the_deadline_loop
     with freeze_time(datetime.fromtimestamp(look + 0.1, timezone.utc)):
         run_worker(redis_db)
     assert endgame.done(redis_db, game["id"])
-    assert (tmp_path / "data" / "archive" / f"{game['id']}.json").exists()
+    assert record_file(tmp_path / "data" / "archive", game["id"]).exists()
     assert due.when(redis_db, due.member("finish", game["id"])) is None

@@ -24,7 +24,7 @@ from server import create_app
 from workers import endgame
 from workers import followup as hook
 
-from .helpers import bearer, new_game, register, run_worker
+from .helpers import bearer, new_game, record_file, register, run_worker
 from .processes import ROOT, START_SECONDS, wait_for
 
 
@@ -59,13 +59,13 @@ def test_a_finishing_move_whose_hook_never_ran_is_followed_up_by_a_deadline_loop
         run_worker(redis_db)                                                   # the loop catches up, the job runs
     assert followup.owed(redis_db, game["id"]) is None
     archive = tmp_path / "data" / "archive"
-    written = (archive / f"{game['id']}.json").stat().st_mtime_ns
+    written = record_file(archive, game["id"]).stat().st_mtime_ns
     service = hook.service(redis_db)
     hook.hook(service, game["id"], None)                                       # the hook after all, and a loop again
     assert not service.catch_up(game["id"])                                    # nothing owed any more
     with freeze_time(later + timedelta(seconds=60)):
         run_worker(redis_db)
-    assert (archive / f"{game['id']}.json").stat().st_mtime_ns == written      # archived once
+    assert record_file(archive, game["id"]).stat().st_mtime_ns == written      # archived once
     told_once_and_rated_once(crashed, redis_db, [ann, bob], game["id"], archive)
 
 
