@@ -1,5 +1,6 @@
-"""Finished games for the archive tests: corpus games played again through the service, with a
-roster, seat tokens and chat, their follow-up and end-of-game work marked done."""
+"""Finished games for the archive tests: corpus games stored again through the service, with a
+roster, seat tokens and chat, their follow-up and end-of-game work marked done (or done by the
+end-of-game job itself)."""
 from __future__ import annotations
 
 import json
@@ -9,30 +10,53 @@ from engine.moves import move_spans
 
 from events import chat, followup, keys, moves, roster, tokens
 from events.archive import index
+from events.envelope import SYSTEM
+from events.schemas import REGISTRY
+from events.service import seal
+from tests.events.conftest import any_redis, redis_db, redis_url  # noqa: F401 - the event store's backends and emptied database
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "corpus"
+MOMENT = "2026-01-01T00:00:00.000000Z"
 
 
 def corpus_names() -> list[str]:
     return sorted(p.stem for p in CORPUS.glob("*.json"))
 
 
-def finished_game(service, name: str, game_id: str) -> list[str]:
-    """The corpus game `name` played again as `game_id`, done with: its seat tokens."""
+def finished_game(service, name: str, game_id: str, players: list[dict] | None = None, finish=None) -> list[str]:
+    """The corpus game `name` stored again as `game_id`, done with: its seat tokens.
+
+    Created by the service from the record's options (or position), then every recorded move's
+    events sealed and appended as the service does after deciding them (the corpus tests decide
+    them again; here only what is stored matters). `players` sit in its seats (else guests);
+    `finish(game_id)` runs the end-of-game work (else it is marked done)."""
     redis = service.store.redis
     record = json.loads((CORPUS / f"{name}.json").read_text())
-    created = service.create_game(record["options"], game_id=game_id) if "options" in record \
-        else service.create_from_position(record["position"], game_id=game_id)
-    events = record["events"]
-    for begin, _ in move_spans(events):
-        accepted = events[begin]
-        service.execute(created.game_id, accepted["seat"], accepted["command"])
-    seats = len(service.load(game_id).state["seats"])
-    roster.save(redis, game_id, [{"name": f"Player {i}"} for i in range(seats)], {"form": service.load(game_id).state["form"]})
+    if "options" in record:
+        service.create_game(record["options"], game_id=game_id)
+    else:
+        service.create_from_position(record["position"], game_id=game_id)
+    loaded = service.load(game_id)
+    events, sealed, head = record["events"], [], loaded.head_hash
+    spans = move_spans(events)
+    assert not spans or spans[0][0] == loaded.version, f"{name}: created otherwise than recorded"
+    for begin, end in spans:
+        actor = SYSTEM if events[begin]["command"]["type"] == "timeout" else events[begin]["seat"]
+        sealed += seal(game_id, loaded.version + len(sealed), head, events[begin:end], loaded.state["rng"]["seed"],
+                       actor, MOMENT, REGISTRY)
+        head = sealed[-1].hash
+    service.store.append(game_id, loaded.version, sealed)
+    seats = len(loaded.state["seats"])
+    roster.save(redis, game_id, (players or [{"name": f"Player {i}"} for i in range(seats)])[:seats],
+                {"form": loaded.state["form"]})
     issued = tokens.issue_seat_tokens(redis, game_id, seats)
     chat.post(redis, game_id, "players", {"player": None, "name": "Player 0", "seat": 0, "text": "good game"})
     chat.post(redis, game_id, "spectators", {"player": None, "name": "Kibitzer", "seat": None, "text": "well played"})
-    done_with(service, game_id)
+    if finish is not None:
+        finish(game_id)
+        followup.settle(redis, game_id, service.store.version(game_id))
+    else:
+        done_with(service, game_id)
     return issued
 
 
@@ -40,12 +64,9 @@ def done_with(service, game_id: str) -> None:
     """What the end-of-game job leaves behind (its follow-up settled, its work marked done)."""
     redis = service.store.redis
     followup.settle(redis, game_id, service.store.version(game_id))
-    redis.hset(keys.finish_marks(game_id), "done", "2026-01-01T00:00:00.000000Z")
+    redis.hset(keys.finish_marks(game_id), "done", MOMENT)
     index.mark(redis, game_id, 1767225600.0)
 
-
-
-from tests.events.conftest import any_redis, redis_db, redis_url  # noqa: E402,F401 - the event store's backends and emptied database
 
 def seen(service, game_id: str) -> dict:
     """What reading the game gives through the service, the moves index and the chat."""
