@@ -63,6 +63,15 @@ def _archived(redis: Any, game_id: str, channel: str) -> list[dict]:
     return game.archived.messages(channel) if game is not None else []
 
 
+def archived_entries(redis: Any, game_id: str, channel: str, after: str) -> list[tuple[str, dict[str, str]]]:
+    """A channel's messages after stream id `after` that left Redis with the game's archive, as the
+    channel's stream entries were: (id, {"data": the message's JSON})."""
+    game = archive_reader.default().game(redis, game_id)
+    floor = _order(after)
+    return [(mid, {"data": data}) for mid, data in (game.archived.chat.get(channel, []) if game else [])
+            if _order(mid) > floor]
+
+
 def _merged(archived: list[dict], live: list[dict], after: str) -> list[dict]:
     """The archived messages after `after` and those still (or since) in Redis, each once, in order."""
     floor = _order(after) if after not in ("", "0", "0-0") else (0, 0)

@@ -180,7 +180,17 @@ def open_stream(query: dict, game_id: str) -> sse.Source:
     except ValidationError:
         raise ApiError(400, "malformed_request", "The chat cannot resume from there; reconnect without Last-Event-ID to start again.") from None
     return sse.Source(keys.chat(game_id, query["channel"]), sse.parse_id(after), render_messages,
-                      (query["channel"], tuple(sorted(muted))), unchanged=unchanged)
+                      (query["channel"], tuple(sorted(muted))), unchanged=unchanged,
+                      archived=archived_chat(game_id, query["channel"]))
+
+
+def archived_chat(game_id: str, channel: str) -> sse.Archived | None:
+    """The channel's messages that left Redis with the game's archive (None while the game is in Redis):
+    a stream reads them first; messages written since are in Redis."""
+    redis = Arena.of().redis
+    if not redis.exists(keys.archived(game_id)):
+        return None
+    return lambda after: (chat.archived_entries(redis, game_id, channel, sse.format_id(after)), False)
 
 
 def readable(game_id: str, caller: auth.Caller) -> tuple[str, ...]:
@@ -232,7 +242,8 @@ def game_stream(query: dict, game_id: str, caller: auth.Caller, log: sse.Source,
     hidden = tuple(sorted(muted))
 
     def channel(c: str) -> sse.Source:
-        return sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden))
+        return sse.Source(keys.chat(game_id, c), sse.parse_id(at.get(c, "0")), render_messages, (c, hidden),
+                          archived=archived_chat(game_id, c))
     parts = (replace(log, after=(version, 0), presence=None), *(channel(c) for c in channels))
     named = channels + later + more             # a joining part is named once it has joined
 

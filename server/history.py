@@ -248,12 +248,31 @@ def open_stream(query: dict, game_id: str) -> sse.Source | Merged:
 
 
 def _log_source(game_id: str, caller: auth.Caller, after: int, render: sse.Render) -> sse.Source:
-    if not Arena.of().service.store.exists(game_id):
+    arena = Arena.of()
+    if not arena.service.store.exists(game_id):
         raise GameNotFound(game_id)                 # 404 before the stream starts
     # who is watching (spectator counts, e-mail): a player, or an address (its streams are one viewer)
     viewer = caller.player or "anon:" + hashlib.sha256(limits.client_address().encode()).hexdigest()[:12]
+    archived = ArchivedLog(arena.service.store, game_id, render is render_events) \
+        if arena.redis.exists(keys.archived(game_id)) else None
     return sse.Source(keys.log(game_id), (after, 0), GameRender(render, game_id), caller.seat,
-                      presence=(game_id, viewer))
+                      presence=(game_id, viewer), archived=archived)
+
+
+@dataclass(frozen=True)
+class ArchivedLog:
+    """The log of a game that left Redis, as the log's entries were (sse.Source.archived): a stream
+    resuming on it, or opened on it, gets what it is owed from the archive, then ends when `ends`
+    (a stream that goes on with the chat does not)."""
+    store: Any
+    game_id: str
+    ends: bool
+
+    def __call__(self, after: sse.StreamId) -> tuple[list[sse.Entry], bool]:
+        game = self.store.archived_game(self.game_id)
+        if game is None:
+            return [], False                        # not deleted yet, or restored: the log is in Redis
+        return [(f"{env.version}-0", {"e": env.to_stored()}) for env in game.archived.envelopes[after[0]:]], self.ends
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,9 @@ class Frame:
 
 
 Render = Callable[[Sequence[Entry], Hashable], list[Frame]]
+# The entries after an id that left Redis for the archive (events/archive/), as XRANGE gave them,
+# and whether the key is complete (nothing will ever follow them: an archived game's log)
+Archived = Callable[[StreamId], tuple[Sequence[Entry], bool]]
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Source:
     # False once what it was opened with changed (a chat viewer's mutes): the stream then ends, and
     # the client resumes from its id (as Merged.unchanged); not part of what viewers alike share
     unchanged: Callable[[], bool] | None = dataclass_field(default=None, compare=False, hash=False)
+    # a finished game's entries read from the archive before Redis (None: all are in Redis)
+    archived: Archived | None = dataclass_field(default=None, compare=False, hash=False)
 
 
 def parse_id(raw: Any) -> StreamId:
@@ -100,12 +105,23 @@ class Backlog:
             self.upto = self.frames[-1].id if self.over else max(self.upto, parse_id(entries[-1][0]))
         return self.over or len(entries) < PAGE
 
+    def take_archived(self) -> bool:
+        """Start with the entries the archive holds (a game that left Redis); True when that is all
+        there will ever be. Those in Redis come after them (written since, or not yet deleted)."""
+        if self.source.archived is None:
+            return False
+        entries, complete = self.source.archived(self.upto)
+        self.take(entries)
+        self.over = self.over or complete
+        return self.over
+
 
 def read_after(redis: Any, source: Source, after: StreamId) -> Backlog:
     """Every frame stored after `after`, read with a synchronous client."""
     backlog = Backlog(source, after)
-    while not backlog.take(redis.xrange(*backlog.query(), count=PAGE)):
-        pass
+    if not backlog.take_archived():
+        while not backlog.take(redis.xrange(*backlog.query(), count=PAGE)):
+            pass
     return backlog
 
 

@@ -207,6 +207,8 @@ class StreamHub:
     async def read_after(self, source: Source, after: StreamId) -> Backlog:
         """The backlog after `after`, read with the hub's own client (the async twin of sse.read_after)."""
         backlog = Backlog(source, after)
+        if source.archived is not None and await asyncio.to_thread(backlog.take_archived):
+            return backlog                      # the archive (a file, a synchronous client) off the loop
         while not backlog.take(await self.redis.xrange(*backlog.query(), count=PAGE)):
             pass
         return backlog
