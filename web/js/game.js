@@ -12,6 +12,7 @@ import { card as cardData, cardName, formName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
 import { formLabel, logPanel, provenanceNote, seatsPanel, sidesText, statusText, stripPanel, tasksPanel } from "./panels.js";
+import { ReviewPanel, logMarks } from "./review.js";
 import { RewindBar } from "./rewind.js";
 import * as storage from "./storage.js";
 import { LiveStream } from "./stream.js";
@@ -53,6 +54,7 @@ export class GamePage {
     this.narrow.addEventListener("change", () => this.render());
     this.handClosed = this.narrow.matches;        // a phone's hand drawer starts closed: names only
     this.rewindBar = new RewindBar((n) => this.seek(n));
+    this.reviewMarks = new Map();
   }
 
   async start() {
@@ -87,6 +89,10 @@ export class GamePage {
   // (choices, confirm, undo, redo, end turn) and explains a misclick; the board sits under it,
   // sized to what is left of the screen; the hand beside it (on a phone: a drawer at the bottom).
   layout() {
+    this.reviewPanel = new ReviewPanel(this.id, this.token, {
+      onMarks: (review) => { this.review = review; this.renderedLog = null; this.renderLog(); },
+      onPick: (version) => this.seekVersion(version),
+    });
     this.statusEl = h("p", { class: "status-text", id: "status", "aria-live": "polite" });
     this.streamEl = h("span", { class: "stream-status", id: "stream-status" }, "Connecting…");
     this.notifyBtn = h("button", { type: "button", class: "small", id: "notify-btn", onclick: () => this.askNotify() }, "Notify me");
@@ -112,7 +118,7 @@ export class GamePage {
     clear(this.root, h("div", { class: "game" }, this.barEl,
       h("div", { class: "game-grid" },
         h("div", { class: "board-col" }, this.stripEl,
-          h("div", { class: "board-wrap" }, this.board.svg)),
+          h("div", { class: "board-wrap" }, this.board.svg), this.reviewPanel.el),
         h("aside", { class: "side-col" }, this.endEl, this.handEl, this.seatsEl, this.tasksEl, this.rewindBar.el,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
           this.keyEl = h("p", { class: "board-key", id: "board-key" }), this.shareEl))));
@@ -507,6 +513,7 @@ export class GamePage {
     const claims = new Map([...this.plan.tasks].map(([task, cmd]) => [task, () => this.send(cmd)]));
     clear(this.tasksEl, tasksPanel(shown, this.data, claims));
     this.renderLog();
+    this.reviewPanel.show(live);
     this.renderSteps();
     this.renderStrip(shown, mySeat);
     this.renderEnd(live, mySeat);
@@ -818,7 +825,7 @@ export class GamePage {
     if (this.renderedLog !== key) {
       this.renderedLog = key;
       this.shownMove = undefined;
-      clear(el, logPanel(this.log, (move) => this.seek(move === this.moves.length - 1 ? null : move)));
+      clear(el, logPanel(this.log, (move) => this.seek(move === this.moves.length - 1 ? null : move), logMarks(this.review, this.log)));
       if (atBottom || !this.logScrolled) { el.scrollTop = el.scrollHeight; this.logScrolled = true; }
     }
     // the entries of the move on the board are marked, and brought into the log's view once
@@ -832,6 +839,12 @@ export class GamePage {
       const top = first.offsetTop - el.offsetTop;
       if (top < el.scrollTop || top > el.scrollTop + el.clientHeight - first.offsetHeight) el.scrollTop = Math.max(0, top - el.clientHeight / 3);
     }
+  }
+
+  // The board after the move whose events start at `version` (a dot of the review's graph).
+  seekVersion(version) {
+    const line = this.log.find((l) => l.version >= version && l.move !== undefined);
+    if (line) this.seek(line.move === this.moves.length - 1 ? null : line.move);
   }
 
   // The words of the log for move n (what a caption says of it), or null when the log has none.

@@ -4,6 +4,7 @@
 import { h, plural, s } from "./dom.js";
 import { cardName, colour, playerName, schoolName } from "./data.js";
 import { cardTile } from "./cards.js";
+import { MARK_WORDS } from "./review.js";
 
 export function duration(seconds) {
   if (seconds === null || seconds === undefined) return "";
@@ -257,13 +258,19 @@ export function provenanceNote(provenance) {
 }
 
 // Each line jumps the rewind slider to its move (onPick(move)); undone steps are struck through.
-export function logPanel(lines, onPick) {
+// `marks`: the game review's marked moves by the version of their first log line (review.js).
+export function logPanel(lines, onPick, marks = new Map()) {
   if (!lines.length) return h("p", { class: "muted" }, "Nothing has happened yet.");
-  return h("ol", { class: "log-lines" }, lines.map((l) => h("li", {
-    "data-version": l.version, "data-move": l.move ?? "", class: l.undone ? "undone" : "",
-    title: l.undone ? "Taken back (undone). Click to see this move." : "Click to see the board after this move",
-  }, h("button", { type: "button", class: "log-line", onclick: () => onPick && l.move !== undefined && onPick(l.move) },
-    l.text, l.undone ? h("span", { class: "tag tag-undone" }, "undone") : null))));
+  return h("ol", { class: "log-lines" }, lines.map((l) => {
+    const marked = marks.get(l.version);
+    return h("li", {
+      "data-version": l.version, "data-move": l.move ?? "", class: l.undone ? "undone" : "",
+      title: l.undone ? "Taken back (undone). Click to see this move." : "Click to see the board after this move",
+    }, h("button", { type: "button", class: "log-line", onclick: () => onPick && l.move !== undefined && onPick(l.move) },
+      l.text, l.undone ? h("span", { class: "tag tag-undone" }, "undone") : null,
+      marked ? h("span", { class: `tag review-mark mark-${marked.mark}`, "data-mark": marked.mark }, MARK_WORDS[marked.mark]) : null),
+    marked && marked.better_text ? h("p", { class: "better" }, marked.better_text) : null);
+  }));
 }
 
 // A melee seat's points in each colour: the weakest (its score) marked, and the best (which ends the
