@@ -4,6 +4,7 @@
 
 import { api, mayHaveSession } from "./api.js";
 import { clear, h } from "./dom.js";
+import { when } from "./panels.js";
 import * as storage from "./storage.js";
 
 let known;
@@ -140,7 +141,7 @@ async function vacationSection() {
   const out = h("p", { role: "status", hidden: true });
   const controls = h("div", {});
   async function draw(v) {
-    status.textContent = v.active ? `On vacation until ${new Date(v.until).toLocaleString()}: your clocks are paused.`
+    status.textContent = v.active ? `On vacation until ${when(v.until)}: your clocks are paused.`
       : `Not on vacation. ${v.left_days} of ${v.allowance_days} days left this year.`;
     clear(controls, v.active
       ? h("button", { type: "button", id: "end-vacation", onclick: async () => draw(await api.endVacation()) }, "Come back now")

@@ -828,8 +828,9 @@ export class GamePage {
       clear(el, logPanel(this.log, (move) => this.seek(move === this.moves.length - 1 ? null : move), logMarks(this.review, this.log)));
       if (atBottom || !this.logScrolled) { el.scrollTop = el.scrollHeight; this.logScrolled = true; }
     }
-    // the entries of the move on the board are marked, and brought into the log's view once
-    const shown = this.rewound ? this.rewound.move : this.moves.length - 1;
+    // the entries of the move on the board are marked, and brought into the log's view once (not
+    // the setup's while no move has been made: they are the whole log)
+    const shown = this.rewound ? this.rewound.move : this.moves.length > 1 ? this.moves.length - 1 : null;
     if (this.shownMove === shown) return;
     this.shownMove = shown;
     const lines = [...el.querySelectorAll("li[data-move]")];

@@ -6,7 +6,7 @@ import { currentAccount, signInForm } from "./account.js";
 import { clear, h, plural } from "./dom.js";
 import { formName, schoolName } from "./data.js";
 import { NEWEST, inbox } from "./inbox.js";
-import { timeControlText } from "./panels.js";
+import { timeControlText, when } from "./panels.js";
 
 const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
 const TEAM_FORMS = ["duel", "high_form"];
@@ -159,7 +159,7 @@ export async function showPeople(el, data) {
     const who = (i) => i.invited_by_name || "Someone";
     clear(invitesEl, list.length ? [h("h3", {}, "Invitations"), h("ul", {}, list.map((i) => h("li", { class: "invitation" },
       `${who(i)} invites you to ${formName(data, i.form)} as ${i.name} (seat ${i.seat + 1} of ${i.players.length}); `
-      + `answer by ${new Date(i.expires).toLocaleString()}. ${i.start_text || ""} `,
+      + `answer by ${when(i.expires)}. ${i.start_text || ""} `,
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "accept").then(() => play(i.game_id)).catch(fail) }, "Accept"), " ",
       h("button", { type: "button", class: "small", onclick: () => api.answerInvitation(i.id, "decline").then(drawInvitations).catch(fail) }, "Decline"))))] : []);
   }
@@ -176,10 +176,10 @@ export async function showPeople(el, data) {
     if (notesEl.querySelector(`[data-note="${CSS.escape(n.id)}"]`)) return;
     notesEl.querySelector("li.muted")?.remove();
     const ms = Number(String(streamId || "").split("-")[0]);        // a stream id starts with its time
-    const when = ms ? ` · ${new Date(ms).toLocaleString()}` : "";
+    const at = ms ? ` · ${when(ms)}` : "";
     const linked = kinds.get(n.type)?.link ?? true;
     const link = n.game_id && linked ? h("a", { href: `/play/${encodeURIComponent(rematchOf(n))}` }, n.text) : n.text;
-    notesEl.prepend(h("li", { class: `note note-${n.type}`, dataset: { note: n.id } }, link, h("span", { class: "muted" }, when)));
+    notesEl.prepend(h("li", { class: `note note-${n.type}`, dataset: { note: n.id } }, link, h("span", { class: "muted" }, at)));
     while (notesEl.children.length > NEWEST) notesEl.lastChild.remove();
   }
 

@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { clear, h } from "./dom.js";
 import { formName, schoolName } from "./data.js";
+import { when } from "./panels.js";
 
 function statsTable(title, rows, label) {
   return h("table", { class: "stats" }, h("caption", {}, title),
@@ -16,7 +17,7 @@ export async function showProfile(root, who, data) {
   const ratings = Object.entries(p.ratings);
   clear(root, h("div", { class: "profile", id: "profile" },
     h("section", { class: "panel" }, h("h1", {}, p.title ? `${p.title} ${p.name}` : p.name),
-      p.vacation ? h("p", { class: "vacation" }, `On vacation until ${new Date(p.vacation.until).toLocaleString()}`) : null,
+      p.vacation ? h("p", { class: "vacation" }, `On vacation until ${when(p.vacation.until)}`) : null,
       h("h2", {}, "Ratings"),
       ratings.length ? h("ul", { class: "ratings" }, ratings.map(([form, r]) => h("li", {},
         `${formName(data, form)}: ${r.display_rating ?? r.ordinal.toFixed(1)} (${r.games} rated game${r.games === 1 ? "" : "s"}${r.provisional ? "; ? until 10" : ""})`,
