@@ -93,6 +93,12 @@ def seat_fields(seat: dict) -> dict[str, Any]:
             **({"title": seat["title"]} if seat.get("title") else {})}
 
 
+def labelled(seat: dict) -> str:
+    """The seat's name as lists show it: the computer's with its level ("Computer (computer · level 3)")."""
+    level = bot_level(seat)
+    return f"{seat['name']} (computer · level {level})" if level is not None else seat["name"]
+
+
 def titled(name: str, title: str) -> str:
     """A bot account's name as every page and list shows it: "BOT Robo"."""
     return name if name.startswith(f"{title} ") else f"{title} {name}"

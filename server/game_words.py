@@ -29,10 +29,11 @@ def described(game_id: str, seat: int | None, state: dict) -> dict:
     redis = Arena.of().redis
     seats = roster.seats(redis, game_id)
     names = [s.get("name") or f"Seat {i + 1}" for i, s in enumerate(seats)]
+    labels = [roster.labelled({**s, "name": n}) for s, n in zip(seats, names)]      # the computer's level
     mine = _side(state, seat) if seat is not None else None
     out = {"form_text": form_words(state["form"], len(seats), bool(state.get("teams"))),
-           "opponents": [n for i, n in enumerate(names) if i != seat and _side(state, i) != mine],
-           "partners": [n for i, n in enumerate(names) if i != seat and _side(state, i) == mine],
+           "opponents": [n for i, n in enumerate(labels) if i != seat and _side(state, i) != mine],
+           "partners": [n for i, n in enumerate(labels) if i != seat and _side(state, i) == mine],
            "seconds_left": None}
     if state["phase"] == "over":
         return {**out, "status_text": _result_words(state, seat, names)}

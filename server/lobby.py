@@ -27,6 +27,7 @@ from flask import current_app, request
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from engine.ai import LEVELS
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
 from events import accounts, keys, lobby, ratings, results, roster
@@ -70,11 +71,19 @@ class TableIn(Strict):
     rating_max = fields.Float(validate=validate.Range(min=-1000, max=1000), allow_none=True)
     teams = fields.Boolean(load_default=False, metadata={"description": "2 v 2 (duel or High Form, 4 players): seats "
                                                                        "0 and 2 against 1 and 3"})
+    computers = fields.List(fields.Integer(validate=validate.OneOf(sorted(LEVELS))), load_default=list,
+                            validate=validate.Length(max=2),
+                            metadata={"description": "the computer's level (GET /vocabulary: bot_levels) for each place "
+                                                     "it takes at the table; such a table is casual"})
 
     @validates_schema
     def _consistent(self, data: dict, **_: object) -> None:
         if data["teams"] and data["form"] not in TEAM_FORMS:
             raise ValidationError("team games (2 v 2) are played in the duel or High Form, not in a melee", "teams")
+        seats = data.get("seats", seat_range(data["form"], data["teams"])[0])
+        if 1 + len(data["computers"]) >= seats:
+            raise ValidationError("leave at least one place for another person: a game with only you and the "
+                                  "computer is made with POST /games", "computers")
         low, high = seat_range(data["form"], data["teams"])
         if not low <= data.get("seats", low) <= high:
             raise ValidationError(f"{'a 2 v 2 game' if data['teams'] else data['form'].replace('_', ' ')} is played by "
@@ -278,9 +287,10 @@ def open_table(data: dict):
         raise ApiError(403, "bot_account", BOT_CASUAL)
     table = {"id": lobby.new_id(), "form": data["form"], "teams": data["teams"],
              "seats": data.get("seats", seat_range(data["form"], data["teams"])[0]),
-             "schools": data["schools"], "time_control": data.get("time_control"), "rated": data["rated"],
+             "schools": data["schools"], "time_control": data.get("time_control"),
+             "rated": data["rated"] and not data["computers"],
              "rating_min": data.get("rating_min"), "rating_max": data.get("rating_max"), "creator": me.id,
-             "players": [_place(me, data)], "status": "open", "game_id": None, "created": _now(),
+             "players": [_place(me, data), *_computers(data)], "status": "open", "game_id": None, "created": _now(),
              "expires": _now() + limits.setting(lobby.TABLE_TTL_ENV)}
     _claim_place(table, [limits.address_owner(), f"p:{me.id}"])
     return _out(lobby.open_table(Arena.of().redis, table))
@@ -294,6 +304,15 @@ def _claim_place(table: dict, owners: list[str]) -> None:
         who = "You have" if full.startswith("p:") else "Your address has"
         raise ApiError(429, "too_many_open_tables", f"{who} {cap} open tables already: wait for players there, or "
                        "leave one, before opening another.", headers={"Retry-After": str(wait)}, retry_after=wait)
+
+
+def _computers(data: dict) -> list[dict]:
+    """The table's places the computer takes, at their levels (each with a school of its own when
+    every player picks one)."""
+    free = iter(school for school in SUPPORTED_SCHOOLS if school != data.get("school"))
+    return [{"player": None, "name": f"Computer {i + 1}" if len(data["computers"]) > 1 else "Computer",
+             "school": next(free) if data["schools"] == "fixed" else None, "bot_level": level}
+            for i, level in enumerate(data["computers"])]
 
 
 def _place(account: accounts.Account, data: dict) -> dict:
@@ -371,9 +390,10 @@ def _finish_start(table: dict | None) -> dict:
 def start_game(game_id: str, form: str, players: list[dict], time_control: dict | None, rated: bool,
                schools: str, origin: str = "table", teams: bool = False) -> None:
     """Create the game of a full table or of paired seeks: every player agreed by their own call."""
-    seats = [starting.Seat(p["name"], p["school"] if schools == "fixed" else schools, p["player"]) for p in players]
+    seats = [starting.Seat(p["name"], p["school"] if schools == "fixed" else schools, p["player"],
+                           bot=p.get("bot_level") is not None, bot_level=p.get("bot_level")) for p in players]
     starting.start(starting.GameSpec(form, tuple(seats), teams=teams, time_control=time_control, rated=rated,
-                                     agreed=frozenset(p["player"] for p in players), origin=origin,
+                                     agreed=frozenset(p["player"] for p in players if p["player"]), origin=origin,
                                      game_id=game_id, extra={"lobby": True}))
 
 

@@ -89,7 +89,7 @@ def _current(player_id: str) -> list[dict]:
         seats = roster.seats(arena.redis, game_id)
         mine = next((i for i, s in enumerate(seats) if s.get("player") == player_id), None)
         out.append({"game_id": game_id, "form": state["form"], "link": f"/play/{game_id}",
-                    "opponents": [s["name"] for i, s in enumerate(seats) if i != mine],
+                    "opponents": [roster.labelled(s) for i, s in enumerate(seats) if i != mine],
                     "to_play": active_seat(state) == mine})
     return sorted(out, key=lambda g: (not g["to_play"], g["game_id"]))
 
@@ -128,7 +128,7 @@ def live(query: dict):
         seats = roster.seats(arena.redis, game_id)
         seated = {s.get("player") for s in seats if s.get("player")}
         watching = [v for v in presence.viewers(arena.redis, game_id) if v not in seated]
-        out.append({"id": game_id, "form": state["form"], "players": [s["name"] for s in seats],
+        out.append({"id": game_id, "form": state["form"], "players": [roster.labelled(s) for s in seats],
                     "to_play": active_seat(state), "spectators": len(watching), "link": f"/play/{game_id}"})
         if len(out) >= query["limit"]:
             break

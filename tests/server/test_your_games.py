@@ -37,7 +37,7 @@ def test_a_guest_keeps_only_its_own_seat_and_such_games_are_unrated(app, client)
     again = ann.post("/players/me/games/claim", {"games": [{"id": made["id"], "token": friends}]})
     assert again.json["refused"] == [made["id"]]                    # one seat per game, never a friend's too
     row = _mine(ann)[made["id"]]
-    assert (row["seat"], row["form_text"], row["opponents"]) == (0, "3-player melee", ["Friend", "Cpu"])
+    assert (row["seat"], row["form_text"], row["opponents"]) == (0, "3-player melee", ["Friend", "Cpu (computer · level 1)"])
     assert row["status_text"] == "Cpu to play"                       # melee start: the last seat places first
     view = ann.get(f"/games/{made['id']}").json
     assert view["seat"] == 0 and view["rated"] is False

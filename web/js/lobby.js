@@ -67,6 +67,51 @@ function defaultSeats(data, form, name) {
   }));
 }
 
+// Who "you" are in a new game: signed in, your account (every device lists the seat); else this
+// browser's guest player, registered under `name` the first time.
+async function myPlayer(name) {
+  const account = await currentAccount();
+  let player = account ? { id: account.id, name: account.name, token: undefined } : storage.player();
+  if (!player) {
+    player = await api.registerPlayer(name || "You");
+    storage.setPlayer(player);
+  }
+  return player;
+}
+
+// Create the game (with your own player token: your seat is yours at once; naming another player
+// invites them) and remember its seats' links in this browser.
+async function createAndRemember(body, bots, mine, player) {
+  const created = await api.createGame(body, mine >= 0 && player ? player.token : undefined);
+  const links = created.seats.map((s, i) => ({ seat: s.seat, name: s.name, token: s.token, bot: bots[i] }));
+  const mySeat = mine >= 0 ? created.seats[mine] : null;
+  storage.rememberGame(created.id, { seat: mySeat ? mySeat.seat : null, token: mySeat ? mySeat.token : null, links });
+  return { created, links, mySeat };
+}
+
+// "Play the computer now": one click to a duel against the computer at the level chosen.
+export function playComputerForm(data, defaultName) {
+  const level = h("select", { name: "computer-level", id: "computer-level", "aria-label": "The computer's level" },
+    data.vocabulary.bot_levels.map((l) => h("option", { value: l.level, selected: l.level === DEFAULT_LEVEL, title: l.about },
+      `level ${l.level} · ${l.name}`)));
+  const errorEl = h("p", { class: "error", role: "alert", hidden: true });
+  return h("form", { class: "play-computer", id: "play-computer", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const player = await myPlayer(defaultName);
+      const body = { form: "duel", players: [
+        { name: player.name || defaultName, school: "random", player: player.id },
+        { name: "Computer", school: "random", bot_level: Number(level.value) }] };
+      const { created } = await createAndRemember(body, [false, true], 0, player);
+      window.location.assign(`/play/${created.id}`);
+    } catch (err) {
+      errorEl.textContent = err.message;
+      errorEl.hidden = false;
+    }
+  } }, h("label", {}, "Play the computer now at ", level), " ",
+  h("button", { type: "submit", class: "primary", id: "play-computer-button" }, "Play the computer"), errorEl);
+}
+
 export async function showLobby(root, data) {
   const me = storage.player();
   let seats = defaultSeats(data, "duel", me ? me.name : "Player");
@@ -131,15 +176,9 @@ export async function showLobby(root, data) {
     const list = readSeats();
     const body = { form: formSelect.value, players: [] };
     if (teamsBox.checked && TEAM_FORMS.includes(formSelect.value)) body.teams = true;
-    // Signed in, your seat is your account's (every device lists it); else this browser's guest player.
-    const account = await currentAccount();
-    let player = account ? { id: account.id, token: undefined } : storage.player();
     const mine = list.findIndex((s) => s.by === "you");
     try {
-      if (mine >= 0 && !player) {
-        player = await api.registerPlayer(list[mine].name || "You");
-        storage.setPlayer(player);
-      }
+      const player = mine >= 0 ? await myPlayer(list[mine].name) : null;
       body.players = list.map((s, i) => {
         const p = { name: s.name || `Seat ${i + 1}`, school: s.school };
         if (s.by === "bot") p.bot_level = s.level;
@@ -151,11 +190,7 @@ export async function showLobby(root, data) {
         body.time_control = { kind: tcKind.value, seconds: Math.round(Number(tcAmount.value) * Number(tcUnit.value)) };
         if (tcKind.value === "bank") body.time_control.increment = Math.round(Number(tcInc.value) || 0);
       }
-      // your own player token: your seat is yours at once (naming another player invites them)
-      const created = await api.createGame(body, mine >= 0 && player ? player.token : undefined);
-      const links = created.seats.map((s, i) => ({ seat: s.seat, name: s.name, token: s.token, bot: list[i].by === "bot" }));
-      const mySeat = mine >= 0 ? created.seats[mine] : null;
-      storage.rememberGame(created.id, { seat: mySeat ? mySeat.seat : null, token: mySeat ? mySeat.token : null, links });
+      const { created, links, mySeat } = await createAndRemember(body, list.map((s) => s.by === "bot"), mine, player);
       const humans = links.filter((l) => !l.bot && l.seat !== (mySeat && mySeat.seat));
       if (!humans.length && mySeat) {
         window.location.assign(`/play/${created.id}`);
@@ -187,7 +222,8 @@ export async function showLobby(root, data) {
 
   clear(root, h("div", { class: "lobby" },
     h("section", { class: "panel intro" }, h("h1", {}, "Tash-Kalar Arena"),
-      h("p", {}, "Summon beings by arranging your pieces into their patterns, destroy your rivals' pieces, and outscore them. Play a friend by link, or the computer right now.")),
+      h("p", {}, "Summon beings by arranging your pieces into their patterns, destroy your rivals' pieces, and outscore them. Play a friend by link, or the computer right now."),
+      playComputerForm(data, me ? me.name : "Player")),
     peopleEl,
     h("div", { class: "lobby-grid" },
       h("section", { class: "panel new-game", "aria-label": "New game" },
@@ -242,7 +278,7 @@ async function listGames(data, el) {
     const seat = v ? v.seat : null;
     const waiting = Boolean(v && v.status !== "finished" && seat !== null && v.active_seat === seat);
     const finished = Boolean(v && v.status === "finished");
-    const others = v ? (v.players || []).filter((p) => p.seat !== seat).map((p) => `${p.name}${p.bot ? " (computer)" : ""}`) : [];
+    const others = v ? (v.players || []).filter((p) => p.seat !== seat).map((p) => `${p.name}${p.bot ? ` (computer · level ${p.bot_level || 1})` : ""}`) : [];
     const state = !v ? g.error : finished ? resultText(v) : waiting ? "your turn" : `${playerName(v, v.active_seat)} to play`;
     return { ...g, waiting, finished, left: Infinity, state: `${state}${v ? ` · ${timeControlText(v.time_control)}` : ""}`,
       what: `${v ? formName(data, v.form) : ""}${others.length ? ` vs ${others.join(", ")}` : ""}` };

@@ -61,13 +61,34 @@ export async function showPeople(el, data) {
   const high = h("input", { type: "number", name: "rating-max", step: 1, placeholder: "any", "aria-label": "Highest rating" });
   const teams = h("input", { type: "checkbox", name: "table-teams", id: "table-teams" });
   const teamsLabel = h("label", { class: "check" }, teams, " 2 v 2");
+  // Places the computer takes at the table, at a level (a table with the computer is casual); at
+  // least one place stays for another person.
+  const computers = h("select", { name: "table-computers", id: "table-computers", "aria-label": "Places for the computer" });
+  const computerLevel = select("table-computer-level", data.vocabulary.bot_levels.map((l) => [l.level, `level ${l.level} · ${l.name}`]),
+    { id: "table-computer-level", "aria-label": "The computer's level" });
+  computerLevel.value = "3";
+  const computerLabel = h("label", {}, " with ", computers, " at ", computerLevel);
+  const drawComputers = () => {
+    const room = Number(seats.value) - 2;
+    const kept = Math.min(Number(computers.value || 0), room);
+    clear(computers, Array.from({ length: room + 1 }, (_, n) => h("option", { value: n, selected: n === kept },
+      n ? `${n} computer${n > 1 ? "s" : ""}` : "no computer")));
+    computerLabel.hidden = room < 1;
+    computerLevel.hidden = !Number(computers.value);
+    rated.disabled = Boolean(Number(computers.value));      // the computer never plays rated
+    if (rated.disabled) rated.checked = false;
+  };
   const drawSeatChoice = () => {
     teamsLabel.hidden = !TEAM_FORMS.includes(form.value);
     if (teamsLabel.hidden) teams.checked = false;
     clear(seats, (teams.checked ? [4] : SEATS[form.value]).map((n) => h("option", { value: n }, `${n} players`)));
+    drawComputers();
   };
   form.addEventListener("change", drawSeatChoice);
   teams.addEventListener("change", drawSeatChoice);
+  seats.addEventListener("change", drawComputers);
+  computers.addEventListener("change", drawComputers);
+  drawComputers();
 
   async function drawTables() {
     const { tables } = await api.tables();
@@ -89,7 +110,7 @@ export async function showPeople(el, data) {
       const range = t.rating_min !== null || t.rating_max !== null ? ` · rating ${t.rating_min ?? "…"} to ${t.rating_max ?? "…"}` : "";
       return h("li", { class: "table-item", "data-table": t.id },
         h("span", { class: "table-what" }, `${t.form_text || formName(data, t.form)} · ${t.players.length}/${t.seats} · ${t.schools} schools · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
-        h("span", { class: "table-who" }, t.players.map((p) => p.name).join(", ")), ...buttons,
+        h("span", { class: "table-who" }, t.players.map((p) => (p.bot_level ? `${p.name} (computer · level ${p.bot_level})` : p.name)).join(", ")), ...buttons,
         choosing?.table === t.id && !seated ? schoolChooser(t) : null);
     }));
     const open = tablesEl.querySelector(".school-chooser");
@@ -205,7 +226,12 @@ export async function showPeople(el, data) {
     if (s.status === "matched") {
       clear(seekEl, "Your quick match found a game: ", h("a", { href: `/play/${encodeURIComponent(s.game_id)}`, id: "matched-game" }, "open it"), ".");
     } else {
-      seekEl.textContent = s.status === "waiting" ? `Looking for an opponent (${s.window_text || "ratings close to yours"})…` : "";
+      clear(seekEl, s.status === "waiting" ? [`Looking for an opponent (${s.window_text || "ratings close to yours"})… `,
+        h("button", { type: "button", class: "small", id: "seek-computer", onclick: async () => {
+          seeking = false;
+          await api.cancelSeek().catch(() => null);
+          document.getElementById("play-computer")?.requestSubmit();       // the lobby's "Play the computer now"
+        } }, "Play the computer instead")] : []);
     }
     if (s.status === "waiting") seekTimer = setTimeout(watchSeek, 2000);
   }
@@ -221,8 +247,9 @@ export async function showPeople(el, data) {
     if (timeControl(clock.value)) body.time_control = timeControl(clock.value);
     if (low.value !== "") body.rating_min = Number(low.value);
     if (high.value !== "") body.rating_max = Number(high.value);
+    if (!computerLabel.hidden && Number(computers.value)) body.computers = Array(Number(computers.value)).fill(Number(computerLevel.value));
     try { await api.openTable(body); await drawTables(); } catch (err) { fail(err); }
-  } }, h("label", {}, "Game ", form), " ", teamsLabel, " ", seats, " ", schools, " ", mySchoolLabel, " ", clock,
+  } }, h("label", {}, "Game ", form), " ", teamsLabel, " ", seats, computerLabel, " ", schools, " ", mySchoolLabel, " ", clock,
   h("label", { class: "check" }, rated, " rated"), h("label", {}, " Ratings ", low, " to ", high),
   h("button", { type: "submit", class: "primary", id: "open-table-button" }, "Open a table"));
 
