@@ -28,3 +28,7 @@ def test_a_guest_sees_no_console_error_from_lobby_to_game_and_keeps_it_on_signin
     sign(page, live_server.url, name, "#sign-up-button")
     mine = page.request.get(live_server.url + "/players/me/games").json()["games"]     # what every device reads
     assert [(g["id"], g["opponents"]) for g in mine] == [(game_id, ["Computer"])]
+    page.set_viewport_size({"width": 390, "height": 844})     # the signed-in lobby fits a phone's width
+    expect(page.locator("#waiting-games")).to_have_text("Your turn in 1 game")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot("signed-in-lobby-phone")

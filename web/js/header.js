@@ -24,6 +24,7 @@ export function mountWaitingCounter(account, currentGameId) {
       if (others.length) {
         link.href = `/play/${encodeURIComponent(others[0].id)}`;
         link.textContent = currentGameId ? `Next game waiting for you (${others.length})` : `Your turn in ${others.length} game${others.length === 1 ? "" : "s"}`;
+        link.dataset.short = currentGameId ? `Next game (${others.length})` : `Your turn (${others.length})`;    // a phone's header
         link.title = `${others[0].form_text} vs ${others[0].opponents.join(", ")}: ${others[0].status_text}`;
       }
     } catch { link.hidden = true; }
