@@ -36,6 +36,13 @@ def fresh(app):
     return client
 
 
+def registered(client, name: str) -> dict:
+    """A player made with POST /players (no password): its id, name and token."""
+    r = client.post("/players", json={"name": name})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
 def person(app, prefix: str = "p") -> Person:
     client = fresh(app)
     name = f"{prefix}{uuid.uuid4().hex[:8]}"

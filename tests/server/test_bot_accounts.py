@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from .conftest import bearer
-from .people import fresh
+from .people import fresh, registered
 
 PASSWORD = "correct horse battery"
 IRREVERSIBLE = {"irreversible": True}
@@ -18,14 +18,8 @@ def client(app):
     return fresh(app)
 
 
-def _player(client, name: str) -> dict:
-    r = client.post("/players", json={"name": name})
-    assert r.status_code == 201, r.json
-    return r.json
-
-
 def _bot(client, name: str = "Robo") -> dict:
-    robo = _player(client, name)
+    robo = registered(client, name)
     r = client.post("/accounts/me/bot", json=IRREVERSIBLE, headers=bearer(robo["token"]))
     assert r.status_code == 200, r.json
     assert (r.json["bot"], r.json["title"]) == (True, "BOT")
@@ -46,7 +40,7 @@ def test_a_new_account_becomes_a_bot_once_and_for_good_but_not_after_a_game(clie
     assert again.status_code == 200 and again.json["bot"]              # nothing turns it back
     assert client.post("/accounts/me/bot", json={"irreversible": False},
                        headers=bearer(robo["token"])).status_code == 400
-    ann, bob = _player(client, "Ann"), _player(client, "Bob")
+    ann, bob = registered(client, "Ann"), registered(client, "Bob")
     created = _invite(client, ann, bob)
     invitation = created["seats"][1]["invitation"]
     assert client.post(f"/players/me/invitations/{invitation}/accept", headers=bearer(bob["token"])).status_code == 200
@@ -100,7 +94,7 @@ def test_a_bot_never_seeks_a_quick_match_nor_sits_at_a_rated_table(client):
     assert (seek.status_code, seek.json["code"]) == (403, "bot_account")
     rated = client.post("/lobby/tables", json={"form": "duel"}, headers=bearer(robo["token"]))
     assert (rated.status_code, rated.json["code"]) == (403, "bot_account")
-    ann = _player(client, "Ann")
+    ann = registered(client, "Ann")
     table = client.post("/lobby/tables", json={"form": "duel"}, headers=bearer(ann["token"])).json
     joined = client.post(f"/lobby/tables/{table['id']}/join", json={}, headers=bearer(robo["token"]))
     assert (joined.status_code, joined.json["code"]) == (403, "bot_account")
@@ -113,7 +107,7 @@ def test_a_bot_never_seeks_a_quick_match_nor_sits_at_a_rated_table(client):
 
 def test_a_bot_plays_only_so_many_games_at_once(client, app):
     app.config["ARENA_BOT_ACCOUNT_GAMES"] = 1
-    robo, ann = _bot(client), _player(client, "Ann")
+    robo, ann = _bot(client), registered(client, "Ann")
     first, second = _invite(client, ann, robo), _invite(client, ann, robo)
     answer = client.post(f"/players/me/invitations/{first['seats'][1]['invitation']}/accept", headers=bearer(robo["token"]))
     assert answer.status_code == 200

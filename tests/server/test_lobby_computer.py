@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import bearer
-from .people import fresh
+from .people import fresh, registered
 
 
 @pytest.fixture
@@ -13,14 +13,8 @@ def client(app):
     return fresh(app)
 
 
-def _player(client, name: str) -> dict:
-    r = client.post("/players", json={"name": name})
-    assert r.status_code == 201, r.json
-    return r.json
-
-
 def test_a_melee_table_with_the_computer_starts_when_the_people_have_joined(client):
-    ann, bob = _player(client, "Ann"), _player(client, "Bob")
+    ann, bob = registered(client, "Ann"), registered(client, "Bob")
     opened = client.post("/lobby/tables", json={"form": "melee", "seats": 3, "schools": "fixed", "school": "northern",
                                                 "computers": [4]}, headers=bearer(ann["token"]))
     assert opened.status_code == 201, opened.json
@@ -37,6 +31,6 @@ def test_a_melee_table_with_the_computer_starts_when_the_people_have_joined(clie
 
 
 def test_a_table_leaves_a_place_for_a_person(client):
-    ann = _player(client, "Ann")
+    ann = registered(client, "Ann")
     refused = client.post("/lobby/tables", json={"form": "duel", "computers": [3]}, headers=bearer(ann["token"]))
     assert refused.status_code == 400 and "computers" in str(refused.json)
