@@ -51,16 +51,16 @@ def level_player(level: int) -> Player:
     return player
 
 
-def play_game(options: dict[str, object], players: list[Player], seed: str) -> Played:
-    """Play the game `options` describes with one player per seat; each decision's seed is made from
-    `seed`, the seat and the game's version."""
+def play_game(options: dict[str, object], players: list[Player], seed: str, limit: int = MAX_DECISIONS) -> Played:
+    """Play the game `options` describes with one player per seat, for at most `limit` decisions;
+    each decision's seed is made from `seed`, the seat and the game's version."""
     events = new_game(options)
     state = replay(events)
     seats = len(state["seats"])
     knowledge = [Knowledge(i) for i in range(seats)]
     told = [0] * seats
     out = Played(events, state)
-    while state["phase"] != "over" and sum(out.decisions.values()) < MAX_DECISIONS:
+    while state["phase"] != "over" and sum(out.decisions.values()) < limit:
         seat = active_seat(state)
         if seat is None:
             break

@@ -41,6 +41,15 @@ def test_no_illegal_command_in_ten_thousand_decisions_at_the_cheapest_level():
         games += 1
 
 
+@pytest.mark.parametrize("form,schools,teams", FORMS)
+def test_a_searching_level_plays_every_form_and_school(form, schools, teams):
+    """The club level (the search, as the stronger levels run it with more simulations) in seat 0
+    through the first turns of every form, teams and expansion school among them."""
+    played = play_game(_options(form, schools, teams, "forms"), [level_player(3)] + [level_player(CHEAPEST)] * (len(schools) - 1),
+                       "forms", limit=4 * len(schools) + 4)
+    assert played.illegal == 0 and played.decisions[0] >= 3
+
+
 def _sample_is_consistent(state, seat, sample):
     assert sample["board"] == state["board"] and sample["hands"][seat] == state["hands"][seat]
     assert sample["discards"] == state["discards"]
