@@ -2,16 +2,20 @@
 play, the strongest against the old one-step greedy bot (bench/greedy.py, which reads the true
 state) in duels, High Form and 3-player melees.
 
-    python bench/bots.py [--games 20] [--top-games 20] [--processes 2] [--seed 1] [--only ladder,greedy]
+    python bench/bots.py [--games 20] [--top-games 20] [--melee-games 20] [--processes 2] [--seed 1]
+                         [--only ladder,greedy,melee] [--records DIR] [--results FILE] [--stop-after MIN]
+    python bench/bots.py --report FILE          # the same tables from the results of a run
 
-Prints, per pairing, the win rate of the higher level with its 95% (Wilson) interval, then an
+The pairings' games are taken in turn, in proportion to their counts, so a ladder stopped early
+(--stop-after) has played the same share of each. Prints, per pairing, the win rate of the higher level with its 95% (Wilson) interval, then an
 Elo-like table chained from those rates, the CPU seconds per decision of each player (median and
 p99, one core), simulations per CPU second, per player the mean summons, legends and flares per
-game, and the wall time the ladder took. Seats alternate; schools rotate over every school.
+game, per pairing the JSON line `arena bots` prints for the same games, and the wall time. Seats alternate; schools rotate over every school.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -36,8 +40,9 @@ def _greedy(state, knowledge, options, seed):
     return greedy_choose(state, knowledge.seat, random.Random(seed))
 
 
-def _game(job: ladder.Job) -> dict[str, Any]:
-    return ladder.play(job, extra={"greedy": _greedy})
+def _game(task: tuple[str, ladder.Job, str | None]) -> dict[str, Any]:
+    label, job, records = task
+    return {"label": label, **ladder.play(job, records=records, extra={"greedy": _greedy})}
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -53,40 +58,67 @@ def _label(name: str) -> str:
     return LEVELS[int(name)].name if name.isdigit() else name
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=20, help="games per pairing of neighbouring levels")
-    parser.add_argument("--top-games", type=int, default=20, help="games of the strongest level against the greedy bot, per form")
-    parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--seed", default="1")
-    parser.add_argument("--only", default="ladder,greedy", help="comma-separated parts to run: ladder, greedy")
-    args = parser.parse_args()
-    wanted = set(args.only.split(","))
+Pairing = tuple[str, str, str, str, int, int]       # (label, form, top, bottom, games, seats)
+
+
+def pairings(wanted: set[str], games: int, top_games: int, melee_games: int) -> list[Pairing]:
     levels = [str(n) for n in sorted(LEVELS)]
-    pairings: list[tuple[str, str, str, str, int, int]] = []     # (label, form, top, bottom, games, seats)
+    out: list[Pairing] = []
     if "ladder" in wanted:
-        pairings.append(("beginner vs random", "duel", levels[0], "random", args.games, 2))
-        for low, high in zip(levels, levels[1:]):
-            pairings.append((f"{_label(high)} vs {_label(low)}", "duel", high, low, args.games, 2))
+        out.append(("beginner vs random", "duel", levels[0], "random", games, 2))
+        out += [(f"{_label(high)} vs {_label(low)}", "duel", high, low, games, 2) for low, high in zip(levels, levels[1:])]
+    top = levels[-1]
     if "greedy" in wanted:
-        top = levels[-1]
-        pairings += [("strongest vs greedy, duel", "duel", top, "greedy", args.top_games, 2),
-                     ("strongest vs greedy, High Form", "high_form", top, "greedy", args.top_games, 2),
-                     ("strongest vs 2 greedy, melee 3", "melee", top, "greedy", args.top_games, 3)]
+        out += [("strongest vs greedy, duel", "duel", top, "greedy", top_games, 2),
+                ("strongest vs greedy, High Form", "high_form", top, "greedy", top_games, 2)]
+    if "melee" in wanted:
+        out.append(("strongest vs 2 greedy, melee 3", "melee", top, "greedy", melee_games, 3))
+    return out
+
+
+def interleaved(chosen: list[Pairing], seed: str, records: str | None) -> list[tuple[str, ladder.Job, str | None]]:
+    """Every pairing's games, taken in turn from each in proportion to its count, so a ladder stopped
+    early has played the same share of each."""
+    keyed = [((i + 0.5) / n, order, (label, job, records))
+             for order, (label, form, top, bottom, n, seats) in enumerate(chosen)
+             for i, job in enumerate(ladder.jobs(form, top, bottom, n, seed, seats))]
+    return [task for _, _, task in sorted(keyed, key=lambda k: k[:2])]
+
+
+def run(tasks: list[tuple[str, ladder.Job, str | None]], processes: int, stop_at: float | None,
+        results_file: str | None) -> list[dict[str, Any]]:
+    """Play the games; each result is kept (and appended to `results_file`) as it ends. At `stop_at`
+    (seconds since the epoch) the games still in play are abandoned and the ladder reports the rest."""
     started = time.time()
-    jobs = [(label, job) for label, form, top, bottom, n, seats in pairings
-            for job in ladder.jobs(form, top, bottom, n, args.seed, seats)]
-    results = []
-    with Pool(args.processes) as pool:                    # each game as it ends, for a ladder stopped early
-        for (label, _), result in zip(jobs, pool.imap(_game, [job for _, job in jobs], chunksize=1)):
+    results: list[dict[str, Any]] = []
+    out = open(results_file, "a") if results_file else None
+    pool = Pool(processes)
+    try:
+        for result in pool.imap_unordered(_game, tasks, chunksize=1):
             results.append(result)
-            print(f"  {label}: {result['score']} ({time.time() - started:.0f} s)", file=sys.stderr, flush=True)
+            if out:
+                out.write(json.dumps(result, sort_keys=True) + "\n")
+                out.flush()
+            print(f"  {result['label']}: {result['score']} ({time.time() - started:.0f} s)", file=sys.stderr, flush=True)
+            if stop_at is not None and time.time() >= stop_at:
+                print("  stopped at the given time; games in play are left out", file=sys.stderr)
+                break
+    finally:
+        pool.terminate()
+        if out:
+            out.close()
+    return results
+
+
+def report(chosen: list[Pairing], results: list[dict[str, Any]]) -> None:
+    """The ladder's tables from the games' results."""
     by_label: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for (label, _), result in zip(jobs, results):
-        by_label[label].append(result)
+    for result in results:
+        by_label[result["label"]].append(result)
     print(f"{'pairing':<34} {'games':>5} {'win rate':>9}   95% interval    target")
     elo = {"random": 0.0}
-    for label, form, top, bottom, n, seats in pairings:
+    lines = []
+    for label, form, top, bottom, n, seats in chosen:
         rows = by_label[label]
         wins = sum(r["score"][top] for r in rows)
         low, high = wilson(wins, len(rows))
@@ -95,6 +127,7 @@ def main() -> None:
         rate = wins / max(1, len(rows))
         print(f"{label:<34} {len(rows):>5} {rate:>8.1%}   [{low:5.1%}, {high:5.1%}]   {target:.0%} "
               f"{'met' if rate >= target else 'MISSED'}")
+        lines.append(f"{label}: {json.dumps(ladder.summary(rows, [top, bottom]), sort_keys=True)}")
         if form == "duel" and bottom in elo and top not in elo and rows:
             clipped = min(max(rate, 0.5 / len(rows)), 1 - 0.5 / len(rows))
             elo[top] = elo[bottom] + 400 * math.log10(clipped / (1 - clipped))
@@ -120,7 +153,35 @@ def main() -> None:
     illegal = sum(r["illegal"] for r in results)
     unfinished = sum(1 for r in results if not r["finished"])
     print(f"\nillegal commands: {illegal}; unfinished games: {unfinished}")
-    print(f"the ladder took {time.time() - started:.0f} s of wall time on {args.processes} processes")
+    print("\nper pairing, the line `arena bots` prints for the same games:")
+    for line in lines:
+        print(f"  {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=20, help="games per pairing of neighbouring levels")
+    parser.add_argument("--top-games", type=int, default=20, help="games of the strongest level against the greedy bot, per two-sided form")
+    parser.add_argument("--melee-games", type=int, default=20, help="3-player melees of the strongest level against two greedy bots")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--only", default="ladder,greedy,melee", help="comma-separated parts to run: ladder, greedy, melee")
+    parser.add_argument("--records", help="directory to write every game's verifiable record to")
+    parser.add_argument("--results", help="file to append every game's result to, one JSON line each")
+    parser.add_argument("--report", help="print the ladder from a --results file instead of playing")
+    parser.add_argument("--stop-after", type=float, help="minutes after which the games in play are left out")
+    args = parser.parse_args()
+    chosen = pairings(set(args.only.split(",")), args.games, args.top_games, args.melee_games)
+    started = time.time()
+    if args.report:
+        with open(args.report) as f:
+            results = [json.loads(line) for line in f if line.strip()]
+    else:
+        stop_at = started + 60 * args.stop_after if args.stop_after else None
+        results = run(interleaved(chosen, args.seed, args.records), args.processes, stop_at, args.results)
+    report(chosen, results)
+    if not args.report:
+        print(f"\nthe ladder took {time.time() - started:.0f} s of wall time on {args.processes} processes")
 
 
 if __name__ == "__main__":
