@@ -137,9 +137,9 @@ def answer(redis: Any, game_id: str, seat: int, player: str, *, accept: bool, no
         status, reason = reply[1], reply[2]
         if status == CANCELLED:
             raise InvitationRefused(reason or "game_cancelled",
-                                    f"Game {game_id} was cancelled ({(reason or 'cancelled').replace('_', ' ')}); "
+                                    f"This game was cancelled ({(reason or 'cancelled').replace('_', ' ')}); "
                                     "start a new game to play.")
-        raise InvitationRefused("invitation_answered", f"Game {game_id} has {status} already; open it from your games.")
+        raise InvitationRefused("invitation_answered", f"This game has {status} already; open it from your games.")
     if outcome == "answered":
         raise InvitationRefused("invitation_answered", f"You have {reply[1]} invitation {iid!r} already; nothing more to do.")
     return outcome

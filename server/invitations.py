@@ -99,8 +99,8 @@ def not_started(game_id: str) -> ApiError | None:
         return None
     pending = pending.seen_at(now())
     if pending.status == CANCELLED:
-        return ApiError(409, "game_cancelled", f"Game {game_id} was {pending.status_text}; start a new game to play.")
-    return ApiError(409, "game_not_started", f"Game {game_id} has not started: {pending.status_text}; look again once everyone has accepted.")
+        return ApiError(409, "game_cancelled", f"This game was {pending.status_text}; start a new game to play.")
+    return ApiError(409, "game_not_started", f"This game has not started: {pending.status_text}; look again once everyone has accepted.")
 
 
 def register(app: Flask) -> None:

@@ -53,13 +53,19 @@ def tell(redis: Any, pending: invitations.Pending, settings: Settings, now: floa
     names = ", ".join(spec["seats"][s]["name"] for s in silent) or "nobody"
     for seat, pid in pending.invited.items():
         note = notify.notification(EXPIRED, game_id, seat, 0, invitation=invitations.invitation_id(game_id, seat),
-                                   text=f"The invitation to a game of {form} ({game_id}) has expired: not everyone "
-                                        f"accepted in time. The game is cancelled.")
+                                   text=f"The invitation to a game of {form} {_with(spec, seat)} has expired: not "
+                                        f"everyone accepted in time. The game is cancelled.")
         notify.send(redis, pid, note, settings, now=now)
     creator = spec.get("creator")
     if creator:
         seat = spec.get("creator_seat")
         note = notify.notification(EXPIRED, game_id, -1 if seat is None else seat, 0, waiting_for=silent,
-                                   text=f"Your invitation to a game of {form} ({game_id}) has expired: {names} did "
-                                        f"not accept in time. The game is cancelled.")
+                                   text=f"Your invitation to a game of {form} {_with(spec, seat)} has expired: {names} "
+                                        f"did not accept in time. The game is cancelled.")
         notify.send(redis, creator, note, settings, now=now)
+
+
+def _with(spec: dict, seat: int | None) -> str:
+    """'with Bob and Cy': the game named by the other players, as a person knows it (not by its id)."""
+    others = [s["name"] for i, s in enumerate(spec["seats"]) if i != seat]
+    return "with " + (" and ".join([", ".join(others[:-1]), others[-1]]) if len(others) > 1 else others[0])

@@ -45,7 +45,8 @@ def test_the_inviter_and_the_invitee_are_told_when_an_invitation_expires(app, cl
         [to_bob] = expired_notes(client, bob)
         [to_ann] = expired_notes(client, ann)
         assert to_bob["game_id"] == to_ann["game_id"] == lapsed["id"] and to_ann["waiting_for"] == [1]
-        assert "Bob did not accept in time" in to_ann["text"] and "has expired" in to_bob["text"]
+        assert to_ann["text"].startswith("Your invitation to a game of duel with Bob has expired: Bob did not accept")
+        assert to_bob["text"].startswith("The invitation to a game of duel with Ann has expired")     # names, not ids
         stream = client.get("/players/me/stream?follow=0", headers=bearer(bob["token"])).data.decode()
         assert "event: invitation_expired" in stream and lapsed["id"] in stream
         assert redis_db.zscore(keys.unmoved_games(f"p:{ann['id']}"), lapsed["id"]) is None    # it no longer counts
