@@ -42,7 +42,7 @@ from .record import build_record
 from .redaction import Seat, engine_event, redact_envelope, state_view
 from .replication import Replication
 from .schemas import REGISTRY, SchemaRegistry
-from .store import DuplicateCommand, EventStore
+from .store import SNAPSHOTS_KEPT, DuplicateCommand, EventStore
 from .verify import verify_record
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,9 @@ class GameService:
         if parts.snapshot is not None:
             _, head, state = snapshots.decode(parts.snapshot)
         events = [engine_event(env, self.registry) for env in parts.envelopes]
-        state, passed = snapshots.fold(state, events, parts.snapshot_version + 1, self.snapshot_every)
+        kept = snapshots.due(0, parts.latest, self.snapshot_every)[-SNAPSHOTS_KEPT:]
+        state, passed = snapshots.fold(state, events, parts.snapshot_version + 1, self.snapshot_every,
+                                       kept[0] if kept else parts.latest + 1)
         if parts.envelopes:
             head = parts.envelopes[-1].hash
         if passed:                      # snapshots missing (dropped, or a new engine): put them back

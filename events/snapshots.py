@@ -119,14 +119,16 @@ def due(after: int, upto: int, every: int) -> list[int]:
     return list(range(first, upto + 1, every))
 
 
-def fold(state: dict | None, events: list[dict], first_version: int, every: int) -> tuple[dict, dict[int, dict]]:
+def fold(state: dict | None, events: list[dict], first_version: int, every: int,
+         keep_from: int = 0) -> tuple[dict, dict[int, dict]]:
     """Replay `events` (versions first_version, first_version + 1, ...) onto `state` (the state
-    before them; None for nothing), returning the end state and the states at snapshot versions
-    passed on the way."""
+    before them; None for nothing), returning the end state and the states at the snapshot versions
+    from `keep_from` on passed on the way (each captured state costs a copy, so a rewind to an
+    early move captures none of the states the store would not keep)."""
     last = first_version + len(events) - 1
     captured: dict[int, dict] = {}
     start = 0
-    for version in due(first_version - 1, last, every):
+    for version in due(max(first_version, keep_from) - 1, last, every):
         cut = version - first_version + 1
         state = engine.replay(events[start:cut], state)
         captured[version] = state
