@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 
 from playwright.sync_api import expect
 
@@ -81,3 +82,23 @@ def test_a_person_invites_a_bot_account_that_plays_a_whole_game_through_the_api(
         bot.terminate()
         bot.wait(timeout=15)
         log.close()
+
+
+def test_the_owner_turns_a_new_account_into_a_bot_account_on_the_account_page(browser, live_server):
+    from .conftest import Shots
+    from .test_people import new_page, sign
+    name = f"robo{uuid.uuid4().hex[:6]}"
+    ctx, page = new_page(browser)
+    try:
+        sign(page, live_server.url, name, "#sign-up-button")
+        page.goto(live_server.url + "/account")
+        page.get_by_role("button", name="Make this a bot account…").click()
+        page.get_by_role("button", name="Yes, for good").click()
+        expect(page.locator("#bot-status")).to_contain_text("This is a bot account")
+        Shots(page, "bot-account")("account")
+        assert page.request.get(f"{live_server.url}/accounts/me").json()["bot"] is True
+        page.goto(f"{live_server.url}/profile/{name}")
+        expect(page.locator("#profile h1")).to_have_text(f"BOT {name}")
+        assert page.errors == []
+    finally:
+        ctx.close()

@@ -108,6 +108,27 @@ async function tokensSection() {
     } }, field("Label", label), h("button", { type: "submit" }, "Make a token")), shown);
 }
 
+// Turning a new account into a bot account (POST /accounts/me/bot): once, after a confirmation.
+function botSection(me) {
+  const out = h("p", { role: "status", hidden: true });
+  const body = h("div", {});
+  const ask = () => clear(body, h("p", {}, "A bot account is for a program: it is shown as BOT everywhere, plays casual "
+    + "games only (never quick match, never rated), and plays only through the API with its tokens, never from this "
+    + "site. Only an account that has played no game can become one, and it stays one for good."),
+  h("button", { type: "button", id: "become-bot", onclick: () => sure() }, "Make this a bot account…"));
+  const sure = () => clear(body, h("p", { class: "notice" }, "This cannot be undone. Make this account a bot account?"),
+    h("button", { type: "button", class: "danger", id: "become-bot-yes", onclick: async () => {
+      try {
+        await api.becomeBot();
+        clear(body, h("p", { id: "bot-status" }, "This is a bot account: run your program with one of its API tokens, "
+          + "for example ", h("code", {}, "arena bot --server URL --token T --level N"), "."));
+      } catch (err) { ask(); note(out, err.message, true); }
+    } }, "Yes, for good"), " ", h("button", { type: "button", onclick: ask }, "No"));
+  if (me.bot) clear(body, h("p", { id: "bot-status" }, "This is a bot account: it plays through the API with its tokens."));
+  else ask();
+  return section("Bot account", body, out);
+}
+
 const KIND_NAMES = { your_turn: "It is my turn", deadline_soon: "My time runs out soon", game_over: "A game is over",
   digest: "A daily digest of the games waiting for me" };
 
@@ -176,8 +197,8 @@ export async function showAccount(root) {
     return;
   }
   clear(root, h("div", { class: "account" },
-    h("section", { class: "panel" }, h("h1", {}, me.name),
+    h("section", { class: "panel" }, h("h1", {}, me.bot ? `BOT ${me.name}` : me.name),
       h("p", {}, h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "Your public profile"))),
     await passwordSection(), await emailSection(), await vacationSection(), await mutesSection(),
-    await tokensSection()));
+    await tokensSection(), botSection(me)));
 }

@@ -87,6 +87,7 @@ export const api = {
   changePassword: (current, next) => request("POST", "/accounts/me/password", { body: { current, new: next } }),
   tokens: () => request("GET", "/accounts/me/tokens"),
   makeToken: (label) => request("POST", "/accounts/me/tokens", { body: { label } }),
+  becomeBot: () => request("POST", "/accounts/me/bot", { body: { irreversible: true } }),
   revokeToken: (id) => request("DELETE", `/accounts/me/tokens/${encodeURIComponent(id)}`),
   emailPrefs: () => request("GET", "/accounts/me/email"),
   tablePrefs: () => request("GET", "/accounts/me/table"),
