@@ -9,6 +9,7 @@ Each registered player's seat starts with the options their account asks for (ev
 """
 from __future__ import annotations
 
+from engine import RuleError
 from events import GameExists, roster, table_prefs, unmoved
 from events.clocks import now
 
@@ -44,5 +45,8 @@ def launch(game_id: str, spec: dict) -> tuple[str, int]:
         moment = now()
         unmoved.count(arena.redis, spec["owners"], game_id, until=moment + spec["ttl"], now=moment)
     for seat, command in table_prefs.opening_options(arena.redis, spec["seats"]).items():
-        version = arena.service.execute(game_id, seat, command).version     # the account's own preference
+        try:
+            version = arena.service.execute(game_id, seat, command).version     # the account's own preference
+        except RuleError:
+            break                       # a start that is over already: no turn to confirm
     return game_id, version
