@@ -1,4 +1,8 @@
-"""Write engine/data/cards.json, the project's own card data, from the shared reference.
+"""Write engine/data/cards.json, the project's own card data, from the card reference.
+
+The reference (tools/reference/cards.json, every card with its traceability and prose) lives in the
+repository: it is the source of truth the engine's data is built from and checked against, so a
+checkout alone can rebuild and check the cards.
 
 Why a build step: the reference file carries traceability and prose the engine does not need, and a
 few rules are only free text there (`limit`). This script keeps what the engine reads, rewrites
@@ -14,7 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_REFERENCE = ROOT.parent / "shared" / "reference" / "cards.json"
+DEFAULT_REFERENCE = ROOT / "tools" / "reference" / "cards.json"
 OUTPUT = ROOT / "engine" / "data" / "cards.json"
 
 # Free-text `limit`s of the reference, as structured fields the interpreter reads.

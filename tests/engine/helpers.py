@@ -1,10 +1,15 @@
 """Helpers for engine tests: build a position, play commands, read the board back."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import engine
 from engine.state import active_seat
+
+# The card reference the engine's card data is built from (tools/build_card_data.py): in the
+# repository, so the card checks always run.
+REFERENCE = Path(__file__).resolve().parents[2] / "tools" / "reference" / "cards.json"
 
 SCHOOLS = {"duel": ["northern", "sylvan"], "high_form": ["northern", "sylvan"],
            "melee": ["northern", "sylvan", "highland"]}

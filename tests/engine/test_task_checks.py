@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +15,10 @@ from engine import tasks
 from engine.tasks import RULES, unknown_words
 from tests.engine.test_card_words import refused_at_import
 
-ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = ROOT.parent / "shared" / "reference" / "cards.json"
+from tests.engine.helpers import REFERENCE
 
 
 def _reference_tasks():
-    if not REFERENCE.exists():
-        return []
     return [c for deck in json.loads(REFERENCE.read_text())["decks"] if deck["kind"] == "tasks" for c in deck["cards"]]
 
 
@@ -39,7 +35,6 @@ def _same(parsed, ref):
             assert value == ref.get(f.name, f.default), f"{f.name} of a {ref['check']!r} check"
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not beside the checkout")
 @pytest.mark.parametrize("card", _reference_tasks(), ids=lambda c: c["id"])
 def test_every_task_parses_to_the_checks_of_the_reference(card):
     parsed = CARDS.tasks[card["id"]].checks
@@ -108,7 +103,6 @@ def test_a_task_with_an_unknown_kind_of_check_fails_at_import(tmp_path):
     refused_at_import(tmp_path, '"check": "line-difference"', '"check": "line-dominance"', "UnknownCardWord", "tasks-line-dominance: check 'line-dominance'")
 
 
-@pytest.mark.skipif(not REFERENCE.exists(), reason="shared reference not beside the checkout")
 def test_the_square_sets_the_task_words_name_are_the_reference_boards():
     reference = json.loads(REFERENCE.read_text())
     board = reference["board"]
