@@ -3,7 +3,9 @@
 Any operation may be refused as malformed (400), unauthenticated (401), not yours (403), unknown
 (404), in conflict (409), too large (413), of the wrong media type (415), against the rules (422),
 over a limit (429) or with the store unavailable (503): an apispec plugin adds these responses to
-every operation as it is registered, so a new blueprint is documented with nothing to add.
+every operation as it is registered, so a new blueprint is documented with nothing to add; those an
+endpoint did not declare with `problems(...)` are marked `x-any-endpoint`, so GET /docs names each
+endpoint's own refusals and lists the rest once.
 flask-smorest's generic `default` error (plain JSON, another shape) is dropped: clients and
 schemathesis see exactly the answers the server gives.
 """
@@ -43,16 +45,20 @@ def problem_response(code: int) -> dict[str, Any]:
     return response
 
 
+ANY_ENDPOINT = "x-any-endpoint"       # a refusal the endpoint did not declare itself (GET /docs lists those once)
+
+
 class ProblemResponses(BasePlugin):
-    """Adds the problem+json refusals to every operation (in place of any an endpoint listed)."""
+    """Adds the problem+json refusals to every operation (in place of any an endpoint listed); those
+    the endpoint did not declare itself (`problems(...)`) are marked `x-any-endpoint`."""
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         for operation in (operations or {}).values():
             responses = operation.setdefault("responses", {})
             responses.pop("default", None)
             for code in ERRORS:
-                responses.pop(code, None)
-                responses[str(code)] = problem_response(code)
+                declared = responses.pop(code, None) is not None or responses.pop(str(code), None) is not None
+                responses[str(code)] = problem_response(code) if declared else {**problem_response(code), ANY_ENDPOINT: True}
 
 
 def rule_error_codes() -> dict[str, Any]:

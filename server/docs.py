@@ -8,6 +8,7 @@ from html import escape
 
 from flask import Flask, Response, current_app
 
+from .apidoc import ANY_ENDPOINT, ERRORS
 from .headers import allow_inline_style
 
 STYLE = """body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -19,7 +20,7 @@ def _operation(path: str, method: str, op: dict) -> str:
     params = ", ".join(f"<code>{escape(p['name'])}</code> ({p['in']})" for p in op.get("parameters", []))
     body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
     body_ref = body.get("$ref", "").rsplit("/", 1)[-1]
-    codes = ", ".join(sorted(op.get("responses", {})))
+    codes = ", ".join(code for code, answer in sorted(op.get("responses", {}).items()) if not answer.get(ANY_ENDPOINT))
     return (f'<div class="op"><span class="m">{method.upper()}</span><code>{escape(path)}</code>'
             f'<div>{escape(op.get("summary", ""))} {escape(op.get("description", ""))}</div>'
             f'<div class="r">{"parameters: " + params + ". " if params else ""}'
@@ -42,7 +43,13 @@ def render(spec: dict) -> str:
             f"<h1>{escape(info.get('title', ''))} API</h1><p>{escape(info.get('description', ''))} "
             f"Machine-readable: <a href='/openapi.json'>/openapi.json</a>. Errors are "
             f"<code>application/problem+json</code> with a stable <code>code</code>.</p>"
+            f"<h2>Refusals of any endpoint</h2><p>Each endpoint below lists the refusals it gives for its own "
+            f"reasons. Besides those, any request may be refused:</p><ul>{_common()}</ul>"
             f"<h2>Endpoints</h2>{ops}<h2>Schemas</h2>{schemas}")
+
+
+def _common() -> str:
+    return "".join(f"<li><code>{code}</code> {escape(text)}</li>" for code, text in ERRORS.items())
 
 
 def register(app: Flask) -> None:

@@ -23,6 +23,16 @@ def test_a_browser_gets_a_page_for_an_unknown_address_and_a_program_problem_json
     assert "href='/'" in client.get("/docs").get_data(as_text=True)
 
 
+def test_the_docs_name_each_endpoints_own_refusals_and_the_common_ones_once(client):
+    page = client.get("/docs").get_data(as_text=True)
+    ops = page.split('<div class="op">')[1:]
+    listed = {op.split("responses: ")[1].split("<")[0] for op in ops}
+    assert len(ops) > 40 and len(listed) > 5             # not every endpoint the same list
+    legal = next(op for op in ops if "<code>/games/{game_id}/legal</code>" in op and ">GET<" in op)
+    assert "responses: 200, 401, 404<" in legal
+    assert page.count("the game store is unavailable") == 1
+
+
 def test_the_email_settings_say_when_this_server_sends_no_mail(app, monkeypatch):
     monkeypatch.delenv("ARENA_SMTP_URL", raising=False)
     assert person(app, "ann").get("/accounts/me/email").json["sending"] is False
