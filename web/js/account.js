@@ -92,8 +92,12 @@ async function tokensSection() {
   const label = h("input", { name: "token-label", maxlength: 60, placeholder: "my bot" });
   const shown = h("p", { class: "muted", hidden: true });
   async function draw() {
-    const { tokens } = await api.tokens();
-    clear(list, tokens.map((t) => h("li", {}, h("span", {}, `${t.label} (${t.id})`), " ",
+    const [{ tokens }, mine] = await Promise.all([api.tokens(), api.myGames(null).catch(() => ({ games: [] }))]);
+    // a seat's token is named by its game as you know it ("duel vs Bob"), never by the game's id
+    const named = new Map(mine.games.map((g) => [g.id, `${g.form_text} vs ${g.opponents.join(", ")}`]));
+    clear(list, tokens.map((t) => h("li", {}, t.kind === "seat"
+      ? h("span", {}, "The link of your seat in ", h("a", { href: `/play/${encodeURIComponent(t.game_id)}` }, named.get(t.game_id) || "a game"), ` (${t.id})`)
+      : h("span", {}, `${t.label} (${t.id})`), " ",
       h("button", { type: "button", class: "small", onclick: async () => { await api.revokeToken(t.id); draw(); } }, "Revoke"))));
   }
   await draw();
