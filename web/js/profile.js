@@ -24,11 +24,11 @@ export async function showProfile(root, who, data) {
         (p.history[form] || []).length ? h("span", { class: "muted" }, ` · history ${(p.history[form] || []).map((x) => x.display_value ?? x.ordinal.toFixed(1)).join(" → ")}`) : null)))
         : h("p", { class: "muted" }, "No rated games yet.")),
     h("section", { class: "panel" }, h("h2", {}, "Statistics"),
-      statsTable("By form", p.stats.by_form, (k) => formName(data, k)),
-      statsTable("By school", p.stats.by_school, (k) => schoolName(data, k))),
+      Object.keys(p.stats.by_form).length ? [statsTable("By form", p.stats.by_form, (k) => formName(data, k)),
+        statsTable("By school", p.stats.by_school, (k) => schoolName(data, k))] : h("p", { class: "muted" }, "No finished games yet.")),
     h("section", { class: "panel" }, h("h2", {}, "Current games"),
       p.current.length ? h("ul", { class: "game-list" }, p.current.map((g) => h("li", {}, h("a", { href: g.link },
-        `${formName(data, g.form)} vs ${g.opponents.join(", ")}${g.to_play ? " · to play" : ""}`))))
+        `${formName(data, g.form)} vs ${g.opponents.join(", ")}${g.to_play ? ` · ${p.name} to play` : ""}`))))
         : h("p", { class: "muted" }, "None.")),
     h("section", { class: "panel" }, h("h2", {}, "Finished games"),
       p.finished.length ? h("ul", { class: "game-list finished" }, p.finished.map((g) => h("li", {},
