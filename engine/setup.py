@@ -26,7 +26,7 @@ from .evolve import Event
 from .shapes import Command
 from .state import COMMON, State, current_effect
 from .version import rules_stamp
-from .vocabulary import FORMS
+from .vocabulary import FORMS, SEATS, TEAM_SEATS
 from .watchers import WATCHERS
 
 SUPPORTED_SCHOOLS = BASE_SCHOOLS + ("nethervoid", "everfrost", "etherweave")
@@ -43,7 +43,7 @@ def _validate(options: dict[str, Any], choosing: bool = True) -> tuple[str, list
     if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
         raise malformed("List the seats, each with the school it plays.")
     schools = [x.get("school") for x in seats]
-    wanted = (3, 4) if form == "melee" else (4,) if teams.requested(options, form) else (2,)
+    wanted = (TEAM_SEATS,) if teams.requested(options, form) else SEATS[form]
     if len(schools) not in wanted:
         raise RuleError("wrong_player_count", f"This form is played by {' or '.join(map(str, wanted))} players; add or remove seats.",
                         "RULES 3 forms", malformed=True)

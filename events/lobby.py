@@ -28,6 +28,8 @@ from .errors import GameExists
 from .replies import text, text_or_none
 
 FEED_SIZE = 1000
+SCHOOL_MODES = {"random": "Random schools", "draft": "Drafted schools", "fixed": "Each picks a school"}
+"""How a table's seats get their schools, with the words the page shows (served in /vocabulary)."""
 RELAY_BATCH = 100
 TABLE_TTL_ENV, TABLE_TTL = "ARENA_LOBBY_TABLE_TTL", 24 * 3600
 

@@ -30,6 +30,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, vali
 from engine.ai import LEVELS
 from engine.schools import CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
+from engine.vocabulary import SEATS, TEAM_FORMS, TEAM_SEATS
 from events import accounts, keys, lobby, ratings, results, roster
 
 from . import auth, limits, sse, starting
@@ -40,15 +41,12 @@ from .games import problems
 from .schemas import FORMS, Strict, TimeControlIn
 
 blp = Blueprint("lobby", __name__, url_prefix="/lobby", description="Open tables and quick match")
-SEATS = {"duel": (2, 2), "high_form": (2, 2), "melee": (3, 4)}
-TEAM_FORMS = ("duel", "high_form")              # 2 v 2: four seats, 0 and 2 against 1 and 3
 
 
 def seat_range(form: str, teams: bool = False) -> tuple[int, int]:
     """How many players a table of `form` seats: (fewest it may start with, most)."""
-    return (4, 4) if teams else SEATS[form]
-SCHOOL_MODES = ("fixed", "random", "draft")
-MATCH_SIZE = {"duel": 2, "high_form": 2, "melee": 3}
+    counts = (TEAM_SEATS,) if teams else SEATS[form]
+    return min(counts), max(counts)
 SEEK_WINDOW, SEEK_WIDENING = 3.0, 0.25         # ordinal points; and more per second waited
 
 
@@ -62,7 +60,7 @@ def _now() -> float:
 class TableIn(Strict):
     form = fields.String(required=True, validate=validate.OneOf(FORMS))
     seats = fields.Integer(validate=validate.Range(min=2, max=4), metadata={"description": "defaults to the form's"})
-    schools = fields.String(load_default="random", validate=validate.OneOf(SCHOOL_MODES))
+    schools = fields.String(load_default="random", validate=validate.OneOf(list(lobby.SCHOOL_MODES)))
     school = fields.String(validate=validate.OneOf(SUPPORTED_SCHOOLS),
                            metadata={"description": "your school when schools are 'fixed'"})
     time_control = fields.Nested(TimeControlIn)
@@ -455,8 +453,9 @@ def _groups(waiting: list[dict], now: float) -> list[list[dict]]:
         near = sorted((s for s in waiting if s["player"] not in taken and s["player"] != seek["player"]
                        and (s["form"], _tc_key(s["time_control"])) == kind),
                       key=lambda s: abs(s["ordinal"] - seek["ordinal"]))
-        group = [seek] + near[:MATCH_SIZE[seek["form"]] - 1]
-        if len(group) < MATCH_SIZE[seek["form"]]:
+        size = min(SEATS[seek["form"]])             # quick match fills the fewest seats the form allows
+        group = [seek] + near[:size - 1]
+        if len(group) < size:
             continue
         spread = max(s["ordinal"] for s in group) - min(s["ordinal"] for s in group)
         if spread <= min(_window(s, now) for s in group):

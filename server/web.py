@@ -24,7 +24,7 @@ from flask import Blueprint, Flask, Response, current_app, request, send_from_di
 from engine import geometry
 from engine.ai.levels import described_levels
 from engine.vocabulary import FORMS, vocabulary
-from events import notices
+from events import lobby, notices
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 CARD_FIELDS = ("id", "name", "deck", "kind", "rank", "anchor", "pattern", "own_square", "marked", "symmetry",
@@ -126,8 +126,9 @@ def notice_kinds() -> Response:
 @blp.route("/vocabulary")
 @blp.route("/vocabulary.json")
 def words() -> Response:
-    """The engine's words: forms, ranks, command types and the catalogue of rule error codes."""
-    return _json({**vocabulary(), "bot_levels": described_levels()})
+    """The engine's words (forms and their seats, ranks, command types, the catalogue of rule error
+    codes), the lobby's school modes and the computer's levels: every list the page needs, once."""
+    return _json({**vocabulary(), "school_modes": [{"id": mode, "name": name} for mode, name in lobby.SCHOOL_MODES.items()], "bot_levels": described_levels()})
 
 
 def register(app: Flask) -> None:

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import ast
 
+import engine
 from engine import actions, commands
-from engine.errors import ERROR_CODES
-from engine.vocabulary import (ANSWERS, ANY_TIME_COMMANDS, COMMAND_TYPES, OPTION_COMMANDS, STEP_COMMANDS, SYSTEM_COMMANDS,
-                               TURN_COMMANDS, vocabulary)
+from engine.errors import ERROR_CODES, RuleError
+from engine.vocabulary import (ANSWERS, ANY_TIME_COMMANDS, COMMAND_TYPES, FORMS, OPTION_COMMANDS, SEATS, STEP_COMMANDS,
+                               SYSTEM_COMMANDS, TEAM_FORMS, TEAM_SEATS, TURN_COMMANDS, vocabulary)
 from events.snapshots import ENGINE_DIR
 
 
@@ -42,3 +43,17 @@ def test_the_vocabulary_document_holds_every_word():
     assert set(doc["command_types"]) == set(COMMAND_TYPES)
     assert {e["code"] for e in doc["error_codes"]} == set(ERROR_CODES)
 
+
+
+def test_every_form_starts_with_exactly_the_seats_the_vocabulary_names():
+    for form in FORMS:
+        for players in range(1, 6):
+            options = {"form": form, "seats": [{"school": "random"}] * players, "seed": "s"}
+            try:
+                engine.new_game(options)
+            except RuleError as error:
+                assert error.code == "wrong_player_count" and players not in SEATS[form], (form, players)
+            else:
+                assert players in SEATS[form], (form, players)
+        if form in TEAM_FORMS:
+            engine.new_game({"form": form, "teams": True, "seats": [{"school": "random"}] * TEAM_SEATS, "seed": "s"})

@@ -9,10 +9,7 @@ import { timeControlText } from "./panels.js";
 import { currentAccount } from "./account.js";
 import { showPeople } from "./people.js";
 
-const SEATS = { duel: [2, 2], high_form: [2, 2], melee: [3, 4] };
 const UNITS = [["seconds", 1], ["minutes", 60], ["hours", 3600], ["days", 86400]];
-// 2 vs 2: four seats, 0 and 2 against 1 and 3 (the API's `teams`), in the two-sided forms.
-const TEAM_FORMS = ["duel", "high_form"];
 
 // A finished game's result in a few words, for "Your games": who won, how, and the score.
 function resultText(view) {
@@ -61,7 +58,7 @@ function seatRow(data, index, seat, onChange) {
 
 function defaultSeats(data, form, name) {
   const schools = data.geometry.schools;
-  const [n] = SEATS[form];
+  const [n] = data.vocabulary.seats[form];
   return Array.from({ length: n }, (_, i) => ({
     name: i === 0 ? name : `Computer ${i}`.replace(/ 1$/, ""), school: schools[i % schools.length], by: i === 0 ? "you" : "bot",
   }));
@@ -152,9 +149,11 @@ export async function showLobby(root, data) {
   }
 
   function drawSeats() {
-    const teams = teamsBox.checked && TEAM_FORMS.includes(formSelect.value);
-    teamsRow.hidden = !TEAM_FORMS.includes(formSelect.value);
-    const [min, max] = teams ? [4, 4] : SEATS[formSelect.value];
+    // 2 v 2 (the API's `teams`): seats 0 and 2 against 1 and 3, in the forms GET /vocabulary names.
+    const teamForm = data.vocabulary.team_forms.includes(formSelect.value);
+    teamsRow.hidden = !teamForm;
+    const counts = teamsBox.checked && teamForm ? [data.vocabulary.team_seats] : data.vocabulary.seats[formSelect.value];
+    const [min, max] = [Math.min(...counts), Math.max(...counts)];
     while (seats.length < min) seats.push({ name: `Computer ${seats.length}`, school: "random", by: "bot" });
     seats = seats.slice(0, max);
     clear(seatBox, seats.map((s, i) => seatRow(data, i, s, onByChange)));
@@ -175,7 +174,7 @@ export async function showLobby(root, data) {
     errorEl.hidden = true;
     const list = readSeats();
     const body = { form: formSelect.value, players: [] };
-    if (teamsBox.checked && TEAM_FORMS.includes(formSelect.value)) body.teams = true;
+    if (teamsBox.checked && data.vocabulary.team_forms.includes(formSelect.value)) body.teams = true;
     const mine = list.findIndex((s) => s.by === "you");
     try {
       const player = mine >= 0 ? await myPlayer(list[mine].name) : null;

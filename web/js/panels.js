@@ -43,12 +43,9 @@ function fullTime(tc) {
   return tc && tc.kind !== "none" && tc.seconds ? tc.seconds : null;
 }
 
-const TARGETS = { duel: 18, high_form: 9 };
-
+// The score that starts the final round, as the engine gives it in every view.
 export function targetOf(view) {
-  if (view.target) return view.target;
-  if (view.form === "melee") return (view.seats || []).length === 3 ? 12 : 10;
-  return TARGETS[view.form] || null;
+  return view.target ?? null;
 }
 
 function triggerText(view) {

@@ -8,8 +8,6 @@ import { formName, schoolName } from "./data.js";
 import { NEWEST, inbox } from "./inbox.js";
 import { timeControlText, when } from "./panels.js";
 
-const SEATS = { duel: [2], high_form: [2], melee: [3, 4] };
-const TEAM_FORMS = ["duel", "high_form"];
 const CLOCKS = [["none", "No time limit"], ["move:86400", "1 day a move"], ["move:259200", "3 days a move"],
   ["bank:1800", "30 minutes for the game"], ["move:300", "5 minutes a move"]];
 
@@ -51,7 +49,8 @@ export async function showPeople(el, data) {
   const forms = data.geometry.forms.map((f) => [f.id, f.name]);
   const form = select("table-form", forms, { id: "table-form" });
   const seats = select("table-seats", [["2", "2 players"]], { id: "table-seats" });
-  const schools = select("table-schools", [["random", "Random schools"], ["draft", "Drafted schools"], ["fixed", "Each picks a school"]]);
+  const words = data.vocabulary;
+  const schools = select("table-schools", words.school_modes.map((m) => [m.id, m.name]));
   const mySchool = select("table-school", data.geometry.schools.map((s) => [s, schoolName(data, s)]));
   const mySchoolLabel = h("label", { hidden: true }, "Your school ", mySchool);
   schools.addEventListener("change", () => { mySchoolLabel.hidden = schools.value !== "fixed"; });
@@ -79,9 +78,9 @@ export async function showPeople(el, data) {
     if (rated.disabled) rated.checked = false;
   };
   const drawSeatChoice = () => {
-    teamsLabel.hidden = !TEAM_FORMS.includes(form.value);
+    teamsLabel.hidden = !words.team_forms.includes(form.value);
     if (teamsLabel.hidden) teams.checked = false;
-    clear(seats, (teams.checked ? [4] : SEATS[form.value]).map((n) => h("option", { value: n }, `${n} players`)));
+    clear(seats, (teams.checked ? [words.team_seats] : words.seats[form.value]).map((n) => h("option", { value: n }, `${n} players`)));
     drawComputers();
   };
   form.addEventListener("change", drawSeatChoice);
