@@ -8,17 +8,27 @@ chain. The first event's envelope also carries the seed commitment (see hashchai
 Canonical JSON: keys sorted, no whitespace, UTF-8, no NaN. The same bytes are hashed and written
 one per line into exported records, so a verifier in any language can rebuild them from the
 parsed object. Redis keeps each envelope's canonical JSON less what every envelope of a game
-repeats: the game id (its log's key says it) and a schema version of 1 (`to_stored`); a reader
-puts them back (`many_from_stored`), and envelopes stored whole by older versions read the same.
+repeats: the game id (its log's key says it) and a schema version of 1, with its two hashes in
+base64url (43 characters, not 64 hex digits: the hashes are nearly half of a stored envelope)
+(`to_stored`); a reader puts them back (`many_from_stored`), and envelopes stored whole by older
+versions read the same.
+
+The hashes stay stored: each is an HMAC keyed with the game's seed, so recomputing them on a read
+needs the seed and the hash before the first envelope read, and a stream's render (pure, shared
+by its viewers) has neither.
 """
 from __future__ import annotations
 
+import base64
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
 SYSTEM: Literal["system"] = "system"
+SHORT_HASH = 43                     # characters of a SHA-256 in base64url without padding
+_HEX = re.compile("[0-9a-f]{64}")
 Actor = int | Literal["system"]
 FIELDS = ("game_id", "version", "type", "schema_version", "time", "actor", "payload", "prev_hash", "hash")
 OPTIONAL_FIELDS = ("commitment",)
@@ -72,12 +82,13 @@ class Envelope:
         return canonical_json(self.to_dict())
 
     def to_stored(self) -> str:
-        """The form kept in the game's log: canonical JSON without the game id, and without the
-        schema version when it is 1."""
+        """The form kept in the game's log: canonical JSON without the game id, without the
+        schema version when it is 1, and with the hashes in base64url."""
         out = self.to_dict()
         del out["game_id"]
         if out["schema_version"] == 1:
             del out["schema_version"]
+        out["hash"], out["prev_hash"] = _short(self.hash), _short(self.prev_hash)
         return canonical_json(out)
 
     def event(self) -> dict:
@@ -126,6 +137,10 @@ class Envelope:
                 env.__dict__["schema_version"] = 1
             if "commitment" not in data:
                 env.__dict__["commitment"] = None
+            if len(data["hash"]) == SHORT_HASH:
+                env.__dict__["hash"] = _hex(data["hash"])
+            if len(data["prev_hash"]) == SHORT_HASH:
+                env.__dict__["prev_hash"] = _hex(data["prev_hash"])
             out.append(env)
         return out
 
@@ -136,6 +151,17 @@ class Envelope:
         except ValueError as exc:
             raise EnvelopeError(f"envelope is not valid JSON: {exc}") from None
         return cls.from_dict(data)
+
+
+def _short(digest: str) -> str:
+    """A SHA-256 in hex as stored: base64url without padding (a hash of another shape as it is)."""
+    if len(digest) != 64 or not _HEX.fullmatch(digest):
+        return digest
+    return base64.urlsafe_b64encode(bytes.fromhex(digest)).decode("ascii")[:SHORT_HASH]
+
+
+def _hex(stored: str) -> str:
+    return base64.urlsafe_b64decode(stored + "=").hex()
 
 
 def _is_int(value: Any) -> bool:
