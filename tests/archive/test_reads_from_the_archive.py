@@ -4,7 +4,8 @@ players' desks and profiles; a rematch offered before it stands and is accepted 
 stays in Redis, and a game that may not leave yet.
 
 The corpus is archived in four parts (each test one Redis, one app): a part's games are stored,
-finished by the end-of-game job, read, archived together, read again cold. Rewinds are sampled:
+finished by the end-of-game job, read, archived together, read again cold; a few of them also with
+their data on the 3-master Cluster. Rewinds are sampled:
 moves 0, the last and two drawn per game from its name (the same every run). Export and verify
 read the record `/record` answers (here with the chat), so the same bytes give the same export and
 verdict."""
@@ -22,6 +23,8 @@ from server import create_app
 from workers import endgame
 from workers.settings import Settings
 
+from tests.cluster.conftest import cluster_env  # noqa: F401 - REDIS_CLUSTER_URL for the module
+
 from .conftest import corpus_names, finished_game
 
 PARTS = 4
@@ -34,6 +37,10 @@ def app(redis_server):
 
 @pytest.fixture(scope="module")
 def players(app) -> list[dict]:
+    return registered(app)
+
+
+def registered(app) -> list[dict]:
     """Four registered players, who sit in every game of the corpus (as many as it has seats)."""
     client = app.test_client()
     out = []
@@ -70,15 +77,27 @@ def personal(client, players: list[dict]) -> dict:
 
 
 @pytest.mark.parametrize("part", range(PARTS))
-def test_every_read_of_every_corpus_game_answers_the_same_from_the_archive(app, players, redis_client, part):
-    service = app.extensions["arena"].service
+def test_every_read_of_every_corpus_game_answers_the_same_from_the_archive(app, players, part):
+    the_same_after_archiving(app, players, corpus_names()[part::PARTS])
+
+
+def test_reads_answer_the_same_from_the_archive_on_the_cluster(cluster_env):
+    """A few corpus games, their data on the 3-master Cluster."""
+    app = create_app({"TESTING": True, "FOLLOW_UP": lambda *_: None})
+    the_same_after_archiving(app, registered(app), corpus_names()[::16])
+
+
+def the_same_after_archiving(app, players: list[dict], names: list[str]) -> None:
+    """The games `names` stored, finished by the end-of-game job and read; archived together; read
+    again cold: every answer the same, and the rematches offered before accepted after."""
+    service, redis = app.extensions["arena"].service, app.extensions["arena"].redis
     client, settings = app.test_client(), Settings.from_env()
     seated = [{"name": p["name"], "player": p["id"]} for p in players]
     games = {}
-    for name in corpus_names()[part::PARTS]:
+    for name in names:
         game_id = f"a{uuid.uuid4().hex[:12]}"
         tokens = finished_game(service, name, game_id, seated,
-                               finish=lambda g: endgame.finish(redis_client, service, g, settings))
+                               finish=lambda g: endgame.finish(redis, service, g, settings))
         offered = client.post(f"/games/{game_id}/rematch", headers=bearer(tokens[0]))
         assert offered.status_code in (201, 202), offered.json
         games[game_id] = (name, tokens)
@@ -88,10 +107,10 @@ def test_every_read_of_every_corpus_game_answers_the_same_from_the_archive(app, 
     store = service.store.archive.storage
     written = {g: store.path(storage.name_of(g)).stat().st_mtime_ns for g in games}     # by the end-of-game job
     for game_id in games:
-        assert archiver.archive_game(redis_client, service, game_id) == "archived"
+        assert archiver.archive_game(redis, service, game_id) == "archived"
         assert store.path(storage.name_of(game_id)).stat().st_mtime_ns == written[game_id]   # taken as it was
-        assert not redis_client.exists(keys.log(game_id), keys.snapshots(game_id), keys.moves(game_id),
-                                       keys.chat(game_id, "players"), keys.chat(game_id, "spectators"))
+        assert not redis.exists(keys.log(game_id), keys.snapshots(game_id), keys.moves(game_id),
+                                keys.chat(game_id, "players"), keys.chat(game_id, "spectators"))
     service.store.archive._games = type(service.store.archive._games)(size=128, ttl=float("inf"))    # read cold
     assert personal(client, players) == desks
     for (game_id, who), seen in before.items():
