@@ -8,7 +8,8 @@ random duels (and three 4-player melees, for the size at 120 commands) through t
 prints medians over the games:
   - Redis bytes per live game (MEMORY USAGE of every key of the game) at commands 20, 60 and 120
     (games that reach them), per finished game before archiving and per archived game (its stub);
-  - archive bytes per game, also per 80 commands;
+  - archive bytes per game, also per 80 commands (and the plain JSON record the end-of-game job
+    wrote before it wrote the archive blob itself);
   - a finished game's view read cold from the archive (the cache emptied: stub, file, decode,
     chain, fold) and from the cache, beside the same view read from Redis and a bare PING (floors);
   - projections for 10,000 and 1,000,000 finished games.
@@ -34,6 +35,7 @@ from engine.state import active_seat                              # noqa: E402
 from events import chat, followup, keys, roster, tokens           # noqa: E402
 from events.archive import archiver, reader                       # noqa: E402
 from events.archive.storage import name_of                        # noqa: E402
+from events.record import dumps_record                            # noqa: E402
 from events.redis_process import start_redis                      # noqa: E402
 from events.service import GameService                            # noqa: E402
 
@@ -97,7 +99,7 @@ def main() -> None:
         redis = server.client()
         service = GameService(redis)
         live: dict[int, list[int]] = {c: [] for c in CHECKPOINTS}
-        finished, archived, blobs, per80, commands = [], [], [], [], []
+        finished, archived, blobs, per80, commands, plain = [], [], [], [], [], []
         cold, cold_cpu, cached, from_redis, ping = [], [], [], [], []
         for n in range(3):                                  # longer games, for the live size at 120 commands
             at = play(service, f"melee{n}", 100 + n, MELEE)
@@ -112,6 +114,7 @@ def main() -> None:
                     live[c].append(at[c])
             commands.append(at[-1])
             finished.append(game_bytes(redis, game_id))
+            plain.append(len(dumps_record(service.export_record(game_id)).encode()))
             from_redis.append(median_ms(lambda: service.view(game_id, None)))
             ping.append(median_ms(redis.ping))
             assert archiver.archive_game(redis, service, game_id) == "archived"
@@ -138,6 +141,7 @@ def main() -> None:
         print(f"  archived (the stub)       {kb(med(archived))}   target <= 4 KB; "
               f"{med(finished) / med(archived):.0f}x less than finished")
         print(f"archive bytes per game      {kb(med(blobs))}   per 80 commands {kb(med(per80))}   target <= 30 KB")
+        print(f"  (the end-of-game job writes it once; the plain JSON record it replaces: {kb(med(plain)).strip()})")
         print("a finished game's view (median ms)")
         print(f"  bare PING (floor)         {med(ping):8.3f} ms")
         print(f"  from Redis (snapshots)    {med(from_redis):8.3f} ms")
