@@ -6,7 +6,7 @@ are Commands), so what a caller sees is the functions themselves, with no wrappe
     decide(state, command) -> events        legal_commands(state, seat) -> commands
     annotated_commands(state, seat)         replay(events, state=None) -> state
     evolve(state, event) -> state           apply(state, event): in place
-    new_game(options) -> events
+    new_game(options, release=None) -> events
 
 tests/engine/test_shapes.py checks that the data fits the types.
 """

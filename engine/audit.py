@@ -1,4 +1,4 @@
-"""Re-deciding a game: do today's rules give, for every recorded move, exactly the recorded events?
+"""Re-deciding a game: do the rules it was created under give, for every recorded move, exactly the recorded events?
 
 Why: a deploy must never change what a stored game means. The recorded-games corpus
 (tests/data/corpus) and `arena check-rules` run every stored game through `redecide`, which
@@ -21,7 +21,9 @@ from .moves import move_spans
 from .position import from_position
 from .setup import new_game
 from .shapes import Command, CommandAccepted, GameCreated
+from .releases import release_named
 from .state import State
+from .version import reproducible
 
 STAMP = "rules"
 
@@ -68,8 +70,22 @@ def _moves_only(events: list[Event]) -> list[Event]:
     return [e for e in events if e["type"] != "SeatOptionsSet"]
 
 
+def foreign_rules(events: list[Event]) -> dict[str, str] | None:
+    """The rules stamp of a game this engine cannot decide again (a release it does not hold, or
+    other card data), so its record can be told apart from a forged one; None when it can."""
+    stamp = rules_of(events[0]) if events else None
+    return None if reproducible(stamp) else dict(stamp or {})
+
+
+def rules_of(first: Event) -> dict[str, str] | None:
+    """The rules stamp of a game's first event (None: a game older than the stamp)."""
+    return cast("dict[str, str] | None", first.get(STAMP))
+
+
 def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Divergence | None:
-    """None when today's rules give every recorded event again, else the first that differs.
+    """None when the rules give every recorded event again, else the first that differs. The game
+    is decided under the release it was created with (engine/releases.py): its creation events are
+    made again under it, and its state names it for every move after.
 
     `position`: the description a PositionSet game was made from, when known (else its creation
     event is taken as given)."""
@@ -106,11 +122,12 @@ def redecide(events: list[Event], position: dict[str, Any] | None = None) -> Div
 
 def _creation(first: Event, position: dict[str, Any] | None) -> list[Event] | Divergence | None:
     """The creation events today's engine makes for this game; None when they cannot be rebuilt."""
+    release = release_named(rules_of(first))
     try:
         if first["type"] == "GameCreated":
-            return new_game(creation_options(first))
+            return new_game(creation_options(first), release)
         if first["type"] == "PositionSet" and position is not None:
-            return from_position(position)
+            return from_position(position, release)
     except RuleError as exc:
         return Divergence(0, f"the game's options are now refused: {exc.code}: {exc.message}")
     return None if first["type"] == "PositionSet" else Divergence(0, "a game starts with GameCreated or PositionSet")

@@ -11,6 +11,7 @@ from typing import Any, Callable, Literal, Sequence, TypeVar, cast
 
 from . import checkpoints, confirm
 from .cards import RANKS
+from .releases import FIRST, release_named
 from .shapes import (
     ActionForfeited, ActionLossImposed, ActionTaken, ActionsGained, ActionsLost, BeingSummoned, CardDiscarded,
     CardFrozen, CardMovedToDeckTop, CardPutUnderDeck, CardUnfrozen, CardsDrawn, CardsReturned,
@@ -95,12 +96,21 @@ def _game_created(s: State, e: GameCreated) -> None:
         "final": None, "result": None, "rng": {"seed": e["seed"], "draws": 0},
         "options": clone(e.get("options", {})),
     })
+    _stamp_release(s, e.get("rules"))
 
 
 @reducer("PositionSet")
 def _position_set(s: State, e: PositionSet) -> None:
     """A game started from a given position: every part of the state is stated."""
     reset(s, clone(e["state"]))
+    _stamp_release(s, e.get("rules"))
+
+
+def _stamp_release(s: State, stamp: dict[str, str] | None) -> None:
+    """The state names the release its game is decided under, unless it is the first (releases.py)."""
+    release = release_named(stamp)
+    if release != FIRST.name:
+        s["release"] = release
 
 
 @reducer("DeckShuffled")

@@ -73,7 +73,8 @@ def _cards(value: Any, what: str) -> list[str]:
     return list(value)
 
 
-def from_position(position: dict[str, Any]) -> list[Event]:
+def from_position(position: dict[str, Any], release: str | None = None) -> list[Event]:
+    """A game started from a described position, under `release` (by default today's)."""
     form, schools, seed = _validate(position, choosing=False)
     n = len(schools)
     team_play = teams.requested(position, form)
@@ -121,7 +122,7 @@ def from_position(position: dict[str, Any]) -> list[Event]:
     frozen = frost.from_description(position.get("frozen"), state)
     if frozen:
         state["frozen"] = frozen
-    return [PositionSet(type="PositionSet", state=state, rules=rules_stamp())]
+    return [PositionSet(type="PositionSet", state=state, rules=rules_stamp(release))]
 
 
 def _rest(cards: tuple[str, ...], used: list[str], seed: str) -> list[str]:

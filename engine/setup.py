@@ -66,15 +66,17 @@ def _capacity(form: str, players: int) -> list[int]:
     return [17 if form == "high_form" else 18 - players, 3]
 
 
-def new_game(options: dict[str, Any]) -> list[Event]:
-    """The events that create a game: shuffles, hands, tasks, and the first decision or turn."""
+def new_game(options: dict[str, Any], release: str | None = None) -> list[Event]:
+    """The events that create a game: shuffles, hands, tasks, and the first decision or turn.
+
+    `release`: the rules release to create it under (engine/releases.py), by default today's."""
     form, schools, seed = _validate(options)
     n = len(schools)
     team_play = teams.requested(options, form)
     colors = teams.seat_colors(n, team_play)
     k = len(set(colors))
     ctx = Context(cast("State", {}), WATCHERS)          # GameCreated fills it
-    ctx.emit("GameCreated", form=form, teams=team_play, seed=seed, rules=rules_stamp(),
+    ctx.emit("GameCreated", form=form, teams=team_play, seed=seed, rules=rules_stamp(release),
              seats=[{"school": school, "color": c} for school, c in zip(schools, colors)],
              capacity=[_capacity(form, k) for _ in range(k)],
              points=[[0] * n for _ in schools] if form == "melee" else [0] * k,

@@ -184,6 +184,7 @@ class GameState(TypedDict):
     result: GameResult | None
     rng: Rng
     options: dict[str, Any]         # per-game rule settings (zombie_after)
+    release: NotRequired[str]       # the rules release it is decided under, unless the first (engine/releases.py)
     version: NotRequired[int]       # events folded so far (absent once the game is over)
     undo: NotRequired[UndoRecord]   # the current turn's checkpoints (engine/checkpoints.py)
     timeouts: NotRequired[list[int]]    # timeouts in a row

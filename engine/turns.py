@@ -10,10 +10,9 @@ from collections import Counter
 from . import drawing, etherweave, frost, tasks, teams
 from .context import Context
 from .pending import Options, close, decision, raise_decision
+from .releases import release_of
 from .shapes import GameResult, Standing
 from .state import COMMON, LEGENDARY, State, color_of, colors, counts, current_effect, current_turn, melee_scores, score, threshold, two_sided
-
-ACTIONS_PER_TURN = 2
 
 
 def start_turn(ctx: Context, seat: int, extra: bool = False, triggered: str | None = None) -> None:
@@ -21,7 +20,7 @@ def start_turn(ctx: Context, seat: int, extra: bool = False, triggered: str | No
     effect took from this colour's next turn (Everfrost Sentinel) are taken at once."""
     previous = ctx.state["turn"]
     number = previous["number"] + 1 if previous else 1
-    actions = 1 if number == 1 else ACTIONS_PER_TURN
+    actions = 1 if number == 1 else release_of(ctx.state).actions_per_turn
     more = {"triggered": triggered} if triggered else {}
     ctx.emit("TurnStarted", seat=seat, number=number, actions=actions, extra=extra, **more)
     frost.charge_lost_actions(ctx, seat)

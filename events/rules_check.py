@@ -1,17 +1,19 @@
 """Before a deploy: would today's engine decide every stored game exactly as it was played?
 
 `arena check-rules` runs this against a running server's Redis. Every stored game is read from
-its log and its moves decided again (engine.audit.redecide); a game whose moves would now decide
-differently is listed with the first event that differs and the rules version it was created with
-(`rules` in its first event; games older than the stamp have none). Read-only: nothing is written.
+its log and its moves decided again (engine.audit.redecide), each under the rules release it was
+created with (engine/releases.py); a game whose moves would now decide differently is listed with
+the first event that differs and the rules version it was created with (`rules` in its first event;
+games older than the stamp have none). A game created under rules this engine does not hold (an
+unknown release, other card data) is not decided again and is listed as such, as `arena verify`
+reports its record. Read-only: nothing is written.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from engine.audit import Divergence, redecide
-from engine.version import RULES_VERSION
+from engine.audit import Divergence, foreign_rules, redecide
 
 from . import keys
 from .redaction import engine_event
@@ -24,12 +26,8 @@ class GameCheck:
     game_id: str
     events: int
     rules: dict[str, str] | None           # the rules version the game was created with, if stamped
-    divergence: Divergence | None           # None: every move decides as recorded
-
-    @property
-    def same_rules(self) -> bool:
-        return self.rules == RULES_VERSION
-
+    divergence: Divergence | None           # None: every move decides as recorded (or was not decided)
+    held: bool = True                       # False: created under rules this engine does not hold, not decided
 
 def stored_games(redis: Any) -> list[str]:
     """The id of every game in this Redis, sorted."""
@@ -44,6 +42,8 @@ def check_game(store: EventStore, game_id: str, registry: SchemaRegistry = REGIS
         events = [engine_event(env, registry) for env in envelopes]
     except SchemaError as exc:
         return GameCheck(game_id, len(envelopes), None, Divergence(0, f"a stored payload cannot be read: {exc}"))
+    if foreign_rules(events) is not None:
+        return GameCheck(game_id, len(events), events[0].get("rules"), None, held=False)
     try:
         found = redecide(events)
     except (KeyError, ValueError, IndexError, TypeError) as exc:    # a log the engine cannot even replay

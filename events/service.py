@@ -191,6 +191,8 @@ class GameService:
         verdict = verify_record(record, self.registry)
         if not verdict.ok:
             raise RecordRejected(verdict.reason, verdict.version)
+        if verdict.foreign is not None:         # intact, but its moves cannot be decided again here
+            raise RecordRejected(f"the game was decided under rules {verdict.foreign}, which this server does not hold")
         if signing.statement(record) is None:
             raise RecordUnfinished("the game has not ended: only finished games are imported")
         origin = provenance.of_import(signing.check(record, signing.trusted_keys()), record)

@@ -4,11 +4,18 @@ In order: every event is a well-formed envelope; the seed in the first event mat
 commitment published with it; the hash chain is intact (each hash keyed with that seed, see
 hashchain.py); every payload fits its schema; the seed revealed at the end is the committed one;
 the creation events are what the seed gives; every move's events are what the rules and the seed
-give for its command (decided again); and the replay ends in the recorded final state. The first failure is reported with the
-version of the first bad event. Then the signature (signing.py), against the public keys given
-with --key: "consistent, signed by <key id>", "consistent but unsigned" or "consistent but unknown
-signer <key id>"; a signature that does not fit the record fails. Exit status: 0 consistent (signed
-or not), 1 invalid or badly signed, 2 unreadable.
+give for its command (decided again, under the rules release the game was created with,
+engine/releases.py); and the replay ends in the recorded final state. The first failure is reported
+with the version of the first bad event. Then the signature (signing.py), against the public keys
+given with --key: "consistent, signed by <key id>", "consistent but unsigned" or "consistent but
+unknown signer <key id>"; a signature that does not fit the record fails.
+
+A record created under rules this engine does not hold (a release it does not know, or other card
+data: `rules` in its first event) cannot be decided again here; after the chain, seed and signature
+checks it is reported as "...; decided under rules engine R cards C, not held here: moves not
+re-decided", with exit status 0: the record is intact, only its moves are not re-checked.
+
+Exit status: 0 consistent (signed or not, re-decided or not), 1 invalid or badly signed, 2 unreadable.
 """
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ from typing import Sequence
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import engine
-from engine.audit import redecide
+from engine.audit import foreign_rules, redecide
 
 from .envelope import Envelope, EnvelopeError
 from .hashchain import commitment_matches, first_bad_version
@@ -35,6 +42,7 @@ class Verdict:
     reason: str
     version: int | None = None      # the first bad event, when the fault lies in one
     events: int = 0
+    foreign: dict[str, str] | None = None   # the rules it was decided under, when not held here (moves not re-decided)
 
 
 class _Bad(Exception):
@@ -54,14 +62,16 @@ def verify_text(data: str | bytes, registry: SchemaRegistry = REGISTRY) -> Verdi
 
 def verify_record(record: dict, registry: SchemaRegistry = REGISTRY) -> Verdict:
     try:
-        count = _verify(record, registry)
+        count, foreign = _verify(record, registry)
     except _Bad as bad:
         return Verdict(False, bad.reason, bad.version, len(record.get("events") or []))
+    if foreign is not None:
+        return Verdict(True, "chain intact, seed commitment kept", None, count, foreign)
     return Verdict(True, "chain intact, seed commitment kept, creation and shuffles re-derived, "
                          "replay matches the final state", None, count)
 
 
-def _verify(record: dict, registry: SchemaRegistry) -> int:
+def _verify(record: dict, registry: SchemaRegistry) -> tuple[int, dict[str, str] | None]:
     if record.get("format") != FORMAT or not isinstance(record.get("events"), list) or not record["events"]:
         raise _Bad("not a game record (format, events)")
     envelopes = _envelopes(record["events"])
@@ -72,12 +82,13 @@ def _verify(record: dict, registry: SchemaRegistry) -> int:
         raise _Bad("event does not match its hash or its place in the chain", bad)
     events = _payloads(envelopes, registry)
     _revealed(envelopes, events, seed, record)
-    final = _redecided(events)
+    foreign = foreign_rules(events)
+    final = _redecided(events) if foreign is None else None
     if record.get("version") != len(envelopes) or record.get("head_hash") != envelopes[-1].hash:
         raise _Bad("record header does not name the last event's version and hash")
-    if final != record.get("final_state"):
+    if foreign is None and final != record.get("final_state"):
         raise _Bad("replaying the events does not give the recorded final state")
-    return len(envelopes)
+    return len(envelopes), foreign
 
 
 def _envelopes(raw: list) -> list[Envelope]:
@@ -156,15 +167,22 @@ def report(data: str | bytes, trusted: Sequence[Ed25519PublicKey] = ()) -> tuple
     if not verdict.ok:
         return 1, _failed(verdict)
     signature = check(record, {key_id(k): k for k in trusted})
-    detail = f"{verdict.events} events; {verdict.reason}"
+    detail = f"{_rules_note(verdict.foreign)}({verdict.events} events; {verdict.reason}"
     if signature.status == "trusted":
-        return 0, f"consistent, signed by {signature.key_id} ({detail})"
+        return 0, f"consistent, signed by {signature.key_id}{detail})"
     if signature.status == "unknown":
         hint = "" if trusted else "; name the signer's key with --key or --server"
-        return 0, f"consistent but unknown signer {signature.key_id} ({detail}{hint})"
+        return 0, f"consistent but unknown signer {signature.key_id}{detail}{hint})"
     if signature.status == "unsigned":
-        return 0, f"consistent but unsigned ({detail})"
+        return 0, f"consistent but unsigned{detail})"
     return 1, "FAILED: the signature does not fit the record (changed after signing, or not made by its key)"
+
+
+def _rules_note(foreign: dict[str, str] | None) -> str:
+    if foreign is None:
+        return " "
+    return (f"; decided under rules engine {foreign.get('engine')} cards {foreign.get('cards')}, which this "
+            "server does not hold, so its moves were not decided again ")
 
 
 def _failed(verdict: Verdict) -> str:

@@ -443,22 +443,28 @@ def _published_keys(server: str) -> list[dict]:
 @main.command("check-rules")
 @click.option("--verbose", "-v", is_flag=True, help="also list the games that still decide as recorded")
 def check_rules(verbose: bool) -> None:
-    """Re-decide every stored game; list those whose moves would now decide differently."""
-    from engine.version import RULES_VERSION
+    """Re-decide every stored game under its rules release; list those whose moves would now decide
+    differently (exit 1), and those created under rules this engine does not hold (not decided)."""
+    from engine.version import rules_stamp
     from events import connect
     from events.rules_check import check_all
-    checked = changed = 0
+    checked = changed = foreign = 0
     for game in check_all(connect()):
         checked += 1
         created = "unstamped" if game.rules is None else f"engine {game.rules.get('engine')} cards {game.rules.get('cards')}"
-        if game.divergence is not None:
+        if not game.held:
+            foreign += 1
+            click.echo(f"{game.game_id}: decided under rules {created}, which this engine does not hold: not decided again")
+        elif game.divergence is not None:
             changed += 1
             click.echo(f"{game.game_id}: differs at version {game.divergence.index + 1} "
                        f"(created under rules {created}): {game.divergence.reason}")
         elif verbose:
             click.echo(f"{game.game_id}: {game.events} events decide as recorded (rules {created})")
-    click.echo(f"{checked} games checked under rules engine {RULES_VERSION['engine']} cards {RULES_VERSION['cards']}: "
-               f"{changed} would decide differently")
+    today = rules_stamp()
+    held = f", {foreign} under rules not held here" if foreign else ""
+    click.echo(f"{checked} games checked under rules engine {today['engine']} cards {today['cards']}: "
+               f"{changed} would decide differently{held}")
     sys.exit(1 if changed else 0)
 
 
