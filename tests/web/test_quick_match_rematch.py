@@ -94,6 +94,8 @@ def test_played_to_the_end_a_rematch_each_in_their_own_seat_quick_match_a_team_t
         ann_shot("offered")
         bob_shot("offered-to-bob")
         expect(bob.locator("#rematch")).to_be_hidden()               # while an offer is open, one answers it
+        accept = bob.locator("#accept-rematch").bounding_box()       # in the status bar: in view, no scrolling
+        assert accept["y"] >= 0 and accept["y"] + accept["height"] <= bob.viewport_size["height"], accept
         bob.click("#accept-rematch")
         for page in (ann, bob):
             page.wait_for_url(lambda url: "/play/" in url and game_id not in url)

@@ -111,7 +111,8 @@ export class GamePage {
     this.stepsEl = h("div", { class: "buttons steps", id: "steps" });
     this.optionsEl = h("div", { class: "table-options", id: "table-options" });
     this.barEl = h("div", { class: "status-bar", id: "status-bar" },
-      h("div", { class: "status-main" }, this.tutor ? this.tutor.el : null, this.titleEl, this.statusEl, this.promptEl, this.stepsEl, this.noteEl, this.errorEl),
+      h("div", { class: "status-main" }, this.tutor ? this.tutor.el : null, this.titleEl, this.statusEl, this.promptEl, this.stepsEl, this.noteEl, this.errorEl,
+        this.rematchSlot = h("div", { id: "rematch-slot" })),
       h("div", { class: "status-side" }, this.streamEl, this.notifyBtn,
         h("a", { href: "/rules", class: "rules-link", id: "rules-link", target: "_blank", rel: "noopener" }, "Rules"),
         this.resignEl = h("span", { class: "resign-slot" }), this.optionsEl));
@@ -441,6 +442,7 @@ export class GamePage {
       await api.command(this.id, this.token, { type: "seat_options", confirm_turn_end: this.wantsConfirm() });
       await this.update();
     } catch (err) {
+      if (err.code === "game_over") return;      // it ended meanwhile: no turn left to confirm
       this.showError(err);
     }
   }
@@ -798,8 +800,9 @@ export class GamePage {
     if (this.renderedEnd !== key) {         // drawn once per result: a collapsed panel stays collapsed
       this.renderedEnd = key;
       const [heading, ...rest] = endScreen(view, this.stats, this.data, mySeat, () => this.rematchPanel.offer());
-      clear(this.endEl, h("summary", { id: "end-summary" }, heading.textContent), rest,
-        mySeat !== null && mySeat !== undefined ? this.rematchPanel.show() : null);
+      clear(this.endEl, h("summary", { id: "end-summary" }, heading.textContent), rest);
+      // a rematch offer is a decision: in the status bar, in view on any screen
+      if (mySeat !== null && mySeat !== undefined) clear(this.rematchSlot, this.rematchPanel.show());
     }
     // it sits beside the board, never above it; replaying collapses it, going back to live opens it
     const replaying = Boolean(this.rewound);

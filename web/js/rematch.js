@@ -65,7 +65,7 @@ export class RematchPanel {
     const open = offer.status === "offered";
     const mine = open && offer.offered_by === offer.seat;
     const who = (offer.seats || []).map((s) => `${s.name}${s.accepted ? " ✓" : ""}`).join(", ");
-    const ask = this.el.parentElement?.querySelector("#rematch");   // the end screen's own button offers
+    const ask = document.getElementById("rematch");                 // the end screen's own button offers
     if (ask) ask.hidden = open;                                      // while an offer is open, these answer it
     clear(this.el, offer.status === "none" ? null : [
       h("p", { class: "rematch-text" }, offer.text),
