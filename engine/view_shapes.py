@@ -72,6 +72,16 @@ class PileView(TypedDict):
     discard: list[str]
 
 
+class DeckTrack(TypedDict):
+    """engine/tracker.py: one deck's cards a seat has not seen."""
+    deck: str                       # a school, "legends" or "flares" (GET /cards: the deck's list)
+    size: int                       # cards in the deck's list
+    seen: list[str]                 # the list's cards this view shows (discards, own hand, ...), sorted
+    unseen: int                     # the rest of the list, shown nowhere in this view
+    in_deck: int                    # of which this many lie in the deck
+    in_hands: int                   # and the rest in hands this view does not show
+
+
 class TasksView(TypedDict):
     current: list[str]
     next: str | None
@@ -139,6 +149,7 @@ class PlayerView(TypedDict):
     gateways: dict[str, str]        # Nethervoid: colour ("0", ...) -> the square of its Gateway
     gateway: str | None             # the game's one Gateway, if any
     tasks: NotRequired[TasksView]   # High Form only
+    deck_tracker: list[DeckTrack]   # per deck in play, the cards this seat has not seen (engine/tracker.py)
 
 
 # --- redact: the events whose payload a seat sees changed ------------------------------------------

@@ -12,6 +12,7 @@ from . import confirm, decisions, etherweave, frost, gateway, tasks, teams
 from .cards import RANK_NAMES
 from .notation import to_text
 from .shapes import GameCreatedPublic, GameEvent
+from .tracker import deck_tracker
 from .state import State, active_seat, color_of, improvisations, melee_scores, score, supply, threshold, two_sided
 from .view_shapes import (BoardSquare, CardsHidden, CardsReturnedHidden, CommandAcceptedSeen, DeckShuffledSeen,
                           DiscardSeen, EffectView, PendingPublic, PendingView, PlayerView,
@@ -93,13 +94,14 @@ def player_view(state: State, seat: Seat) -> PlayerView:
         "flares": {"deck_size": len(state["flares"]["deck"]), "discard": list(state["flares"]["discard"])},
         "turn": _turn(state), "active_seat": active_seat(state), "pending": _pending(state, seat),
         "effect": _effect(state["effect"]), "final_round": state["final"], "result": state["result"], "target": threshold(state),
-        "gateways": gateways, "gateway": gateway.sole(gateways),
+        "gateways": gateways, "gateway": gateway.sole(gateways), "deck_tracker": [],
     }
     if state["tasks"]:
         t = state["tasks"]
         view["tasks"] = {"current": list(t["current"]), "next": t["next"], "deck_size": len(t["deck"])}
         if seat is not None and state["turn"] and state["turn"]["seat"] == seat and not over:
             view["tasks"]["claimable"] = tasks.claimable(state, color_of(state, seat))
+    view["deck_tracker"] = deck_tracker(view)
     return view
 
 

@@ -216,6 +216,10 @@ class GameOut(Schema):
     result = fields.Dict(allow_none=True, metadata={"description": "once over: reason, winners, standings (each with "
                                                     "its breakdown), target and the tie-break that decided"})
     target = fields.Integer(metadata={"description": "the score that triggers the final round (RULES 10.1)"})
+    deck_tracker = fields.List(fields.Dict(), metadata={"description": (
+        "the deck tracker: per school deck in play (seat order), then 'legends' and 'flares': size (cards in its "
+        "public list, GET /cards), seen (the list's cards this view shows: discards, your hand, frozen, waiting or "
+        "being played), unseen (how many it shows nowhere), in_deck and in_hands (where those lie)")})
     players = fields.List(fields.Dict())
     time_control = fields.Dict(allow_none=True)
     clocks = fields.Dict(allow_none=True)

@@ -132,8 +132,10 @@ def test_a_seat_sees_its_hand_and_legal_commands_while_a_spectator_sees_neither(
     spectator = client.get(f"/games/{game_id}").json
     assert all("hand" not in s for s in spectator["seats"]) and spectator["seat"] is None
     assert client.get(f"/games/{game_id}/legal").json["commands"] == []
-    assert client.get(f"/games/{game_id}/legal", headers=bearer(tokens[1])).json["commands"] == [
+    commands = client.get(f"/games/{game_id}/legal", headers=bearer(tokens[1])).json["commands"]
+    assert [{k: v for k, v in c.items() if k != "squares"} for c in commands] == [
         {"type": "choose", "square": "c5"}, {"type": "choose", "square": "g5"}, {"type": "resign"}]
+    assert all(c["squares"]["affects"] for c in commands if c["type"] == "choose")     # what each choice places
 
 
 def test_start_from_a_given_position(client):
