@@ -86,7 +86,14 @@ def product_flow(cluster_env) -> Flow:
     botgame = new_game(client, time_control=timed, seed="cluster-b",
                        players=[{"name": "Ann", "school": "northern", "player": ann["id"]},
                                 {"name": "Bot", "school": "sylvan", "bot": True}])
-    flow.games += [duel["id"], botgame["id"]]
+    guest = new_game(client, seed="cluster-g", players=[{"name": "Guest", "school": "northern"},
+                                                         {"name": "Bot", "school": "sylvan", "bot": True}])
+    cy = register(client, "Cy")                              # the guest signs up and keeps its seat
+    claimed = client.post("/players/me/games/claim", headers=bearer(cy["token"]),
+                          json={"games": [{"id": guest["id"], "token": guest["seats"][0]["token"]}]}).json
+    assert claimed["claimed"] == [guest["id"]]
+    flow.games += [duel["id"], botgame["id"], guest["id"]]
+    flow.players.append(cy["id"])
     for _ in range(4):
         play_legal(client, duel, client.get(f"/games/{duel['id']}").json["active_seat"])
     play_legal(client, botgame, client.get(f"/games/{botgame['id']}").json["active_seat"])
