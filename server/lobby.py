@@ -104,10 +104,8 @@ class SeekIn(Strict):
 
 
 def stream_id(text: str) -> None:
-    """A Redis stream id ('<ms>' or '<ms>-<n>', each part below 2**63) that XRANGE accepts, even exclusive."""
-    parts = text.split("-")
-    if not (1 <= len(parts) <= 2 and all(p.isascii() and p.isdigit() and len(p) <= 20 and int(p) < 2 ** 63
-                                         for p in parts)):
+    """A feed id by the one stream-id rule (sse.valid_id)."""
+    if not sse.valid_id(text):
         raise ValidationError("not a feed id: '<milliseconds>-<sequence>'")
 
 

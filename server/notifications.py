@@ -7,8 +7,6 @@ ARENA_INBOX_SIZE). Webhook deliveries carry the same JSON body.
 """
 from __future__ import annotations
 
-import re
-
 from flask import request
 from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
@@ -21,21 +19,14 @@ from .errors import ApiError
 from .games import problems
 
 blp = Blueprint("notifications", __name__, url_prefix="/players", description="Your notifications")
-STREAM_ID = re.compile(r"^\d{1,20}(-\d{1,20})?$")
-MAX_ID_PART = 2 ** 64 - 1          # what Redis accepts in a stream id
-
-
-def valid_stream_id(text: str | None) -> bool:
-    """A Redis stream id ('<ms>' or '<ms>-<seq>', each part at most 2^64 - 1)."""
-    return bool(text and STREAM_ID.match(text) and all(int(p) <= MAX_ID_PART for p in text.split("-")))
 
 
 def _check_stream_id(value: str) -> None:
-    if not valid_stream_id(value):
+    if not sse.valid_id(value):
         raise ValidationError(STREAM_ID_ERROR)
 
 
-STREAM_ID_ERROR = "Not a notification id like 1700000000000-0 (each part at most 2^64 - 1)."
+STREAM_ID_ERROR = "Not a notification id like 1700000000000-0 (each part at most 2^63 - 1)."
 
 
 class InboxQuery(Schema):
@@ -74,7 +65,7 @@ class RatingOut(Schema):
 
 def _after(query: dict) -> str:
     last = request.headers.get("Last-Event-ID", query["after"])
-    if not valid_stream_id(last):
+    if not sse.valid_id(last):
         raise ApiError(400, "malformed_request", f"The notifications cannot resume from that Last-Event-ID. {STREAM_ID_ERROR}")
     return last
 

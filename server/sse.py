@@ -59,6 +59,18 @@ class Source:
     archived: Archived | None = dataclass_field(default=None, compare=False, hash=False)
 
 
+MAX_ID_PART = 2 ** 63 - 1
+
+
+def valid_id(text: str | None) -> bool:
+    """The one rule for a stream id a client resumes from (lobby, chat, notifications, any stream):
+    '<ms>' or '<ms>-<seq>', each part at most 2^63 - 1, so Redis takes it as the start of any range,
+    exclusive ones too (one past 2^64 - 1 would be refused)."""
+    parts = text.split("-") if text else []
+    return 1 <= len(parts) <= 2 and all(p.isascii() and p.isdigit() and len(p) <= 20 and int(p) <= MAX_ID_PART
+                                        for p in parts)
+
+
 def parse_id(raw: Any) -> StreamId:
     text = raw.decode() if isinstance(raw, bytes) else str(raw)
     ms, _, seq = text.partition("-")
