@@ -14,7 +14,7 @@ has it), topology (arena cluster-check), embedded and redis_process (redis-serve
 Other layers' data kept beside the games, each behind its module: roster (who sits where), tokens
 (seat and player tokens), clocks (the fold), game_clock (the clock cached per game), pauses
 (vacations on the clocks), inbox (notifications, webhook failures), ratings; scripts runs every
-Lua script (all under lua/); checkpoints holds test-only crash points.
+Lua script (all under lua/); crash_points holds test-only crash points.
 Command lines: `python -m events.verify RECORD.json`, `python -m events.export GAME_ID`,
 `python -m events.embedded start|stop|status`.
 """

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import engine
 
-from . import checkpoints, followup, game_ids, keys, provenance, signing, snapshots
+from . import crash_points, followup, game_ids, keys, provenance, signing, snapshots
 from .envelope import SYSTEM, Actor, Envelope, format_time, utc_now
 from .errors import (ConflictError, GameExists, GameNotFound, GameNotOver, IdempotencyKeyReused, RecordMalformed,
                      RecordRejected, RecordUnfinished)
@@ -48,7 +48,7 @@ from .verify import verify_record
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8
 CACHED_GAMES = 1024
-APPENDED = "service.appended"       # the crash point between an append and its follow-up (events/checkpoints.py)
+APPENDED = "service.appended"       # the crash point between an append and its follow-up (events/crash_points.py)
 
 
 @dataclass(frozen=True)
@@ -321,7 +321,7 @@ class GameService:
 
     def _follow(self, game_id: str, result: CommandResult | None, version: int) -> None:
         """The fast path of the follow-up owed since the append; a failure is left to the loops."""
-        checkpoints.reached(APPENDED)
+        crash_points.reached(APPENDED)
         if self.follow_up is None:
             return
         try:

@@ -19,7 +19,7 @@ from . import (accounts, chat, docs, email_prefs, errors, games, health, history
                profiles, recovery, vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
-from . import rematch, reviews, table, table_prefs
+from . import end_of_game, rematch, reviews, table_prefs
 from .context import Arena
 
 API_SPEC = {
@@ -46,7 +46,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     for blueprint in (accounts.blp, lobby.blp, chat.blp, profiles.blp, vacations.blp, email_prefs.blp, recovery.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(signing_keys.blp)
-    api.register_blueprint(table.blp)
+    api.register_blueprint(end_of_game.blp)
     api.register_blueprint(rematch.blp)
     api.register_blueprint(reviews.blp)
     api.register_blueprint(table_prefs.blp)

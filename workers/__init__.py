@@ -14,7 +14,7 @@
     queues     job ids, queues, scheduling and cancelling
     jobs       the RQ job functions (thin)
     worker     the worker class (SimpleWorker with a deadline loop; restarts RQ's loop if it quits)
-    checkpoints  named points where a crash test holds a worker (ARENA_PAUSE_AT)
+    crash_points named points where a crash test holds a worker (ARENA_PAUSE_AT)
     settings   environment variables; runtime: connection, service and clock of a job
     rq_settings  settings module for `rq worker -c workers.rq_settings`
 

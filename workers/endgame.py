@@ -22,7 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from events import checkpoints, due, keys, roster, unmoved
+from events import crash_points, due, keys, roster, unmoved
 from events.archive import archiver
 from events.archive import index as archive_index
 from events.archive.storage import Storage
@@ -71,12 +71,12 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict |
     seating = roster.seating_of(redis, game_id)
     redis.hsetnx(marks, "standings", json.dumps(standings(state, seating), sort_keys=True))
     rows = json.loads(redis.hget(marks, "standings"))
-    checkpoints.reached("finish.standings")
+    crash_points.reached("finish.standings")
     ratings = rate(redis, game_id, rows) if results.is_rated(redis, game_id) else {}
-    checkpoints.reached("finish.rated")
+    crash_points.reached("finish.rated")
     summary = _archived(redis, service, game_id, loaded, rows, ratings, settings)
     results.record(redis, game_id, summary, state)
-    checkpoints.reached("finish.archived")
+    crash_points.reached("finish.archived")
     _announce(redis, game_id, seating, loaded.version, state["result"], rows, ratings, settings)
     finished = runtime.now()
     service.store.drop_snapshots(game_id)                  # a cache a finished game does not need kept

@@ -28,7 +28,7 @@ from typing import Any
 from redis.exceptions import WatchError
 from rq import Retry
 
-from events import checkpoints, inbox, keys, notices
+from events import crash_points, inbox, keys, notices
 from events.connection import queue_for
 
 from . import email, queues, runtime
@@ -67,7 +67,7 @@ def send(redis: Any, player_id: str, note: dict, settings: Settings | None = Non
                              moment - REMEMBER_SECONDS, mail_owed)
     if url is None:
         return False
-    checkpoints.reached("notify.stored")
+    crash_points.reached("notify.stored")
     if url or mail_owed:                # else nothing was owed, nor written to the outbox
         hand_over(redis, player_id, body, settings, url, moment)
     return True
@@ -99,7 +99,7 @@ def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: st
                 break
             except WatchError:
                 continue                # another hand-over of this notification moved first: look again
-    checkpoints.reached("notify.handed")
+    crash_points.reached("notify.handed")
     _settle(redis, jobs, player_id, note["id"])
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events import checkpoints, clocks, due, game_clock, keys, pauses
+from events import clocks, crash_points, due, game_clock, keys, pauses
 from events.clocks import Clock
 from events.game_clock import Appended
 from events.replies import text
@@ -63,13 +63,13 @@ def _after_change(redis: Any, service: Any, game_id: str, appended: Appended | N
     if not claimed:
         return clock
     pledge.make(clock)                  # if the fold did not show the wait as new (another process cached it)
-    checkpoints.reached("turn.claimed")
+    crash_points.reached("turn.claimed")
     previous_wait = int(text(claimed[0]))
     previous_seat = int(text(claimed[1])) if text(claimed[1]) else None
     end = None if clock.over else pauses.deadline(redis, clock, seating)    # read once, for the index and the notes
     _plan(redis, game_id, seating, clock, previous_wait, settings, end)
     _announce(redis, game_id, seating, clock, previous_seat, settings, end)
-    checkpoints.reached("turn.announced")
+    crash_points.reached("turn.announced")
     pledge.kept()
     return clock
 

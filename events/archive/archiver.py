@@ -33,7 +33,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .. import checkpoints, chat, followup, keys, roster, signing
+from .. import chat, crash_points, followup, keys, roster, signing
 from ..clocks import parse_time
 from ..errors import GameNotFound
 from ..moves import HEADER, flags
@@ -115,9 +115,9 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
     blob = _encode(redis, record, messages)
     if written is None or blob != written[0]:
         store.put(name, blob)
-    checkpoints.reached("archive.written")
+    crash_points.reached("archive.written")
     _verify(store.get(name), record)
-    checkpoints.reached("archive.verified")
+    crash_points.reached("archive.verified")
     final = record["final_state"]
     redis.hset(keys.archived(game_id), mapping={
         "name": name, "location": f"{store.describe()}/{name}", "version": record["version"],
@@ -127,7 +127,7 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
         "result": json.dumps({k: (final.get("result") or {}).get(k) for k in ("winners", "reason")}),
         "rules": json.dumps({"rules": record["events"][0]["payload"].get("rules"), "engine": record.get("engine")}),
         "archived_at": repr(now)})
-    checkpoints.reached("archive.stubbed")
+    crash_points.reached("archive.stubbed")
     last = [messages[c][-1][0] if messages[c] else "" for c in chat.CHANNELS]
     outcome = text(run_script(redis, DROP_LUA, [
         keys.archived(game_id), keys.head(game_id), keys.log(game_id), keys.follow_up(game_id),
@@ -137,7 +137,7 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
     if outcome != "dropped":
         log.info("archive: %s stays in Redis for now (%s)", game_id, outcome)
         return "changed"
-    checkpoints.reached("archive.dropped")
+    crash_points.reached("archive.dropped")
     index.unmark(redis, game_id)
     if plain_records is not None:
         (plain_records / f"{game_id}.json").unlink(missing_ok=True)
