@@ -30,11 +30,13 @@ def seed(secret: str, game_id: str) -> str:
 
 
 def ask(redis: Any, game_id: str, settings: Settings, now: float) -> dict:
-    """The game's review; asked for (pending, and its job queued) when there was none."""
+    """The game's review; asked for (pending, and its job queued) when there was none, and queued
+    again when it is pending with no job queued or running (a job lost with its Redis or worker)."""
     found, asked = reviews.ask(redis, game_id, settings.review_simulations, now)
-    if asked:
+    job = queues.job_id("review", game_id)
+    if asked or (found["status"] == reviews.PENDING and not queues.waiting(redis, [job])):   # its job was lost
         queues.enqueue(queues.bot_queue(redis, settings), "workers.jobs.review_game", game_id,
-                       job_id=queues.job_id("review", game_id), job_timeout=REVIEW_JOB_TIMEOUT)
+                       job_id=job, job_timeout=REVIEW_JOB_TIMEOUT)
     return found
 
 

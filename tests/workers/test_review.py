@@ -3,10 +3,12 @@ move is told to its own player only, and a live game is never reviewed."""
 from __future__ import annotations
 
 import pytest
+from rq import Queue
 
 import engine
 from engine.ai import review as engine_review
 from engine.state import active_seat
+from workers.settings import Settings
 
 from .helpers import bearer, run_worker
 
@@ -47,6 +49,8 @@ def test_a_finished_games_review_marks_moves_and_tells_each_player_only_their_ow
     game_id, (ann, bob) = _finished(client)
     asked = client.post(f"/games/{game_id}/review", headers=bearer(ann))
     assert (asked.status_code, asked.json["status"], asked.json["simulations"]) == (202, "pending", 3)
+    Queue(Settings.from_env().bot_queue, connection=redis_db).empty()     # the job lost (a Redis without it)
+    assert client.post(f"/games/{game_id}/review", headers=bearer(bob)).json["status"] == "pending"   # queued again
     run_worker(redis_db)                                                  # the bot queue's job
     mine = client.get(f"/games/{game_id}/review", headers=bearer(ann)).json
     assert mine["status"] == "done" and mine["seat"] == 0
