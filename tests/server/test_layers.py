@@ -16,6 +16,7 @@ SCHEDULING = {
     "workers.worker": "`arena worker` starting a worker process",
     "workers.ladder": "`arena bots` playing computer games in worker processes",
     "workers.settings": "the workers' settings, to start them (`arena serve`) and to time reminders",
+    "workers.review": "asking for a game's review, which queues its job on the bot queue",
 }
 
 
