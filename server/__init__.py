@@ -36,7 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     Arena(app)
     api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."},
-                                "extra_plugins": [apidoc.ProblemResponses()]})
+                                "extra_plugins": [apidoc.ProblemResponses(app)]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     apidoc.prepare(api)
     app.extensions["openapi"] = api

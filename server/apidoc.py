@@ -1,20 +1,28 @@
-"""Every refusal an endpoint can give, documented in /openapi.json as application/problem+json.
+"""Every refusal an operation can give, documented in /openapi.json as application/problem+json.
 
-Any operation may be refused as malformed (400), unauthenticated (401), not yours (403), unknown
-(404), in conflict (409), too large (413), of the wrong media type (415), against the rules (422),
-over a limit (429) or with the store unavailable (503): an apispec plugin adds these responses to
-every operation as it is registered, so a new blueprint is documented with nothing to add; those an
-endpoint did not declare with `problems(...)` are marked `x-any-endpoint`, so GET /docs names each
-endpoint's own refusals and lists the rest once.
+Each operation lists what it can actually answer: the refusals its view declares with
+`problems(...)` (server/games.py), and those that come before any view, by its kind: any operation
+may find the store unavailable (503); one whose method carries a body may get a malformed body
+(400), one too large (413) or not JSON (415) (server/inputs.py, server/limits.py); one with path or
+query parameters may get a malformed one (400); one with a rate limit (limits.limited) may be over
+it (429). The latter are marked `x-any-endpoint`, so GET /docs
+names each endpoint's own refusals and lists the rest once. tests/conftest.py records every
+problem+json answer the tests see and fails the run when one is not in its operation's list.
+
+Every operation has an explicit, stable `operationId`, frozen with its path, method and tags in
+server/operations.json (tests/server/test_api_document.py): a generated client keeps its names.
 flask-smorest's generic `default` error (plain JSON, another shape) is dropped: clients and
 schemathesis see exactly the answers the server gives.
 """
 from __future__ import annotations
 
-from typing import Any
+import json
+from importlib import resources
+from typing import Any, Callable
 
 from apispec import BasePlugin
-from flask_smorest import Api
+from flask import Flask
+from flask_smorest import Api, Blueprint
 
 from engine.errors import ERROR_CODES
 
@@ -37,6 +45,18 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying aga
 PROBLEM_REF = {"$ref": "#/components/schemas/ProblemOut"}
 
 
+_DOC = Blueprint("problems", __name__)      # never registered: lends its alt_response to `problems`
+
+
+def problems(*codes: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the problem+json answers a view gives for its own reasons (the others: general_refusals)."""
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for code in codes:
+            fn = _DOC.alt_response(code, schema=ProblemOut, description="application/problem+json")(fn)
+        return fn
+    return wrap
+
+
 def problem_response(code: int) -> dict[str, Any]:
     response: dict[str, Any] = {"description": ERRORS[code], "content": {"application/problem+json": {
         "schema": PROBLEM_REF}}}
@@ -48,17 +68,57 @@ def problem_response(code: int) -> dict[str, Any]:
 ANY_ENDPOINT = "x-any-endpoint"       # a refusal the endpoint did not declare itself (GET /docs lists those once)
 
 
+ANYWHERE = frozenset({503})                     # the store is unavailable: every operation reads it
+WITH_BODY = frozenset({400, 413, 415})          # a body checked before the view (inputs.py, limits.py)
+BODY_METHODS = frozenset({"post", "put", "patch", "delete"})
+LIMITED = frozenset({429})                      # an operation with a rate limit (limits.limited)
+OPERATIONS = "operations.json"                  # "METHOD /path" -> {"operationId", "tags"}, frozen
+
+
+def general_refusals(method: str, operation: dict[str, Any], path: str, declared: set[int],
+                     view: Callable[..., Any] | None) -> frozenset[int]:
+    """The refusals an operation may give besides its view's own: by its method, its parameters (a
+    malformed id or query, 400), a game it looks up that is still waiting for its players or was
+    cancelled (409, server/invitations.py), and its limits."""
+    from .limits import LIMIT_ATTR
+    codes = ANYWHERE | (WITH_BODY if method in BODY_METHODS else frozenset())
+    if "{" in path or any(p.get("in") == "query" for p in operation.get("parameters", [])):
+        codes |= {400}
+    if "{game_id}" in path and 404 in declared:
+        codes |= {409}
+    return codes | (LIMITED if getattr(view, LIMIT_ATTR, None) else frozenset())
+
+
+def frozen_operations() -> dict[str, dict[str, Any]]:
+    return dict(json.loads(resources.files(__package__).joinpath(OPERATIONS).read_text()))
+
+
+def operation_id(method: str, path: str) -> str:
+    """The id a new operation takes until it is frozen: its method and its path's words."""
+    words = [w.strip("{}") for w in path.replace("-", "_").split("/") if w]
+    return "_".join([method.lower(), *words])
+
+
 class ProblemResponses(BasePlugin):
-    """Adds the problem+json refusals to every operation (in place of any an endpoint listed); those
-    the endpoint did not declare itself (`problems(...)`) are marked `x-any-endpoint`."""
+    """Adds to every operation the problem+json refusals it can give (in place of any an endpoint
+    listed), those before the view marked `x-any-endpoint`, and its frozen operationId."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.frozen = frozen_operations()
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
-        for operation in (operations or {}).values():
+        rule = kwargs.get("rule")
+        view = self.app.view_functions.get(rule.endpoint) if rule is not None else None
+        for method, operation in (operations or {}).items():
+            key = f"{method.upper()} {path}"
+            operation["operationId"] = self.frozen.get(key, {}).get("operationId") or operation_id(method, path or "")
             responses = operation.setdefault("responses", {})
             responses.pop("default", None)
-            for code in ERRORS:
-                declared = responses.pop(code, None) is not None or responses.pop(str(code), None) is not None
-                responses[str(code)] = problem_response(code) if declared else {**problem_response(code), ANY_ENDPOINT: True}
+            declared = {c for c in ERRORS if responses.pop(c, None) is not None or responses.pop(str(c), None) is not None}
+            general = general_refusals(method, operation, path or "", declared, view)
+            for code in sorted(declared | general):
+                responses[str(code)] = problem_response(code) if code in declared else {**problem_response(code), ANY_ENDPOINT: True}
 
 
 def rule_error_codes() -> dict[str, Any]:

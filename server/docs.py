@@ -8,7 +8,7 @@ from html import escape
 
 from flask import Flask, Response, current_app
 
-from .apidoc import ANY_ENDPOINT, ERRORS
+from .apidoc import ANY_ENDPOINT, ANYWHERE, ERRORS, LIMITED, WITH_BODY
 from .headers import allow_inline_style
 
 STYLE = """body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -44,12 +44,14 @@ def render(spec: dict) -> str:
             f"Machine-readable: <a href='/openapi.json'>/openapi.json</a>. Errors are "
             f"<code>application/problem+json</code> with a stable <code>code</code>.</p>"
             f"<h2>Refusals of any endpoint</h2><p>Each endpoint below lists the refusals it gives for its own "
-            f"reasons. Besides those, any request may be refused:</p><ul>{_common()}</ul>"
+            f"reasons. Besides those, a request may be refused before its endpoint runs, as its entry's "
+            f"responses show:</p><ul>{_common()}</ul>"
             f"<h2>Endpoints</h2>{ops}<h2>Schemas</h2>{schemas}")
 
 
 def _common() -> str:
-    return "".join(f"<li><code>{code}</code> {escape(text)}</li>" for code, text in ERRORS.items())
+    general = sorted(ANYWHERE | WITH_BODY | LIMITED)
+    return "".join(f"<li><code>{code}</code> {escape(ERRORS[code])}</li>" for code in general)
 
 
 def register(app: Flask) -> None:

@@ -16,10 +16,11 @@ from events.email_prefs import server_secret
 from events.redaction import state_view
 
 from . import auth, clocks, invitations, limits, starting
+from .apidoc import problems
 from .context import Arena
 from .errors import ApiError
 from .results import stats_and_result
-from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, HintOut, LegalOut, ProblemOut
+from .schemas import CommandIn, CommandOut, CreatedOut, CreateGameIn, GameOut, HintOut, LegalOut
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="Play a game")
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -35,15 +36,6 @@ def add_converters(app: Flask, api: Api) -> None:
     """Before the blueprints are registered: the `game` converter, documented as a string."""
     app.url_map.converters["game"] = GameIdConverter
     api.register_converter(GameIdConverter, lambda converter: {"type": "string"})
-
-
-def problems(*codes: int):
-    """Document the problem+json answers an endpoint may give."""
-    def wrap(fn):
-        for code in codes:
-            fn = blp.alt_response(code, schema=ProblemOut, description="application/problem+json")(fn)
-        return fn
-    return wrap
 
 
 @blp.route("", methods=["POST"])

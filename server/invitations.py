@@ -22,6 +22,7 @@ from workers import notify
 
 from . import auth
 from .context import Arena
+from .apidoc import problems
 from .errors import ApiError, problem
 from .launch import launch
 from .limits import bot_has_room, limited
@@ -187,6 +188,7 @@ def _listed(seat: int, pending: Pending) -> dict:
 
 @blp.route("/me/invitations")
 @blp.response(200, InvitationsOut)
+@problems(401)
 def my_invitations():
     """The invitations you received (kept until they expire), those still open first."""
     arena = Arena.of()
@@ -210,6 +212,7 @@ def _answer(iid: str, accept: bool, token: str = "") -> tuple[str, int, str, str
 @blp.route("/me/invitations/<iid>/accept", methods=["POST"])
 @limited("answer", "invitations answered", per_address="300/minute", per_player="60/minute")
 @blp.response(200, AcceptedOut)
+@problems(401, 404, 409, 429)
 def accept(iid: str):
     """Take the seat you were invited to: its token is yours. The last acceptance starts the game."""
     arena = Arena.of()
@@ -228,6 +231,7 @@ def accept(iid: str):
 @blp.route("/me/invitations/<iid>/decline", methods=["POST"])
 @limited("answer", "invitations answered", per_address="300/minute", per_player="60/minute")
 @blp.response(200, DeclinedOut)
+@problems(401, 404, 409)
 def decline(iid: str):
     """Refuse the seat: the game is cancelled for everyone."""
     arena = Arena.of()
