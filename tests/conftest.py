@@ -15,6 +15,8 @@ from events.embedded import EmbeddedRedis
 from events.redis_process import RedisCluster, RedisProcess, start_cluster, start_redis
 from server.limits import SETTINGS
 
+pytest_plugins = ["tests.problems_seen"]       # the API document checked against every refusal seen
+
 # Abuse limits generous for the whole suite (and the servers it starts); tests/server/test_limits.py
 # sets them low where that is the point.
 for _name in SETTINGS:
