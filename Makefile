@@ -26,6 +26,7 @@ lock: $(BIN)/python
 		--no-emit-index-url --no-emit-find-links $(LOCK_ARGS) -o requirements.lock pyproject.toml
 
 test: $(STAMP)
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m mypy --strict engine
 	$(BIN)/python -m pytest -n 2
 
