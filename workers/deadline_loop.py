@@ -59,7 +59,7 @@ class DeadlineLoop:
         self._next_archive = 0.0
         self._handlers = ThreadPoolExecutor(HANDLERS, thread_name_prefix="deadline")
         self._archiver = ThreadPoolExecutor(1, thread_name_prefix="archive")     # slow work, off the loop
-        self._archiving: Future | None = None
+        self._archiving: Future[Any] | None = None
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.run, name="deadline-loop", daemon=True)

@@ -66,12 +66,12 @@ class Mail:
 
 # --- offering and delivering ------------------------------------------------------------------------
 
-def may_offer(note: dict, mail: Mail | None = None) -> bool:
+def may_offer(note: dict[str, Any], mail: Mail | None = None) -> bool:
     """Whether `offer` might queue a mail for this notification (its kind is mailed, SMTP is set up)."""
     return note.get("type") in email_prefs.KINDS and bool((mail or Mail.from_env()).url)
 
 
-def offer(redis: Any, player_id: str, note: dict, settings: Any, mail: Mail | None = None,
+def offer(redis: Any, player_id: str, note: dict[str, Any], settings: Any, mail: Mail | None = None,
           pipeline: Any = None, now: float | None = None) -> bool:
     """Queue an e-mail for a new notification if the player wants one now (in `pipeline`, a
     transaction on the queues' Redis, when given); True if queued. Offering one notification again
@@ -191,7 +191,7 @@ def send(url: str | None, message: EmailMessage) -> None:
 
 # --- the daily digest ---------------------------------------------------------------------------------
 
-def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[dict]:
+def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[dict[str, Any]]:
     """The games waiting for the player, the least time left first (untimed games last)."""
     out = []
     for game_id in roster.player_games(redis, player_id):

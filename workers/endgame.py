@@ -33,7 +33,7 @@ from . import notify, results, runtime, turns
 from .ratings import rate
 from .settings import Settings
 
-def standings(state: dict, seating: roster.Seating) -> list[dict]:
+def standings(state: dict[str, Any], seating: roster.Seating) -> list[dict[str, Any]]:
     rows = []
     for row in state["result"]["standings"]:
         seat = row["seat"]
@@ -45,7 +45,7 @@ def standings(state: dict, seating: roster.Seating) -> list[dict]:
     return rows
 
 
-def archive(redis: Any, store: Storage, directory: Path, record: dict, summary: dict) -> str:
+def archive(redis: Any, store: Storage, directory: Path, record: dict[str, Any], summary: dict[str, Any]) -> str:
     """Write the record (as the game's archive blob) and the result; the same content on every run."""
     name = archiver.write_finished(redis, store, record)
     directory.mkdir(parents=True, exist_ok=True)
@@ -54,7 +54,7 @@ def archive(redis: Any, store: Storage, directory: Path, record: dict, summary: 
     return name
 
 
-def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict | None:
+def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict[str, Any] | None:
     """Everything that follows a game's end, step by step; None if the game is not over.
 
     Each step leaves a marker in the game's `finish` hash, so a job run again after its worker died
@@ -91,8 +91,8 @@ def done(redis: Any, game_id: str) -> bool:
     return bool(redis.hexists(keys.finish_marks(game_id), "done"))
 
 
-def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[dict], ratings: dict,
-              settings: Settings) -> dict:
+def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[dict[str, Any]], ratings: dict[str, Any],
+              settings: Settings) -> dict[str, Any]:
     """The archive written once (the summary it holds is kept in the marker)."""
     marks = keys.finish_marks(game_id)
     kept = redis.hget(marks, "archived")
@@ -108,8 +108,8 @@ def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[di
     return summary
 
 
-def _announce(redis: Any, game_id: str, seating: roster.Seating, version: int, result: dict, rows: list[dict],
-              ratings: dict, settings: Settings) -> None:
+def _announce(redis: Any, game_id: str, seating: roster.Seating, version: int, result: dict[str, Any], rows: list[dict[str, Any]],
+              ratings: dict[str, Any], settings: Settings) -> None:
     """'game over' to every registered player (each notification once, by its id)."""
     winners = " and ".join(seating.name(s) for s in result["winners"])
     for row in rows:

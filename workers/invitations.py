@@ -65,7 +65,7 @@ def tell(redis: Any, pending: invitations.Pending, settings: Settings, now: floa
         notify.send(redis, creator, note, settings, now=now)
 
 
-def _with(spec: dict, seat: int | None) -> str:
+def _with(spec: dict[str, Any], seat: int | None) -> str:
     """'with Bob and Cy': the game named by the other players, as a person knows it (not by its id)."""
     others = [s["name"] for i, s in enumerate(spec["seats"]) if i != seat]
     return "with " + (" and ".join([", ".join(others[:-1]), others[-1]]) if len(others) > 1 else others[0])

@@ -8,6 +8,8 @@ versions scheduled in RQ hand their wait over to it.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from rq import get_current_job
 
 from events import due
@@ -19,12 +21,12 @@ def bot_move(game_id: str, wait: int) -> int:
     return bots.play_wait(redis, followup.service(redis), game_id, wait, runtime.settings())
 
 
-def finish_game(game_id: str) -> dict | None:
+def finish_game(game_id: str) -> dict[str, Any] | None:
     redis = runtime.connection()
     return endgame.finish(redis, followup.service(redis), game_id, runtime.settings())
 
 
-def review_game(game_id: str) -> dict:
+def review_game(game_id: str) -> dict[str, Any]:
     redis = runtime.connection()
     return review.run(redis, followup.service(redis), game_id)
 

@@ -22,7 +22,7 @@ def sweep(redis: Any, now: float, settings: Settings | None = None) -> int:
     return len(told)
 
 
-def tell_creator(redis: Any, table: dict, now: float, settings: Settings | None = None) -> None:
+def tell_creator(redis: Any, table: dict[str, Any], now: float, settings: Settings | None = None) -> None:
     """The creator's inbox hears once that the table expired (a second sweep's note is the same note)."""
     note = notify.notification("table_expired", table["id"], 0, 0, table_id=table["id"], form=table["form"],
                                text=f"Your {table['form'].replace('_', ' ')} table expired: nobody joined it in time.")

@@ -37,7 +37,7 @@ from .settings import Settings
 KINDS = tuple(notices.KINDS)            # declared once, with their renderings, in events/notices.py
 REMEMBER_SECONDS = 30 * 24 * 3600
 
-def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> dict:
+def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> dict[str, Any]:
     """A notification body; `ref` (a wait or a version) makes its id unique for the seat."""
     notices.kind(kind)
     nid = f"{kind.replace('_', '')}-{game_id}-{ref}-{seat}"
@@ -49,13 +49,13 @@ def mail_sent() -> bool:
     return bool(email.Mail.from_env().url)
 
 
-def stated(kind: str, game_id: str, seat: int, state: str, **data: Any) -> dict:
+def stated(kind: str, game_id: str, seat: int, state: str, **data: Any) -> dict[str, Any]:
     """A notification of a kind whose text is declared per state (events/notices.py), one per state."""
     return notification(kind, game_id, seat, notices.ref(kind, state), state=state,
                         text=notices.text(kind, state, seat=seat, **data), **data)
 
 
-def send(redis: Any, player_id: str, note: dict, settings: Settings | None = None, now: float | None = None) -> bool:
+def send(redis: Any, player_id: str, note: dict[str, Any], settings: Settings | None = None, now: float | None = None) -> bool:
     """Deliver `note` to the player's inbox, and hand over its e-mail and webhook, unless it was
     delivered; True if new."""
     settings = settings or runtime.settings()

@@ -21,7 +21,7 @@ MODEL = PlackettLuce(mu=kept.DEFAULT_MU, sigma=kept.DEFAULT_SIGMA)
 MAX_REBASES = 8
 
 
-def rate(redis: Any, game_id: str, rows: list[dict]) -> dict:
+def rate(redis: Any, game_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Update the ratings of the game's registered players, once; the change it made (or had made)."""
     plan = _plan(redis, game_id, rows)
     for pid, step in plan["raw"].items():
@@ -29,7 +29,7 @@ def rate(redis: Any, game_id: str, rows: list[dict]) -> dict:
     return {"game_id": game_id, "players": plan["players"]}
 
 
-def _plan(redis: Any, game_id: str, rows: list[dict]) -> dict:
+def _plan(redis: Any, game_id: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     known = kept.planned(redis, game_id)
     if known is not None:
         return known
@@ -43,9 +43,9 @@ def _plan(redis: Any, game_id: str, rows: list[dict]) -> dict:
     return kept.keep_plan(redis, game_id, plan)
 
 
-def _change(rows: list[dict], before: dict[str, dict], players: list[str]) -> dict[str, dict]:
+def _change(rows: list[dict[str, Any]], before: dict[str, dict[str, Any]], players: list[str]) -> dict[str, dict[str, Any]]:
     """New ratings for the players: none when fewer than two sides or a player on two sides."""
-    teams: dict[int, list[dict]] = {}
+    teams: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         teams.setdefault(row["color"], []).append(row)
     if len(teams) < 2 or not players or len(set(players)) != len(players):
@@ -63,7 +63,7 @@ def _change(rows: list[dict], before: dict[str, dict], players: list[str]) -> di
     return after
 
 
-def _apply(redis: Any, game_id: str, player_id: str, step: dict) -> None:
+def _apply(redis: Any, game_id: str, player_id: str, step: dict[str, Any]) -> None:
     """Set the player's new rating unless this game already counted; rebase it on a newer rating."""
     expect, new = step["expect"], step["after"]
     for _ in range(MAX_REBASES):
@@ -75,7 +75,7 @@ def _apply(redis: Any, game_id: str, player_id: str, step: dict) -> None:
     raise RuntimeError(f"rating of {player_id} keeps changing under game {game_id}")
 
 
-def _rebased(current: dict, before: dict, after: dict) -> dict:
+def _rebased(current: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
     """This game's change (planned from `before`) applied to a rating another game has changed since."""
     return {"mu": current["mu"] + after["mu"] - before["mu"],
             "sigma": current["sigma"] * after["sigma"] / before["sigma"], "games": current["games"] + 1}

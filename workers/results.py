@@ -24,7 +24,7 @@ def is_rated(redis: Any, game_id: str) -> bool:
     return roster.info(redis, game_id).get("rated", True) is not False
 
 
-def record(redis: Any, game_id: str, summary: dict, state: dict) -> None:
+def record(redis: Any, game_id: str, summary: dict[str, Any], state: dict[str, Any]) -> None:
     rows = summary["standings"]
     change = _form_change(redis, game_id, summary["form"], rows) if is_rated(redis, game_id) else {}
     for row in rows:
@@ -44,14 +44,14 @@ def record(redis: Any, game_id: str, summary: dict, state: dict) -> None:
     presence.not_live(redis, game_id)
 
 
-def _form_change(redis: Any, game_id: str, form: str, rows: list[dict]) -> dict:
+def _form_change(redis: Any, game_id: str, form: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """{player: {before, after}} in the form, computed on the first run and kept with the game."""
     key = keys.game_form_rating(game_id)
     kept = redis.get(key)
     if kept:
         return json.loads(kept)
     players = [r["player"] for r in rows if r["player"]]
-    sides: dict[int, list[dict]] = {}
+    sides: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         sides.setdefault(row["color"], []).append(row)
     if len(sides) < 2 or not players or len(set(players)) != len(players):

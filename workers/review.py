@@ -29,7 +29,7 @@ def seed(secret: str, game_id: str) -> str:
     return hmac.new(secret.encode(), f"review:{game_id}".encode(), hashlib.sha256).hexdigest()
 
 
-def ask(redis: Any, game_id: str, settings: Settings, now: float) -> dict:
+def ask(redis: Any, game_id: str, settings: Settings, now: float) -> dict[str, Any]:
     """The game's review; asked for (pending, and its job queued) when there was none, and queued
     again when it is pending with no job queued or running (a job lost with its Redis or worker)."""
     found, asked = reviews.ask(redis, game_id, settings.review_simulations, now)
@@ -40,7 +40,7 @@ def ask(redis: Any, game_id: str, settings: Settings, now: float) -> dict:
     return found
 
 
-def run(redis: Any, service: Any, game_id: str) -> dict:
+def run(redis: Any, service: Any, game_id: str) -> dict[str, Any]:
     """Judge every move of the finished game and store the review."""
     stored = reviews.load(redis, game_id)
     if stored is None or stored["status"] == reviews.DONE:

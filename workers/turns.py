@@ -155,7 +155,7 @@ def _replan(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: 
 
 
 def _members(redis: Any, game_id: str, seating: Seating, clock: Clock, settings: Settings, bot: float | None,
-             end: float | None) -> dict:
+             end: float | None) -> dict[str, Any]:
     """The wait's members of the index; `end`: its deadline (pauses.deadline)."""
     items = {}
     if end is not None:
