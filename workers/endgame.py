@@ -67,7 +67,8 @@ def finish(redis: Any, service: Any, game_id: str, settings: Settings) -> dict[s
     unmoved.keep(redis, game_id)            # a finished game stays, even one nobody moved in (bots, timeouts)
     marks = keys.finish_marks(game_id)
     if redis.hexists(marks, "done"):
-        return json.loads(redis.hget(marks, "archived"))
+        done: dict[str, Any] = json.loads(redis.hget(marks, "archived"))
+        return done
     seating = roster.seating_of(redis, game_id)
     redis.hsetnx(marks, "standings", json.dumps(standings(state, seating), sort_keys=True))
     rows = json.loads(redis.hget(marks, "standings"))
@@ -97,7 +98,8 @@ def _archived(redis: Any, service: Any, game_id: str, loaded: Any, rows: list[di
     marks = keys.finish_marks(game_id)
     kept = redis.hget(marks, "archived")
     if kept:
-        return json.loads(kept)
+        summary: dict[str, Any] = json.loads(kept)
+        return summary
     record = service.export_record(game_id)
     result = loaded.state["result"]
     summary = {"game_id": game_id, "form": loaded.state["form"], "version": loaded.version,

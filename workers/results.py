@@ -49,7 +49,8 @@ def _form_change(redis: Any, game_id: str, form: str, rows: list[dict[str, Any]]
     key = keys.game_form_rating(game_id)
     kept = redis.get(key)
     if kept:
-        return json.loads(kept)
+        stored: dict[str, Any] = json.loads(kept)
+        return stored
     players = [r["player"] for r in rows if r["player"]]
     sides: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
@@ -69,4 +70,5 @@ def _form_change(redis: Any, game_id: str, form: str, rows: list[dict[str, Any]]
                                          "after": {"mu": rating.mu, "sigma": rating.sigma,
                                                    "games": before[row["player"]]["games"] + 1}}
     redis.set(key, json.dumps(change), nx=True)
-    return json.loads(redis.get(key))
+    first: dict[str, Any] = json.loads(redis.get(key))          # this run's, or a concurrent one's
+    return first
