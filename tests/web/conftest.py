@@ -71,7 +71,8 @@ class LiveServer:
         self.thread = threading.Thread(target=self.http.serve_forever, name="web-e2e-server", daemon=True)
         self.thread.start()
         self.worker_log = open(tmp / "worker.log", "w")
-        env = {**os.environ, "REDIS_URL": self.redis.url, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "REDIS_URL": self.redis.url, "PYTHONPATH": str(ROOT),
+               "ARENA_REVIEW_SIMULATIONS": "4"}            # a game review's budget: tiny in tests
         self.worker = subprocess.Popen([sys.executable, "-m", "server.cli", "worker"], cwd=ROOT, env=env,
                                        stdout=self.worker_log, stderr=subprocess.STDOUT)
 
