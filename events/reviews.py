@@ -13,11 +13,12 @@ from typing import Any
 from . import keys
 
 PENDING, DONE, FAILED = "pending", "done", "failed"
+Review = dict[str, Any]                 # the stored JSON: status, simulations, requested, moves
 
 
-def ask(redis: Any, game_id: str, simulations: int, now: float) -> tuple[dict, bool]:
+def ask(redis: Any, game_id: str, simulations: int, now: float) -> tuple[Review, bool]:
     """(the game's review, True when this call asked for it): a new one is pending. A failed one is asked again."""
-    pending = {"status": PENDING, "simulations": simulations, "requested": now, "moves": []}
+    pending: Review = {"status": PENDING, "simulations": simulations, "requested": now, "moves": []}
     if redis.set(keys.review(game_id), json.dumps(pending), nx=True):
         return pending, True
     found = load(redis, game_id) or pending
@@ -27,10 +28,11 @@ def ask(redis: Any, game_id: str, simulations: int, now: float) -> tuple[dict, b
     return found, False
 
 
-def load(redis: Any, game_id: str) -> dict | None:
+def load(redis: Any, game_id: str) -> Review | None:
     raw = redis.get(keys.review(game_id))
-    return json.loads(raw) if raw else None
+    found: Review | None = json.loads(raw) if raw else None
+    return found
 
 
-def save(redis: Any, game_id: str, review: dict) -> None:
+def save(redis: Any, game_id: str, review: Review) -> None:
     redis.set(keys.review(game_id), json.dumps(review))
