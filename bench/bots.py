@@ -22,7 +22,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from multiprocessing import Pool
+from multiprocessing import Pool, TimeoutError
 from pathlib import Path
 from typing import Any
 
@@ -93,16 +93,21 @@ def run(tasks: list[tuple[str, ladder.Job, str | None]], processes: int, stop_at
     results: list[dict[str, Any]] = []
     out = open(results_file, "a") if results_file else None
     pool = Pool(processes)
+    played = pool.imap_unordered(_game, tasks, chunksize=1)
     try:
-        for result in pool.imap_unordered(_game, tasks, chunksize=1):
+        while True:
+            try:
+                result = played.next(None if stop_at is None else max(0.0, stop_at - time.time()))
+            except StopIteration:
+                break
+            except TimeoutError:
+                print("  stopped at the given time; games in play are left out", file=sys.stderr)
+                break
             results.append(result)
             if out:
                 out.write(json.dumps(result, sort_keys=True) + "\n")
                 out.flush()
             print(f"  {result['label']}: {result['score']} ({time.time() - started:.0f} s)", file=sys.stderr, flush=True)
-            if stop_at is not None and time.time() >= stop_at:
-                print("  stopped at the given time; games in play are left out", file=sys.stderr)
-                break
     finally:
         pool.terminate()
         if out:
