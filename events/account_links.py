@@ -33,7 +33,7 @@ def make(redis: Any, player_id: str, purpose: str, **data: str) -> str:
     return _signer(server_secret(redis), purpose).dumps({"p": player_id, "n": nonce, **data})
 
 
-def use(redis: Any, token: str, purpose: str) -> dict | None:
+def use(redis: Any, token: str, purpose: str) -> dict[str, Any] | None:
     """The link's data (with 'p', its player) when it is genuine, of `purpose`, not expired and not
     used yet, and uses it up; None otherwise."""
     secret = os.environ.get("ARENA_SECRET") or text(redis.get(keys.mail_secret()))

@@ -8,6 +8,8 @@ one DEL. Passwords are stored as the argon2 hashes the caller made.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 import json
 import secrets
@@ -174,7 +176,7 @@ def close_all_sessions(redis, player_id: str, keep: Session | None = None) -> in
 
 # --- API tokens, and the seat tokens issued to the account's seats ---------------------------------
 
-def add_token(redis, player_id: str, token: str, label: str, now: float | None = None) -> dict:
+def add_token(redis, player_id: str, token: str, label: str, now: float | None = None) -> dict[str, Any]:
     """Make `token` act for the player, listed under `label`."""
     hashed = digest(token)
     entry = {"id": token_id(hashed), "label": label, "created": round(time.time() if now is None else now, 3),
@@ -192,7 +194,7 @@ def add_seat_token(redis, player_id: str, token_hash: str, game_id: str, seat: i
     redis.hset(keys.player_token_list(player_id), token_hash, json.dumps(entry))
 
 
-def tokens(redis, player_id: str) -> list[dict]:
+def tokens(redis, player_id: str) -> list[dict[str, Any]]:
     """Every token of the player: API tokens (kind 'api') and seat tokens of its seats (kind 'seat')."""
     rows = [{"kind": "api", **json.loads(v)} for v in redis.hvals(keys.player_token_list(player_id))]
     return sorted(rows, key=lambda t: t["created"])
@@ -223,7 +225,7 @@ def revoke_all_tokens(redis, player_id: str) -> int:
     return len(listed)
 
 
-def _revoke(redis, player_id: str, entries: dict[str, dict]) -> None:
+def _revoke(redis, player_id: str, entries: dict[str, dict[str, Any]]) -> None:
     if not entries:
         return
     for hashed, entry in entries.items():

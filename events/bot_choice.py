@@ -28,7 +28,7 @@ def knowledge(service: Any, game_id: str, seat: int, known: Knowledge | None = N
 
 
 def choose(service: Any, game_id: str, seat: int, version: int, level: int, secret: str,
-           known: Knowledge | None = None) -> tuple[dict, Knowledge]:
+           known: Knowledge | None = None) -> tuple[dict[str, Any], Knowledge]:
     """The bot's command for `seat` at `version` (complete, with the seat), and its knowledge."""
     known = knowledge(service, game_id, seat, known)
     state = service.load(game_id).state

@@ -22,7 +22,7 @@ MAX_KEPT = 2000
 CHANNELS = ("players", "spectators")
 
 
-def _decode(fields: dict | list) -> dict:
+def _decode(fields: dict[str, Any] | list[Any]) -> dict[str, Any]:
     pairs = fields.items() if isinstance(fields, dict) else zip(fields[::2], fields[1::2])
     for key, value in pairs:
         if text(key) == "data":
@@ -30,7 +30,7 @@ def _decode(fields: dict | list) -> dict:
     raise KeyError("data")
 
 
-def post(redis: Any, game_id: str, channel: str, message: dict) -> dict:
+def post(redis: Any, game_id: str, channel: str, message: dict[str, Any]) -> dict[str, Any]:
     """Append a message ({player, name, seat, text}); it comes back with its id and time."""
     body = {**message, "time": round(time.time(), 3)}
     sid = text(redis.xadd(keys.chat(game_id, channel), {"data": json.dumps(body)}, maxlen=MAX_KEPT,
@@ -58,7 +58,7 @@ def _order(message_id: str) -> tuple[int, ...]:
     return tuple(int(part) for part in message_id.split("-"))
 
 
-def _archived(redis: Any, game_id: str, channel: str) -> list[dict]:
+def _archived(redis: Any, game_id: str, channel: str) -> list[dict[str, Any]]:
     game = archive_reader.default().game(redis, game_id)
     return game.archived.messages(channel) if game is not None else []
 
@@ -72,7 +72,7 @@ def archived_entries(redis: Any, game_id: str, channel: str, after: str) -> list
             if _order(mid) > floor]
 
 
-def _merged(archived: list[dict], live: list[dict], after: str) -> list[dict]:
+def _merged(archived: list[dict[str, Any]], live: list[dict[str, Any]], after: str) -> list[dict[str, Any]]:
     """The archived messages after `after` and those still (or since) in Redis, each once, in order."""
     floor = _order(after) if after not in ("", "0", "0-0") else (0, 0)
     rows = {row["id"]: row for row in archived if _order(row["id"]) > floor}
@@ -80,14 +80,14 @@ def _merged(archived: list[dict], live: list[dict], after: str) -> list[dict]:
     return sorted(rows.values(), key=lambda row: _order(row["id"]))
 
 
-def message(redis: Any, game_id: str, channel: str, message_id: str) -> dict | None:
+def message(redis: Any, game_id: str, channel: str, message_id: str) -> dict[str, Any] | None:
     rows = redis.xrange(keys.chat(game_id, channel), message_id, message_id)
     if not rows:
         return next((row for row in _archived(redis, game_id, channel) if row["id"] == message_id), None)
     return {"id": message_id, "channel": channel, **_decode(rows[0][1])}
 
 
-def report(redis: Any, game_id: str, found: dict, reporter: str | None, reason: str) -> str:
+def report(redis: Any, game_id: str, found: dict[str, Any], reporter: str | None, reason: str) -> str:
     body = {"game_id": game_id, "message": found, "reporter": reporter, "reason": reason, "time": time.time()}
     return text(redis.xadd(keys.chat_reports(), {"data": json.dumps(body)}, maxlen=100_000, approximate=True))
 
@@ -108,7 +108,7 @@ def muted(redis: Any, player_id: str | None) -> set[str]:
     return {text(m) for m in redis.smembers(keys.mutes(player_id))}
 
 
-def export(redis: Any, game_id: str, channels: tuple[str, ...] = CHANNELS) -> dict[str, list[dict]]:
+def export(redis: Any, game_id: str, channels: tuple[str, ...] = CHANNELS) -> dict[str, list[dict[str, Any]]]:
     """Every kept message of the game's channels, for a record export that asks for its chat."""
     out = {}
     for channel in channels:

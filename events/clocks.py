@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from engine.moves import starts_move
 
@@ -83,7 +83,7 @@ class Clock:
     over: bool = False
     banks: list[float] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {f: getattr(self, f) for f in _CLOCK_FIELDS} | {"banks": list(self.banks)}
 
     @classmethod
@@ -109,7 +109,7 @@ def format_epoch(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def batch_starts(kind: str, version: int, payload: dict) -> bool:
+def batch_starts(kind: str, version: int, payload: dict[str, Any]) -> bool:
     """Whether an envelope opens a batch: the first one, and every command not played by autoplay."""
     return version == 1 or starts_move(kind, payload)
 
@@ -134,7 +134,7 @@ def fold(clock: Clock, marks: Iterable[Mark], tc: TimeControl,
     return Clock(**c)
 
 
-def _begin_wait(c: dict, m: Mark, tc: TimeControl, paused: Callable[[int, float, float], float] | None) -> None:
+def _begin_wait(c: dict[str, Any], m: Mark, tc: TimeControl, paused: Callable[[int, float, float], float] | None) -> None:
     """The wait that ends is charged to its seat's bank (plus the increment, capped), less any pause."""
     now = parse_time(m.time)
     if c["seat"] is not None and c["since"] is not None and tc.kind == "bank":
@@ -173,7 +173,7 @@ def remaining(clock: Clock, tc: TimeControl, seat: int, now: float) -> float | N
     return max(0.0, clock.since + tc.seconds - now)
 
 
-def view(clock: Clock, tc: TimeControl, now: float) -> dict | None:
+def view(clock: Clock, tc: TimeControl, now: float) -> dict[str, Any] | None:
     """The clocks as clients see them (times in UTC ISO, durations in seconds)."""
     if not tc.timed:
         return None

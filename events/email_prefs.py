@@ -31,7 +31,7 @@ FAILURES_KEPT = 100
 
 # --- preferences ---------------------------------------------------------------------------------
 
-def preferences(redis: Any, player_id: str) -> dict:
+def preferences(redis: Any, player_id: str) -> dict[str, Any]:
     """{"address": str | None, "verified": bool, "kinds": {kind: on}} (every kind, defaults filled
     in). Mail goes only to a verified address: one whose owner opened the link mailed to it."""
     raw = {text(k): text(v) for k, v in redis.hgetall(keys.email_settings(player_id)).items()}
@@ -60,7 +60,7 @@ def owner_of(redis: Any, address: str) -> str | None:
 
 
 def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict[str, bool],
-                    now: float | None = None) -> dict:
+                    now: float | None = None) -> dict[str, Any]:
     """Change the address (None: keep it) and the kinds named; the digest is indexed, due a day
     from `now`, when it becomes wanted, and dropped when not. The preferences after the change."""
     fields = {k: "1" if on else "0" for k, on in kinds.items() if k in KINDS}
@@ -123,6 +123,6 @@ def record_failure(redis: Any, player_id: str, kind: str, subject: str, attempt:
         maxlen=FAILURES_KEPT, approximate=True)
 
 
-def failures(redis: Any, player_id: str, count: int = 20) -> list[dict]:
+def failures(redis: Any, player_id: str, count: int = 20) -> list[dict[str, Any]]:
     """The player's latest failed attempts, newest first."""
     return [entry for _, entry in inbox.rows(redis.xrevrange(keys.email_failures(player_id), "+", "-", count=count))]

@@ -61,12 +61,12 @@ class Envelope:
     schema_version: int
     time: str
     actor: Actor
-    payload: dict = field(repr=False)
+    payload: dict[str, Any] = field(repr=False)
     prev_hash: str
     hash: str
     commitment: str | None = None
 
-    def body(self) -> dict:
+    def body(self) -> dict[str, Any]:
         """Every field the hash covers: all but the hash itself."""
         out = {"game_id": self.game_id, "version": self.version, "type": self.type,
                "schema_version": self.schema_version, "time": self.time, "actor": self.actor,
@@ -75,7 +75,7 @@ class Envelope:
             out["commitment"] = self.commitment
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**self.body(), "hash": self.hash}
 
     def to_json(self) -> str:
@@ -91,7 +91,7 @@ class Envelope:
         out["hash"], out["prev_hash"] = _short(self.hash), _short(self.prev_hash)
         return canonical_json(out)
 
-    def event(self) -> dict:
+    def event(self) -> dict[str, Any]:
         """The engine's form of the event (payload as stored: upcast it before replaying)."""
         return {"type": self.type, **self.payload}
 
@@ -168,6 +168,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _expect(data: dict, name: str, kind: type) -> None:
+def _expect(data: dict[str, Any], name: str, kind: type) -> None:
     if not isinstance(data[name], kind):
         raise EnvelopeError(f"envelope {name} must be a {kind.__name__}")

@@ -37,7 +37,7 @@ class Appended:
     first: int
     version: int
     time: str
-    state: dict
+    state: dict[str, Any]
 
     @classmethod
     def of(cls, result: Any) -> "Appended | None":
@@ -74,9 +74,9 @@ def refresh(redis: Any, service: Any, game_id: str, tc: TimeControl, claim: bool
     return latest, claimed
 
 
-def marks(service: Any, game_id: str, after: int, envelopes: list) -> list[Mark]:
+def marks(service: Any, game_id: str, after: int, envelopes: list[Any]) -> list[Mark]:
     """One Mark per batch of `envelopes` (those after version `after`), replayed by the engine."""
-    batches: list[list] = []
+    batches: list[list[Any]] = []
     for env in envelopes:
         if not batches or clocks.batch_starts(env.type, env.version, env.payload):
             batches.append([])
@@ -92,7 +92,7 @@ def marks(service: Any, game_id: str, after: int, envelopes: list) -> list[Mark]
     return out
 
 
-def _mark(first: int, version: int, time: str, state: dict) -> Mark:
+def _mark(first: int, version: int, time: str, state: dict[str, Any]) -> Mark:
     """The Mark of a batch (versions `first`..`version`, recorded at `time`) that left `state`."""
     turn = state.get("turn")
     return Mark(first, version, time, active_seat(state), turn["number"] if turn else 0, len(state["seats"]),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Iterable
+from typing import Any, Iterable
 
 from .envelope import Envelope, canonical_json
 
@@ -32,7 +32,7 @@ def commitment_matches(commitment: str, seed: str) -> bool:
     return hmac.compare_digest(commitment, seed_commitment(seed))
 
 
-def event_hash(seed: str, body: dict) -> str:
+def event_hash(seed: str, body: dict[str, Any]) -> str:
     """The hash of an envelope body (every field but `hash`, `prev_hash` included)."""
     return canonical_hash(seed, canonical_json(body))
 

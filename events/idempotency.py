@@ -9,6 +9,8 @@ applied, so the key may be used again.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 import json
 from dataclasses import asdict, dataclass
@@ -18,7 +20,7 @@ from .envelope import canonical_json
 TTL_SECONDS = 24 * 60 * 60
 
 
-def fingerprint(seat: int | None, command: dict, expected_version: int | None) -> str:
+def fingerprint(seat: int | None, command: dict[str, Any], expected_version: int | None) -> str:
     body = {"seat": seat, "command": command, "expected_version": expected_version}
     return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
 

@@ -69,21 +69,21 @@ def read(redis: Any, player_id: str, after: str = "0", count: int = 100) -> list
     return rows(redis.xrange(keys.inbox(player_id), start, "+", count=count))
 
 
-def latest(redis: Any, player_id: str, count: int) -> list[tuple[str, dict]]:
+def latest(redis: Any, player_id: str, count: int) -> list[tuple[str, dict[str, Any]]]:
     """The newest `count` notifications, oldest first (what a page shows when it opens)."""
     return rows(redis.xrevrange(keys.inbox(player_id), "+", "-", count=count))[::-1]
 
 
-def rows(entries: Any) -> list[tuple[str, dict]]:
+def rows(entries: Any) -> list[tuple[str, dict[str, Any]]]:
     """Inbox stream entries as (stream id, notification)."""
     return [(text(sid), json.loads(_field(fields, "data"))) for sid, fields in entries]
 
 
-def record_webhook_failure(redis: Any, player_id: str, fields: dict) -> None:
+def record_webhook_failure(redis: Any, player_id: str, fields: dict[str, Any]) -> None:
     redis.xadd(keys.webhook_failures(player_id), fields, maxlen=FAILURES_KEPT, approximate=True)
 
 
-def webhook_failures(redis: Any, player_id: str, count: int = 50) -> list[dict]:
+def webhook_failures(redis: Any, player_id: str, count: int = 50) -> list[dict[str, Any]]:
     """The player's latest recorded webhook failures, newest first."""
     out = []
     for _, fields in redis.xrevrange(keys.webhook_failures(player_id), "+", "-", count=count):

@@ -62,7 +62,7 @@ def parse_id(iid: str) -> tuple[str, int]:
 class Pending:
     """A game waiting for invitations, as stored: what to create, who is invited, how it stands."""
     game_id: str
-    spec: dict = field(repr=False)          # what server/games.py needs to create the game
+    spec: dict[str, Any] = field(repr=False)          # what server/games.py needs to create the game
     status: str                             # waiting | starting | started | cancelled
     reason: str                             # '' | invitation_declined | invitation_expired
     deadline: float
@@ -89,7 +89,7 @@ class Pending:
         return self.status
 
 
-def create(redis: Any, game_id: str, spec: dict, invited: dict[int, str], *, deadline: float, ttl: int,
+def create(redis: Any, game_id: str, spec: dict[str, Any], invited: dict[int, str], *, deadline: float, ttl: int,
            now: float) -> None:
     """Keep a game waiting for `invited` (seat -> player id) until `deadline`; forget it after `ttl`."""
     fields: dict[str, Any] = {"spec": json.dumps(spec), "status": WAITING, "reason": "", "deadline": repr(deadline),
@@ -115,7 +115,7 @@ def load(redis: Any, game_id: str) -> Pending | None:
     return _pending(game_id, raw) if raw else None
 
 
-def _pending(game_id: str, raw: dict) -> Pending:
+def _pending(game_id: str, raw: dict[str, Any]) -> Pending:
     f = {text(k): text(v) for k, v in raw.items()}
     invited = {int(k[1:]): v for k, v in f.items() if k.startswith("p") and k[1:].isdigit()}
     return Pending(game_id, json.loads(f["spec"]), f["status"], f.get("reason", ""), float(f["deadline"]),
@@ -162,7 +162,7 @@ def expire(redis: Any, game_id: str, now: float) -> tuple[str, str] | None:
     return (WAITING, "") if reply[0] == "waiting" else (reply[1], reply[2])
 
 
-def _run_answer(redis: Any, game_id: str, args: list) -> list:
+def _run_answer(redis: Any, game_id: str, args: list[Any]) -> list[Any]:
     """lua/answer_invitation.lua on the game's pending hash, seat tokens and seat players; its reply as text."""
     reply = run_script(redis, ANSWER_LUA, [keys.pending_game(game_id), keys.seat_tokens(game_id),
                                            keys.seat_players(game_id)], args)

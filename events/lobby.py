@@ -43,7 +43,7 @@ def new_id() -> str:
     return "L" + secrets.token_hex(7)
 
 
-def _record(pipe: Any, table_id: str, kind: str, table: dict) -> str:
+def _record(pipe: Any, table_id: str, kind: str, table: dict[str, Any]) -> str:
     """Queue the change's entry in its bucket, after a read of the bucket's last entry before it (so
     the relay knows what must have been copied first); the entry's data. Last in the transaction."""
     bucket = keys.lobby_bucket(table_id)
@@ -53,7 +53,7 @@ def _record(pipe: Any, table_id: str, kind: str, table: dict) -> str:
     return data
 
 
-def _index(pipe: Any, table_id: str, table: dict) -> None:
+def _index(pipe: Any, table_id: str, table: dict[str, Any]) -> None:
     """The table's bucket's indexes after a change. An expired table stays in the expiry index
     until its creator is told (expire_due)."""
     bucket = keys.lobby_bucket(table_id)
@@ -67,7 +67,7 @@ def _index(pipe: Any, table_id: str, table: dict) -> None:
             pipe.zrem(keys.table_expiry(bucket), table["id"])
 
 
-def open_table(redis, table: dict) -> dict:
+def open_table(redis, table: dict[str, Any]) -> dict[str, Any]:
     """Open a table; its id, its game's id to be, is reserved first (events/game_ids.py)."""
     table_id = table["id"]
     if not game_ids.reserve(redis, table_id, "lobby"):
@@ -89,14 +89,14 @@ def reindex(redis, table_id: str) -> None:
         pipe.execute()
 
 
-def table(redis, table_id: str) -> dict | None:
+def table(redis, table_id: str) -> dict[str, Any] | None:
     if not keys.valid_game_id(table_id):
         return None
     raw = redis.get(keys.table(table_id))
     return json.loads(raw) if raw else None
 
 
-def change_table(redis, table_id: str, change: Callable[[dict], dict]) -> dict | None:
+def change_table(redis, table_id: str, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
     """Apply `change` (which may raise to refuse) to the table atomically; the table after it.
     None when there is no such table."""
     key = keys.table(table_id)
@@ -123,7 +123,7 @@ def change_table(redis, table_id: str, change: Callable[[dict], dict]) -> dict |
     return after
 
 
-def open_tables(redis, limit: int = 200, now: float | None = None, before: float | None = None) -> list[dict]:
+def open_tables(redis, limit: int = 200, now: float | None = None, before: float | None = None) -> list[dict[str, Any]]:
     """The open tables, newest first (the newest of every bucket, merged), opened before `before`
     when given (the next page); with `now`, not those expired by then (a sweep may not have closed
     them yet)."""
@@ -136,7 +136,7 @@ def open_tables(redis, limit: int = 200, now: float | None = None, before: float
     return [t for t in tables if t["status"] == "open" and (now is None or not expired(t, now))]
 
 
-def _tables(redis, table_ids: list[str]) -> list[dict]:
+def _tables(redis, table_ids: list[str]) -> list[dict[str, Any]]:
     if not table_ids:
         return []
     wanted = [keys.table(table_id) for table_id in table_ids]
@@ -150,7 +150,7 @@ def _tables(redis, table_ids: list[str]) -> list[dict]:
 _CLAIM = scripts.lua("claim_unmoved.lua")
 
 
-def claim_place(redis, owners: list[str], table: dict, cap: int, now: float) -> str | None:
+def claim_place(redis, owners: list[str], table: dict[str, Any], cap: int, now: float) -> str | None:
     """Count a new table against every owner's cap of open tables (tables started, closed or expired
     no longer count); the owner whose cap is full (nothing counted), or None."""
     counted = []
@@ -185,11 +185,11 @@ def place_frees_in(redis, owner: str, now: float) -> float:
     return max(0.0, float(first[0][1]) - now) if first else 0.0
 
 
-def expired(table: dict, now: float) -> bool:
+def expired(table: dict[str, Any], now: float) -> bool:
     return table["status"] == "open" and table.get("expires") is not None and table["expires"] <= now
 
 
-def expire_due(redis, now: float, tell: Callable[[dict], None], limit: int = 100) -> list[dict]:
+def expire_due(redis, now: float, tell: Callable[[dict[str, Any]], None], limit: int = 100) -> list[dict[str, Any]]:
     """Expire the open tables of every bucket whose time ran out by `now` (status 'expired', off
     the open list, announced in the feed), then `tell(table)` (its creator; idempotent) and take
     it off the expiry index: a crash in between tells again at the next sweep. The tables told."""
@@ -212,7 +212,7 @@ _RELAY = scripts.lua("lobby_relay.lua")
 _FORGET_POOL = scripts.lua("forget_pool.lua")
 
 
-def _relay_new(redis, table_id: str, done: list, data: str) -> None:
+def _relay_new(redis, table_id: str, done: list[Any], data: str) -> None:
     """Copy the change a transaction just recorded into the feed (one script in the feed's slot),
     or everything not copied yet of its bucket when changes before it are still waiting."""
     before, new_id = done[-2], text(done[-1])
@@ -275,7 +275,7 @@ def feed_head(redis) -> str:
 
 # --- quick-match seeks (one per player) -------------------------------------------------------------
 
-def pool_of(form: str, time_control: dict | None) -> str:
+def pool_of(form: str, time_control: dict[str, Any] | None) -> str:
     """The pairing pool of a seek: seeks of one form and time control are paired together."""
     if not time_control or time_control.get("kind", "none") == "none":
         return f"{form}-none"
@@ -294,7 +294,7 @@ def done_seeking(redis, player_id: str) -> None:
     redis.delete(keys.seeking(player_id))
 
 
-def put_seek(redis, seek: dict) -> str:
+def put_seek(redis, seek: dict[str, Any]) -> str:
     """Make the player's seek (replacing one in another pool); its pool."""
     pool = pool_of(seek["form"], seek["time_control"])
     before = seek_pool(redis, seek["player"])
@@ -310,7 +310,7 @@ def seek_pool(redis, player_id: str) -> str | None:
     return text_or_none(redis.get(keys.player_seek(player_id)))
 
 
-def seek(redis, player_id: str) -> dict | None:
+def seek(redis, player_id: str) -> dict[str, Any] | None:
     pool = seek_pool(redis, player_id)
     raw = redis.hget(keys.seek_pool(pool), player_id) if pool else None
     return json.loads(raw) if raw else None
@@ -324,7 +324,7 @@ def drop_seek(redis, player_id: str) -> bool:
     return bool(redis.hdel(keys.seek_pool(pool), player_id))
 
 
-def pair_seeks(redis, pool: str, choose: Callable[[list[dict]], list[list[dict]]]) -> list[list[dict]]:
+def pair_seeks(redis, pool: str, choose: Callable[[list[dict[str, Any]]], list[list[dict[str, Any]]]]) -> list[list[dict[str, Any]]]:
     """Take the groups of seeks `choose` picks out of the pool's waiting seeks off it, atomically
     (watched over the pool: a seek is never put in two groups); the groups taken."""
     key = keys.seek_pool(pool)
@@ -365,7 +365,7 @@ def matched(redis, players: list[str], game_id: str, form: str) -> None:
                maxlen=FEED_SIZE, approximate=True)
 
 
-def match_of(redis, player_id: str) -> dict | None:
+def match_of(redis, player_id: str) -> dict[str, Any] | None:
     raw = redis.get(keys.seek_match(player_id))
     return json.loads(raw) if raw else None
 

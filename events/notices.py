@@ -71,12 +71,12 @@ def ref(name: str, state: str) -> int:
 
 def subject(name: str, **fields: Any) -> str:
     """The e-mail subject of a notification of this kind (missing fields read as 'someone')."""
-    class Some(dict):
+    class Some(dict[str, Any]):
         def __missing__(self, key: str) -> str:
             return "Someone" if key == "who" else ""
     return kind(name).subject.format_map(Some(_words(fields)))
 
 
-def served() -> list[dict]:
+def served() -> list[dict[str, Any]]:
     """What the page reads (GET /notices.json)."""
     return [{"kind": k.name, "label": k.label, "link": k.link} for k in KINDS.values()]

@@ -96,7 +96,7 @@ def _away(by_seat: dict[int, list[list[float]]], now: float) -> dict[int, float]
     return out
 
 
-def view(redis: Any, clock: clocks.Clock, seating: Any, now: float) -> dict | None:
+def view(redis: Any, clock: clocks.Clock, seating: Any, now: float) -> dict[str, Any] | None:
     """The `clocks` of a game view: remaining times stand still while the seat's player is away;
     `vacation` lists the seats on vacation now and until when (opponents see it)."""
     if not seating.tc.timed:

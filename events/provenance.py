@@ -35,7 +35,7 @@ class Provenance:
     def rated(self) -> bool:
         return self.origin in RATED_ORIGINS
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         return {"origin": self.origin, "key_id": self.key_id, "rated": self.rated}
 
 
@@ -43,7 +43,7 @@ LOCAL = Provenance("local")
 UNSIGNED = Provenance("unsigned")
 
 
-def of_import(check: SignatureCheck, record: dict) -> Provenance:
+def of_import(check: SignatureCheck, record: dict[str, Any]) -> Provenance:
     """What an imported record's signature check makes of it."""
     if check.status == "trusted":
         return Provenance("trusted", check.key_id, record["signature"])

@@ -18,7 +18,7 @@ DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3      # openskill's defaults, which wo
 _APPLY = lua("apply_rating.lua")
 
 
-def default() -> dict:
+def default() -> dict[str, Any]:
     return {"mu": DEFAULT_MU, "sigma": DEFAULT_SIGMA, "games": 0}
 
 
@@ -31,7 +31,7 @@ def display_points(gap: float) -> int:
     return round(gap * DISPLAY_SCALE)
 
 
-def public(r: dict) -> dict:
+def public(r: dict[str, Any]) -> dict[str, Any]:
     """A rating as every answer shows it: the numbers as stored, plus `display_rating` on a scale
     centred on 1500, marked "?" while provisional (fewer than PROVISIONAL_GAMES rated games)."""
     provisional = r["games"] < PROVISIONAL_GAMES
@@ -47,7 +47,7 @@ def display_value(ordinal: float) -> int:
     return DISPLAY_CENTRE + display_points(ordinal)
 
 
-def stored(redis: Any, player_id: str) -> tuple[str, dict]:
+def stored(redis: Any, player_id: str) -> tuple[str, dict[str, Any]]:
     """The player's rating as stored (raw JSON, '' if none yet) and as a value (the older one-slot
     hash, else the default, when none is stored)."""
     raw = text(redis.get(keys.rating(player_id)))
@@ -57,24 +57,24 @@ def stored(redis: Any, player_id: str) -> tuple[str, dict]:
     return "", json.loads(legacy) if legacy else default()
 
 
-def rating_of(redis: Any, player_id: str) -> dict:
+def rating_of(redis: Any, player_id: str) -> dict[str, Any]:
     """The player's rating as clients see it."""
     return public(stored(redis, player_id)[1])
 
 
-def planned(redis: Any, game_id: str) -> dict | None:
+def planned(redis: Any, game_id: str) -> dict[str, Any] | None:
     """The change the game makes, if it was planned already."""
     known = text(redis.get(keys.game_rating(game_id)))
     return json.loads(known) if known else None
 
 
-def keep_plan(redis: Any, game_id: str, plan: dict) -> dict:
+def keep_plan(redis: Any, game_id: str, plan: dict[str, Any]) -> dict[str, Any]:
     """Keep the game's planned change unless one was kept first; the one kept."""
     redis.set(keys.game_rating(game_id), json.dumps(plan, sort_keys=True), nx=True)
     return json.loads(text(redis.get(keys.game_rating(game_id))))
 
 
-def apply(redis: Any, game_id: str, player_id: str, expect: str, new: dict) -> tuple[str, str]:
+def apply(redis: Any, game_id: str, player_id: str, expect: str, new: dict[str, Any]) -> tuple[str, str]:
     """Set the player's rating to `new` if the game has not counted yet and the rating is still
     `expect` (raw JSON, '' for none); ('done' | 'applied' | 'stale', the current raw rating if stale)."""
     status, current = run_script(redis, _APPLY, [keys.rating(player_id), keys.rated(player_id)],

@@ -36,8 +36,8 @@ class RecordError(ValueError):
         self.version = version
 
 
-def build_record(game_id: str, envelopes: Sequence[Envelope], final_state: dict, seed: str | None = None,
-                 engine: str | None = None) -> dict:
+def build_record(game_id: str, envelopes: Sequence[Envelope], final_state: dict[str, Any], seed: str | None = None,
+                 engine: str | None = None) -> dict[str, Any]:
     record: dict[str, Any] = {
         "format": FORMAT, "format_version": FORMAT_VERSION, "game_id": game_id, "engine": engine,
         "version": envelopes[-1].version, "head_hash": envelopes[-1].hash, "final_state": final_state,
@@ -48,7 +48,7 @@ def build_record(game_id: str, envelopes: Sequence[Envelope], final_state: dict,
     return record
 
 
-def dumps_record(record: dict) -> str:
+def dumps_record(record: dict[str, Any]) -> str:
     header = {k: v for k, v in record.items() if k != "events"}
     lines = [canonical_json(header)[:-1] + _EVENTS_OPEN]
     events = [canonical_json(e) for e in record["events"]]
@@ -58,7 +58,7 @@ def dumps_record(record: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def loads_record(data: str | bytes) -> dict:
+def loads_record(data: str | bytes) -> dict[str, Any]:
     """Parse a record; a damaged event line raises RecordError with that event's version.
 
     Records laid out otherwise (pretty-printed by hand) are read as plain JSON; an archived game's
@@ -105,7 +105,7 @@ def _as_text(line: str | bytes) -> str:
     return line.decode("utf-8", "replace") if isinstance(line, bytes) else line
 
 
-def _plain(data: str | bytes) -> dict:
+def _plain(data: str | bytes) -> dict[str, Any]:
     try:
         record = json.loads(data)
     except ValueError as exc:
@@ -115,7 +115,7 @@ def _plain(data: str | bytes) -> dict:
     return record
 
 
-def write_record(record: dict, path: str) -> None:
+def write_record(record: dict[str, Any], path: str) -> None:
     with open(path, "w", encoding="utf-8") as out:
         out.write(dumps_record(record))
 

@@ -62,7 +62,7 @@ def making(redis: Any, game_id: str) -> Iterator[str | None]:
             redis.delete(keys.rematch_lock(game_id))
 
 
-def standing(game_id: str, pending: Pending) -> dict:
+def standing(game_id: str, pending: Pending) -> dict[str, Any]:
     """How the offer `pending` of the finished game stands, as every player may see it: its status,
     each seat of the new game and whether it has accepted, until when (no seat token)."""
     spec = pending.spec

@@ -47,7 +47,7 @@ class Replication:
     def from_env(cls) -> "Replication":
         return cls(int(os.environ.get(REPLICAS_ENV) or 1), int(os.environ.get(TIMEOUT_ENV) or 1000))
 
-    def execute(self, redis: Any, key: str, *calls: Call, scripts: Sequence[str] = ()) -> list:
+    def execute(self, redis: Any, key: str, *calls: Call, scripts: Sequence[str] = ()) -> list[Any]:
         """Run `calls` (all on `key`'s slot) in one pipeline on the master that owns `key`, and
         return their results once a replica has them. `scripts`: the Lua the calls run by SHA
         (loaded when that master does not know them yet)."""
@@ -94,7 +94,7 @@ class Replication:
             self._counts[name] = (now, count)
         return count
 
-    def status(self, redis: Any) -> dict:
+    def status(self, redis: Any) -> dict[str, Any]:
         """For /health: whether every master can confirm writes, and which cannot."""
         masters = _masters(redis)
         alone = sorted(name for name, client in masters.items() if self.replicas_of(client, fresh=True) < self.replicas)
@@ -143,6 +143,6 @@ def default() -> Replication:
     return _default[0]
 
 
-def durable(redis: Any, key: str, *calls: Call) -> list:
+def durable(redis: Any, key: str, *calls: Call) -> list[Any]:
     """`default().execute`: for writes beside the log that must outlive their master too."""
     return default().execute(redis, key, *calls)

@@ -20,7 +20,7 @@ DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
 public = ratings.public          # one way a rating is shown
 
 
-def form_rating(redis: Any, player_id: str, form: str) -> dict:
+def form_rating(redis: Any, player_id: str, form: str) -> dict[str, Any]:
     """The player's rating in `form` (a new player's default when never rated in it)."""
     raw = redis.hget(keys.form_ratings(player_id), form)
     return json.loads(raw) if raw else {"mu": DEFAULT_MU, "sigma": DEFAULT_SIGMA, "games": 0}
@@ -30,12 +30,12 @@ def ordinal(redis: Any, player_id: str, form: str) -> float:
     return public(form_rating(redis, player_id, form))["ordinal"]
 
 
-def form_ratings(redis: Any, player_id: str) -> dict[str, dict]:
+def form_ratings(redis: Any, player_id: str) -> dict[str, dict[str, Any]]:
     raw = redis.hgetall(keys.form_ratings(player_id))
     return {text(k): public(json.loads(v)) for k, v in raw.items()}
 
 
-def results(redis: Any, player_id: str) -> list[dict]:
+def results(redis: Any, player_id: str) -> list[dict[str, Any]]:
     """The player's finished games, latest first."""
     rows = [json.loads(v) for v in redis.hvals(keys.results(player_id))]
     return sorted(rows, key=lambda r: r["ended"], reverse=True)
@@ -45,7 +45,7 @@ def has_result(redis: Any, player_id: str, game_id: str) -> bool:
     return bool(redis.hexists(keys.results(player_id), game_id))
 
 
-def keep(redis: Any, player_id: str, game_id: str, entry: dict, rating: dict | None) -> bool:
+def keep(redis: Any, player_id: str, game_id: str, entry: dict[str, Any], rating: dict[str, Any] | None) -> bool:
     """Store the player's result (and new form rating) once; False when it was stored already."""
     with redis.pipeline(transaction=True) as pipe:          # WATCH needs it said on a Cluster
         while True:

@@ -27,7 +27,7 @@ CLAIM_LUA = lua("claim_seat.lua")
 CLAIM_SEEN_WITHIN = (5.0, 60.0)     # seconds: how soon every process sees a claim (a guest's seat, a player's)
 
 
-def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> None:
+def save(redis: Any, game_id: str, seats: list[dict[str, Any]], info: dict[str, Any]) -> None:
     """Store the roster, answered once a replica has it (and the seat tokens written before it)."""
     players = {s["player"]: i for i, s in enumerate(seats) if s.get("player")}
     writes = [lambda c: c.hset(keys.roster_seats(game_id), mapping={i: json.dumps(s) for i, s in enumerate(seats)}),
@@ -39,7 +39,7 @@ def save(redis: Any, game_id: str, seats: list[dict], info: dict[str, Any]) -> N
         add_player_game(redis, pid, game_id)
 
 
-def forget(redis: Any, game_id: str, seats: list[dict]) -> None:
+def forget(redis: Any, game_id: str, seats: list[dict[str, Any]]) -> None:
     """Take back a roster saved for a game whose creation was then refused."""
     redis.delete(keys.roster_seats(game_id), keys.roster_info(game_id), keys.seat_players(game_id))
     for pid in {s["player"] for s in seats if s.get("player")}:
@@ -76,7 +76,7 @@ def player_games(redis: Any, player_id: str) -> list[str]:
     return sorted(text(g) for g in redis.smembers(keys.player_games(player_id)))
 
 
-def bot_level(seat: dict) -> int | None:
+def bot_level(seat: dict[str, Any]) -> int | None:
     """The level of the computer playing a seat, None for a person: a seat saved with "bot": true
     and no level (before levels existed, or asked for so) is played at the cheapest level."""
     if not seat.get("bot"):
@@ -85,7 +85,7 @@ def bot_level(seat: dict) -> int | None:
     return level if isinstance(level, int) and level in LEVELS else CHEAPEST
 
 
-def seat_fields(seat: dict) -> dict[str, Any]:
+def seat_fields(seat: dict[str, Any]) -> dict[str, Any]:
     """What every listing of a game's seats says of who plays it: "bot", the level of a computer's,
     and the title of a bot account's ("BOT")."""
     level = bot_level(seat)
@@ -93,7 +93,7 @@ def seat_fields(seat: dict) -> dict[str, Any]:
             **({"title": seat["title"]} if seat.get("title") else {})}
 
 
-def labelled(seat: dict) -> str:
+def labelled(seat: dict[str, Any]) -> str:
     """The seat's name as lists show it: the computer's with its level ("Computer (computer · level 3)")."""
     level = bot_level(seat)
     return f"{seat['name']} (computer · level {level})" if level is not None else seat["name"]
@@ -104,12 +104,12 @@ def titled(name: str, title: str) -> str:
     return name if name.startswith(f"{title} ") else f"{title} {name}"
 
 
-def seats(redis: Any, game_id: str) -> list[dict]:
+def seats(redis: Any, game_id: str) -> list[dict[str, Any]]:
     raw = redis.hgetall(keys.roster_seats(game_id))
     return [json.loads(raw[k]) for k in sorted(raw, key=int)]
 
 
-def info(redis: Any, game_id: str) -> dict:
+def info(redis: Any, game_id: str) -> dict[str, Any]:
     raw = redis.get(keys.roster_info(game_id))
     return json.loads(raw) if raw else {}
 
@@ -136,7 +136,7 @@ def seat_of(redis: Any, game_id: str, player_id: str) -> int | None:
 class Seating:
     """A saved roster as the clocks and the follow-up work need it."""
     tc: TimeControl
-    seats: tuple[dict, ...]
+    seats: tuple[dict[str, Any], ...]
 
     @property
     def players(self) -> dict[int, str]:

@@ -14,14 +14,14 @@ Writes use `check` (field names only, microseconds); `validate` runs the full sc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError, fields
 from marshmallow.validate import OneOf, Range, Regexp
 
 from engine.vocabulary import FORMS, RANKS
 
-Upcaster = Callable[[dict], dict]
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 DECKS = ("school", "legends", "flares")
 
@@ -251,7 +251,7 @@ class SchemaRegistry:
     def version_of(self, name: str) -> int:
         return self.get(name).version
 
-    def check(self, event: dict) -> None:
+    def check(self, event: dict[str, Any]) -> None:
         """Fast shape check of an engine event: known type, exactly the declared field names."""
         kind = self.get(event.get("type"))
         keys = event.keys() - {"type"}
@@ -259,14 +259,14 @@ class SchemaRegistry:
             raise SchemaError(f"{kind.name} fields: missing {sorted(kind.required - keys)}, "
                               f"unexpected {sorted(keys - kind.allowed)}")
 
-    def validate(self, event: dict) -> None:
+    def validate(self, event: dict[str, Any]) -> None:
         """Full check of an engine event against its current schema."""
         kind = self.get(event.get("type"))
         errors = kind.schema.validate({k: v for k, v in event.items() if k != "type"})
         if errors:
             raise SchemaError(f"{kind.name}: {errors}")
 
-    def dump(self, event: dict) -> dict:
+    def dump(self, event: dict[str, Any]) -> dict[str, Any]:
         """The payload to store for an engine event (validated)."""
         kind = self.get(event.get("type"))
         payload = {k: v for k, v in event.items() if k != "type"}
@@ -275,7 +275,7 @@ class SchemaRegistry:
         except ValidationError as exc:
             raise SchemaError(f"{kind.name}: {exc.messages}") from None
 
-    def upcast(self, name: str, version: int, payload: dict) -> dict:
+    def upcast(self, name: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload at the current schema version (the same object when already current)."""
         kind = self.get(name)
         if version > kind.version:
@@ -288,7 +288,7 @@ class SchemaRegistry:
             version += 1
         return payload
 
-    def load(self, name: str, version: int, payload: dict) -> dict:
+    def load(self, name: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
         """Upcast a stored payload and validate it against the current schema."""
         current = self.upcast(name, version, payload)
         try:

@@ -18,7 +18,7 @@ def lua(name: str) -> str:
     return resources.files(__package__).joinpath(f"lua/{name}").read_text()
 
 
-def run_script(redis: Any, text: str, keys: list, args: list, client: Any = None) -> Any:
+def run_script(redis: Any, text: str, keys: list[Any], args: list[Any], client: Any = None) -> Any:
     """Run a Lua script by its SHA (loaded on first use), on `client` (a pipeline) or `redis`."""
     with _lock:
         script = _scripts.get(text)

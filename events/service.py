@@ -56,7 +56,7 @@ class Loaded:
     """A game's full state at a version. Secret: for rules and workers, never for clients."""
     game_id: str
     version: int
-    state: dict = field(repr=False)
+    state: dict[str, Any] = field(repr=False)
     head_hash: str
     latest: int
 
@@ -74,7 +74,7 @@ class GameView:
     version: int
     latest: int
     seat: Seat
-    view: dict
+    view: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -87,16 +87,16 @@ class CommandResult:
     """
     game_id: str
     version: int
-    events: list[dict]
+    events: list[dict[str, Any]]
     replayed: bool = False
-    state: dict | None = field(default=None, repr=False)
+    state: dict[str, Any] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
 class _Batch:
     envelopes: list[Envelope]
-    state: dict
-    snapshots: dict[int, dict]
+    state: dict[str, Any]
+    snapshots: dict[int, dict[str, Any]]
 
 
 FollowUp = Callable[["GameService", str, "CommandResult | None"], None]
@@ -122,19 +122,19 @@ class GameService:
 
     # --- creating ----------------------------------------------------------------------------------
 
-    def create_game(self, options: dict, *, game_id: str | None = None) -> Created:
+    def create_game(self, options: dict[str, Any], *, game_id: str | None = None) -> Created:
         """A new game from engine options; the seed is made here unless the options name one."""
         if isinstance(options, dict) and "seed" not in options:
             options = {**options, "seed": secrets.token_hex(16)}
         return self._create(engine.new_game(options), game_id)
 
-    def create_from_position(self, position: dict, *, game_id: str | None = None) -> Created:
+    def create_from_position(self, position: dict[str, Any], *, game_id: str | None = None) -> Created:
         """A new game from a position description (see engine.position)."""
         if isinstance(position, dict) and "seed" not in position:
             position = {**position, "seed": secrets.token_hex(16)}
         return self._create(engine.from_position(position), game_id)
 
-    def _create(self, events: list[dict], game_id: str | None) -> Created:
+    def _create(self, events: list[dict[str, Any]], game_id: str | None) -> Created:
         game_id = game_id or secrets.token_hex(8)
         if not keys.valid_game_id(game_id):
             raise keys.InvalidKeyPart(f"invalid game id {game_id!r}")
@@ -171,14 +171,14 @@ class GameService:
         loaded = self.load(game_id, at)
         return GameView(game_id, loaded.version, loaded.latest, seat, state_view(loaded.state, seat))
 
-    def events(self, game_id: str, seat: Seat, after: int = 0, upto: int | None = None) -> list[dict]:
+    def events(self, game_id: str, seat: Seat, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """Envelopes after version `after` (up to `upto`), redacted for `seat`."""
         envelopes = self.store.read(game_id, after, upto)
         if not envelopes and not self.store.exists(game_id):
             raise GameNotFound(game_id)
         return [redact_envelope(env, seat, self.registry) for env in envelopes]
 
-    def import_record(self, record: dict) -> Created:
+    def import_record(self, record: dict[str, Any]) -> Created:
         """Store a verified, finished record under its own game id (the id is part of every hash).
 
         Its provenance (provenance.py) comes from its signature: only a record signed by a trusted
@@ -214,7 +214,7 @@ class GameService:
     def provenance(self, game_id: str) -> provenance.Provenance:
         return provenance.read(self.store.redis, game_id)
 
-    def export_record(self, game_id: str, *, allow_unfinished: bool = False) -> dict:
+    def export_record(self, game_id: str, *, allow_unfinished: bool = False) -> dict[str, Any]:
         """The game's full record for `python -m events.verify`: every event unredacted.
 
         Only once the game is over, unless allowed (an operator's export of a running game then
@@ -239,7 +239,7 @@ class GameService:
 
     # --- changing ----------------------------------------------------------------------------------
 
-    def execute(self, game_id: str, seat: int, command: dict, *, expected_version: int | None = None,
+    def execute(self, game_id: str, seat: int, command: dict[str, Any], *, expected_version: int | None = None,
                 idempotency_key: str | None = None, actor: Actor | None = None) -> CommandResult:
         """Decide `command` for `seat` against the latest state and append its events.
 
@@ -280,7 +280,7 @@ class GameService:
                 return result
         raise ConflictError(game_id, loaded.version, self.store.version(game_id))
 
-    def _append(self, request: _Request, loaded: Loaded, events: list[dict]) -> CommandResult | None:
+    def _append(self, request: _Request, loaded: Loaded, events: list[dict[str, Any]]) -> CommandResult | None:
         """Append the decided events; None when another writer came first and no version was named."""
         batch = self._seal(loaded, events, request.actor, loaded.state)
         record = None
@@ -345,7 +345,7 @@ class GameService:
 
     # --- inside ------------------------------------------------------------------------------------
 
-    def _seal(self, loaded: Loaded, events: list[dict], actor: Actor, state_before: dict | None) -> _Batch:
+    def _seal(self, loaded: Loaded, events: list[dict[str, Any]], actor: Actor, state_before: dict[str, Any] | None) -> _Batch:
         """Envelopes for `events` after `loaded`, hash-chained; plus the states they lead to."""
         if not (actor == SYSTEM or (isinstance(actor, int) and not isinstance(actor, bool))):
             raise ValueError("actor must be a seat number or 'system'")
@@ -360,7 +360,7 @@ class GameService:
         if batch.snapshots:
             self._store_snapshots(game_id, batch.snapshots, batch.envelopes, batch.envelopes[0].version)
 
-    def _store_snapshots(self, game_id: str, states: dict[int, dict], envelopes: list[Envelope],
+    def _store_snapshots(self, game_id: str, states: dict[int, dict[str, Any]], envelopes: list[Envelope],
                          first_version: int, archived: bool = False) -> None:
         encoded = {v: snapshots.encode(v, envelopes[v - first_version].hash, s) for v, s in states.items()}
         self.store.put_snapshots(game_id, self.fingerprint, encoded, archived)
@@ -379,7 +379,7 @@ class GameService:
         return CommandResult(request.game_id, record.version, redacted, replayed=True)
 
 
-def seal(game_id: str, version: int, head_hash: str, events: list[dict], seed: str, actor: Actor, moment: str,
+def seal(game_id: str, version: int, head_hash: str, events: list[dict[str, Any]], seed: str, actor: Actor, moment: str,
          registry: SchemaRegistry) -> list[Envelope]:
     """Envelopes for `events` appended after `version` (whose hash is `head_hash`), hash-chained with
     the game's seed: what the store appends, and what `arena bots` writes its games' records from."""

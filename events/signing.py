@@ -24,6 +24,8 @@ of PEM files).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import base64
 import binascii
 import hashlib
@@ -76,7 +78,7 @@ def public_pem(public: Ed25519PublicKey) -> str:
     return public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
 
 
-def describe_key(public: Ed25519PublicKey) -> dict:
+def describe_key(public: Ed25519PublicKey) -> dict[str, Any]:
     return {"key_id": key_id(public), "alg": ALG, "public_key": base64.b64encode(raw_public(public)).decode()}
 
 
@@ -167,7 +169,7 @@ def public_key_from_text(text: str) -> Ed25519PublicKey:
 
 # --- signatures --------------------------------------------------------------------------------------
 
-def statement(record: dict) -> bytes | None:
+def statement(record: dict[str, Any]) -> bytes | None:
     """The bytes a finished record's signature covers; None for a record that is not finished."""
     events = record.get("events")
     if not isinstance(events, list) or not events or not isinstance(events[-1], dict):
@@ -180,7 +182,7 @@ def statement(record: dict) -> bytes | None:
                            "head_hash": last.get("hash"), "seed": payload.get("seed")}).encode()
 
 
-def sign(record: dict, key: Ed25519PrivateKey) -> dict:
+def sign(record: dict[str, Any], key: Ed25519PrivateKey) -> dict[str, Any]:
     """The signature block for a finished record."""
     message = statement(record)
     if message is None:
@@ -188,7 +190,7 @@ def sign(record: dict, key: Ed25519PrivateKey) -> dict:
     return {**describe_key(key.public_key()), "value": base64.b64encode(key.sign(message)).decode()}
 
 
-def check(record: dict, trusted: dict[str, Ed25519PublicKey]) -> SignatureCheck:
+def check(record: dict[str, Any], trusted: dict[str, Ed25519PublicKey]) -> SignatureCheck:
     """What the record's signature proves, given the trusted keys (key id -> public key)."""
     block = record.get("signature")
     if block is None:

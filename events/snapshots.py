@@ -104,11 +104,11 @@ def engine_fingerprint(root: Path = ENGINE_DIR, reducers: Mapping[str, Callable[
 FINGERPRINT = engine_fingerprint()
 
 
-def encode(version: int, head_hash: str, state: dict) -> str:
+def encode(version: int, head_hash: str, state: dict[str, Any]) -> str:
     return json.dumps({"version": version, "hash": head_hash, "state": state}, separators=(",", ":"))
 
 
-def decode(data: str) -> tuple[int, str, dict]:
+def decode(data: str) -> tuple[int, str, dict[str, Any]]:
     snap: dict[str, Any] = json.loads(data)
     return snap["version"], snap["hash"], snap["state"]
 
@@ -119,14 +119,14 @@ def due(after: int, upto: int, every: int) -> list[int]:
     return list(range(first, upto + 1, every))
 
 
-def fold(state: dict | None, events: list[dict], first_version: int, every: int,
-         keep_from: int = 0) -> tuple[dict, dict[int, dict]]:
+def fold(state: dict[str, Any] | None, events: list[dict[str, Any]], first_version: int, every: int,
+         keep_from: int = 0) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Replay `events` (versions first_version, first_version + 1, ...) onto `state` (the state
     before them; None for nothing), returning the end state and the states at the snapshot versions
     from `keep_from` on passed on the way (each captured state costs a copy, so a rewind to an
     early move captures none of the states the store would not keep)."""
     last = first_version + len(events) - 1
-    captured: dict[int, dict] = {}
+    captured: dict[int, dict[str, Any]] = {}
     start = 0
     for version in due(max(first_version, keep_from) - 1, last, every):
         cut = version - first_version + 1

@@ -28,7 +28,7 @@ def set_preferences(redis: Any, player_id: str, changes: dict[str, bool]) -> Non
         redis.hset(keys.table_prefs(player_id), mapping={name: "1" if on else "0" for name, on in changes.items()})
 
 
-def opening_options(redis: Any, seats: list[dict]) -> dict[int, dict]:
+def opening_options(redis: Any, seats: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     """Seat -> the `seat_options` command a new game's seat starts with, for each registered
     player (not the computer) whose preference asks for it."""
     people = {i: s["player"] for i, s in enumerate(seats) if s.get("player") and not s.get("bot")}

@@ -30,9 +30,9 @@ LEGACY_KEYS = (keys.legacy_deadlines(), keys.legacy_deadline_leases(), keys.lega
 
 @dataclass
 class Report:
-    cluster: dict | None = None
-    queue: dict = field(default_factory=dict)
-    layout: dict | None = None
+    cluster: dict[str, Any] | None = None
+    queue: dict[str, Any] = field(default_factory=dict[str, Any])
+    layout: dict[str, Any] | None = None
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -40,7 +40,7 @@ class Report:
     def ok(self) -> bool:
         return not self.errors
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "cluster": self.cluster, "queue": self.queue, "layout": self.layout,
                 "errors": self.errors, "warnings": self.warnings}
 

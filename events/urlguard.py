@@ -28,7 +28,7 @@ import socket
 import string
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import quote, urlsplit
 
 ALLOW_ENV = "ARENA_WEBHOOK_ALLOW"
@@ -43,7 +43,7 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 # The resolver the guard asks; a hook for tests that need a name to answer differently each time.
-resolver: Callable[..., list] = socket.getaddrinfo
+resolver: Callable[..., list[Any]] = socket.getaddrinfo
 
 
 class Malformed(ValueError):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -60,7 +60,7 @@ def verify_text(data: str | bytes, registry: SchemaRegistry = REGISTRY) -> Verdi
     return verify_record(record, registry)
 
 
-def verify_record(record: dict, registry: SchemaRegistry = REGISTRY) -> Verdict:
+def verify_record(record: dict[str, Any], registry: SchemaRegistry = REGISTRY) -> Verdict:
     try:
         count, foreign = _verify(record, registry)
     except _Bad as bad:
@@ -71,7 +71,7 @@ def verify_record(record: dict, registry: SchemaRegistry = REGISTRY) -> Verdict:
                          "replay matches the final state", None, count)
 
 
-def _verify(record: dict, registry: SchemaRegistry) -> tuple[int, dict[str, str] | None]:
+def _verify(record: dict[str, Any], registry: SchemaRegistry) -> tuple[int, dict[str, str] | None]:
     if record.get("format") != FORMAT or not isinstance(record.get("events"), list) or not record["events"]:
         raise _Bad("not a game record (format, events)")
     envelopes = _envelopes(record["events"])
@@ -91,7 +91,7 @@ def _verify(record: dict, registry: SchemaRegistry) -> tuple[int, dict[str, str]
     return len(envelopes), foreign
 
 
-def _envelopes(raw: list) -> list[Envelope]:
+def _envelopes(raw: list[Any]) -> list[Envelope]:
     out = []
     for version, item in enumerate(raw, start=1):
         try:
@@ -116,7 +116,7 @@ def _committed_seed(first: Envelope) -> str:
     return seed
 
 
-def _payloads(envelopes: Sequence[Envelope], registry: SchemaRegistry) -> list[dict]:
+def _payloads(envelopes: Sequence[Envelope], registry: SchemaRegistry) -> list[dict[str, Any]]:
     events = []
     for env in envelopes:
         try:
@@ -126,7 +126,7 @@ def _payloads(envelopes: Sequence[Envelope], registry: SchemaRegistry) -> list[d
     return events
 
 
-def _revealed(envelopes: Sequence[Envelope], events: list[dict], seed: str, record: dict) -> None:
+def _revealed(envelopes: Sequence[Envelope], events: list[dict[str, Any]], seed: str, record: dict[str, Any]) -> None:
     last = events[-1]
     if last["type"] == "GameEnded":
         if last["seed"] != seed:
@@ -135,7 +135,7 @@ def _revealed(envelopes: Sequence[Envelope], events: list[dict], seed: str, reco
         raise _Bad("an unfinished game's record must carry its committed seed")
 
 
-def _redecided(events: list[dict]) -> dict:
+def _redecided(events: list[dict[str, Any]]) -> dict[str, Any]:
     """Decide the game again with engine/audit.py (the one path the corpus check and `arena
     check-rules` also take): the creation events must be what the game's options and seed give,
     and each move's events exactly what the rules and the seed give for its command, so every
@@ -150,7 +150,7 @@ def _redecided(events: list[dict]) -> dict:
     return _replayed({}, events, 1)
 
 
-def _replayed(state: dict, events: list[dict], first_version: int) -> dict:
+def _replayed(state: dict[str, Any], events: list[dict[str, Any]], first_version: int) -> dict[str, Any]:
     try:
         return engine.replay(events, state)
     except (KeyError, ValueError, IndexError, TypeError) as exc:

@@ -144,7 +144,7 @@ def _archive(redis: Any, service: Any, reader: archive_reader.ArchiveReader, sto
     return "archived"
 
 
-def write_finished(redis: Any, store: storage.Storage, record: dict) -> str:
+def write_finished(redis: Any, store: storage.Storage, record: dict[str, Any]) -> str:
     """The end-of-game job's copy of a finished game: its signed record, chat and roster so far as
     the archive blob, durable once this returns (written again whole on a second run). The
     archiver later takes it as it is; its name in the storage is returned."""
@@ -153,7 +153,7 @@ def write_finished(redis: Any, store: storage.Storage, record: dict) -> str:
     return name
 
 
-def _encode(redis: Any, record: dict, messages: dict[str, list[list[str]]]) -> bytes:
+def _encode(redis: Any, record: dict[str, Any], messages: dict[str, list[list[str]]]) -> bytes:
     """The blob of a finished game: its record, these chat messages, and its roster as Redis holds it."""
     game_id = record["game_id"]
     return codec.encode(record, messages, {"seats": roster.seats(redis, game_id), "info": roster.info(redis, game_id)})
@@ -193,7 +193,7 @@ def _union(kept: list[list[str]], live: list[list[str]]) -> list[list[str]]:
     return [[mid, rows[mid]] for mid in sorted(rows, key=lambda mid: tuple(int(p) for p in mid.split("-")))]
 
 
-def _verify(blob: bytes, record: dict) -> None:
+def _verify(blob: bytes, record: dict[str, Any]) -> None:
     """The blob read back must hold this very record, consistent and signed as its provenance says."""
     try:
         again = codec.decode(blob).record()

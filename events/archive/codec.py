@@ -19,6 +19,8 @@ where and the time control, so an archive alone tells the whole game.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import zlib
 from dataclasses import dataclass
@@ -39,12 +41,12 @@ class ArchiveDamaged(ValueError):
 @dataclass(frozen=True)
 class Archived:
     """A decoded archive: the record's header, its envelopes (chain recomputed), chat and roster."""
-    header: dict
+    header: dict[str, Any]
     envelopes: list[Envelope]
     chat: dict[str, list[list[str]]]            # channel -> [message id, message JSON] in order
-    roster: dict
+    roster: dict[str, Any]
 
-    def messages(self, channel: str) -> list[dict]:
+    def messages(self, channel: str) -> list[dict[str, Any]]:
         """A channel's messages as events/chat.py reads them from Redis."""
         return [{"id": mid, "channel": channel, **json.loads(data)} for mid, data in self.chat.get(channel, [])]
 
@@ -60,12 +62,12 @@ class Archived:
     def head_hash(self) -> str:
         return self.envelopes[-1].hash
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The signed record, exactly as exported when archived."""
         return {**self.header, "events": [env.to_dict() for env in self.envelopes]}
 
 
-def encode(record: dict, chat: dict[str, list[list[str]]], roster: dict) -> bytes:
+def encode(record: dict[str, Any], chat: dict[str, list[list[str]]], roster: dict[str, Any]) -> bytes:
     """The blob of a finished game's signed record, its chat and roster."""
     events = record["events"]
     head = {"format": FORMAT, "format_version": FORMAT_VERSION,
@@ -95,7 +97,7 @@ def decode(data: bytes) -> Archived:
     if body.get("format") != FORMAT or body.get("format_version") != FORMAT_VERSION:
         raise ArchiveDamaged(f"unknown archive format {body.get('format')!r} {body.get('format_version')!r}")
     envelopes, prev, game_json = [], GENESIS, canonical_json(game_id)
-    texts: dict = {}                                # the canonical JSON of the few types, times and actors
+    texts: dict[str, Any] = {}                                # the canonical JSON of the few types, times and actors
     for version, (row, line) in enumerate(zip(rows, lines), start=1):
         kind, schema_version, time, actor, payload = row
         fields = {"game_id": game_id, "version": version, "type": kind, "schema_version": schema_version,
