@@ -1,11 +1,13 @@
 """Two accounts on two browsers, and a spectator: a game by invitation played to its end by clicks
 (it starts near its end through `setup`), both click Rematch and each gets one new game holding
-only their own seat; they find each other by quick match and get back to the lobby (nothing drags
+only their own seat; they find each other by quick match, play that game to its end (its long middle through the
+API with their own seat tokens, the final round by clicks) and get back to the lobby (nothing drags
 them into a game); a 2 v 2 table opened in the lobby; the same account on a second browser sees
 every game with the right status. The header's count of games waiting and the rematch offer
 arrive live, from the streams (their fallbacks look only every 30 s or more)."""
 from __future__ import annotations
 
+import random
 import re
 import uuid
 
@@ -36,6 +38,69 @@ def _play_turn(page, squares: tuple[str, ...]) -> None:
         page.locator(f'.sq[data-square="{sq}"]').click()
         expect(page.locator(f'.sq[data-square="{sq}"]')).to_have_attribute("data-piece", re.compile("-common$"))
     page.locator('#prompt [data-command="end_turn"]').click()
+
+
+def _call(page, method: str, path: str, body: dict | None = None) -> dict:
+    """An API call as the page's signed-in player (its session cookie and CSRF token)."""
+    url = re.match(r"https?://[^/]+", page.url).group(0) + path
+    csrf = next((c["value"] for c in page.context.cookies() if c["name"] == "arena_csrf"), "")
+    answer = page.request.fetch(url, method=method, data=body, headers={"X-CSRF-Token": csrf})
+    assert answer.status in (200, 201), answer.text()
+    return answer.json()
+
+
+def _legal(game_id: str, page) -> list[dict]:
+    commands = _call(page, "GET", f"/games/{game_id}/legal")["commands"]
+    return [c for c in commands if c["type"] not in ("resign", "claim_win", "undo", "redo", "seat_options")]
+
+
+def _play_to_the_final_round(game_id: str, by_seat: dict) -> None:
+    """The long middle of the matched game through the API as each signed-in player, as any client
+    would (random legal commands, seeded by the game), until the final round starts."""
+    rng = random.Random(game_id)
+    for _ in range(400):
+        view = _call(by_seat[0], "GET", f"/games/{game_id}")
+        if view["final_round"] or view["status"] == "finished":
+            return
+        page = by_seat[view["active_seat"]]
+        _call(page, "POST", f"/games/{game_id}/commands", rng.choice(_legal(game_id, page)))
+    raise AssertionError("400 commands and the final round has not started")
+
+
+def _finish_by_clicks(game_id: str, by_seat: dict) -> None:
+    """The final round on the pages: each player clicks the squares of their places and choices
+    and ends the turn with the status bar's button (a decision with no square goes by the API).
+    A page a step behind the API's moves says "the game moved on" and the player clicks again."""
+    for _ in range(60):
+        view = _call(by_seat[0], "GET", f"/games/{game_id}")
+        if view["status"] == "finished":
+            return
+        page = by_seat[view["active_seat"]]
+        commands = _legal(game_id, page)
+        on_square = next((c for c in commands if c["type"] in ("place", "choose") and "square" in c), None)
+        if not on_square and "end_turn" not in [c["type"] for c in commands]:
+            _call(page, "POST", f"/games/{game_id}/commands", commands[0])
+            continue
+        for _attempt in range(3):
+            if on_square:
+                page.locator(f'.sq[data-square="{on_square["square"]}"]').click()
+                if on_square.get("squares", {}).get("destroys"):     # a piece of your own? the page asks first
+                    page.locator("#capture-yes").click()
+            else:
+                page.locator('#prompt [data-command="end_turn"]').click()
+            if _moved_on(page, game_id, view["version"]):
+                break
+        else:
+            raise AssertionError(f"nothing happened after {on_square or 'end_turn'} on the page")
+    raise AssertionError("the final round did not end")
+
+
+def _moved_on(page, game_id: str, version: int) -> bool:
+    for _ in range(30):
+        if _call(page, "GET", f"/games/{game_id}")["version"] != version:
+            return True
+        page.wait_for_timeout(100)
+    return False
 
 
 def _back_to_the_lobby(page, url: str) -> None:
@@ -123,9 +188,18 @@ def test_played_to_the_end_a_rematch_each_in_their_own_seat_quick_match_a_team_t
             expect(page.locator(".board")).to_be_visible()
         matched_id = _game_id(ann)
         assert _game_id(bob) == matched_id and matched_id not in (game_id, rematch_id)
+        by_seat = {_call(page, "GET", f"/games/{matched_id}")["seat"]: page for page in (ann, bob)}
+        assert sorted(by_seat) == [0, 1]
+        _play_to_the_final_round(matched_id, by_seat)
+        _finish_by_clicks(matched_id, by_seat)
+        for page in (ann, bob):
+            expect(page.locator("#end-screen")).to_be_visible()
+        ann_shot("quick-match-over")
         for page in (ann, bob):
             _back_to_the_lobby(page, live_server.url)
-            expect(page.locator("#my-games")).to_contain_text("you won" if page is ann else f"{ann_name} won")
+            expect(page.locator(f'#my-games .game-item[data-game="{matched_id}"] .game-badge')).to_have_text("Over")
+            expect(page.locator(f'#my-games .game-item[data-game="{game_id}"]')).to_contain_text(
+                "you won" if page is ann else f"{ann_name} won")
             page.wait_for_timeout(1000)
             assert page.url == live_server.url + "/"
 
