@@ -34,10 +34,11 @@ class Memo(Generic[V]):
                 return None
             return entry[1]
 
-    def put(self, key: Hashable, value: V) -> None:
+    def put(self, key: Hashable, value: V, ttl: float | None = None) -> None:
+        """Keep `value` for `ttl` seconds (None: the memo's own)."""
         with self._lock:
             self._entries.pop(key, None)
-            self._entries[key] = (self.clock() + self.ttl, value)
+            self._entries[key] = (self.clock() + (self.ttl if ttl is None else ttl), value)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 

@@ -58,7 +58,6 @@ def claim_seat(redis: Any, game_id: str, seat: int, player_id: str, guest: str |
     redis.set(keys.roster_info(game_id), json.dumps({**stored, "rated": False, "claimed_by_guest": True}))
     was = json.loads(redis.hget(keys.roster_seats(game_id), seat) or "{}")
     redis.hset(keys.roster_seats(game_id), seat, json.dumps({**was, "player": player_id, "claimed": True}))
-    _claimable.forget(game_id)
     _seatings.forget(game_id)
     add_player_game(redis, player_id, game_id)
     if guest:
@@ -167,12 +166,11 @@ class Seating:
 # soon tells the account; any other for a minute (a seat held by a browser's own passwordless
 # player may be claimed too).
 _seatings: Memo[Seating] = Memo(size=4096, ttl=CLAIM_SEEN_WITHIN[1])
-_claimable: Memo[Seating] = Memo(size=4096, ttl=CLAIM_SEEN_WITHIN[0])
 
 
 def seating_of(redis: Any, game_id: str) -> Seating:
     """The game's saved roster; each process keeps the ones it has read (an unsaved one is asked again)."""
-    known = _seatings.get(game_id) or _claimable.get(game_id)
+    known = _seatings.get(game_id)
     if known is not None:
         return known
     pipe = redis.pipeline(transaction=False)
@@ -184,5 +182,5 @@ def seating_of(redis: Any, game_id: str) -> Seating:
                       tuple(json.loads(raw[k]) for k in sorted(raw, key=int)))
     if seating.seats:
         guest = any(not s.get("player") and not s.get("bot") for s in seating.seats)
-        (_claimable if guest else _seatings).put(game_id, seating)
+        _seatings.put(game_id, seating, CLAIM_SEEN_WITHIN[0] if guest else None)
     return seating
