@@ -84,7 +84,7 @@ def _finish_by_clicks(game_id: str, by_seat: dict) -> None:
         for _attempt in range(3):
             if on_square:
                 page.locator(f'.sq[data-square="{on_square["square"]}"]').click()
-                if on_square.get("squares", {}).get("destroys"):     # a piece of your own? the page asks first
+                if _own_destroyed(_call(page, "GET", f"/games/{game_id}"), on_square):  # the page asks first
                     page.locator("#capture-yes").click()
             else:
                 page.locator('#prompt [data-command="end_turn"]').click()
@@ -93,6 +93,13 @@ def _finish_by_clicks(game_id: str, by_seat: dict) -> None:
         else:
             raise AssertionError(f"nothing happened after {on_square or 'end_turn'} on the page")
     raise AssertionError("the final round did not end")
+
+
+def _own_destroyed(view: dict, command: dict) -> list[str]:
+    """The squares of the player's own pieces the command destroys: only those make the page ask."""
+    colour = next(s["color"] for s in view["seats"] if s["seat"] == view["seat"])
+    mine = {p["square"] for p in view["board"] if p["color"] == colour}
+    return [sq for sq in command.get("squares", {}).get("destroys", []) if sq in mine]
 
 
 def _moved_on(page, game_id: str, version: int) -> bool:
