@@ -5,9 +5,10 @@ from html import escape
 
 from engine.geometry import CENTRAL, COORD, GREEN, RED, SQUARES
 
+from .colours import SEAT_COLOURS
+
 CELL = 48
 MARGIN = 24
-SEAT_COLOURS = ("#2f6db5", "#c8432b", "#d6a531", "#4d9a3b")
 RADIUS = {"common": 14, "heroic": 17, "legendary": 20}
 
 
@@ -22,7 +23,7 @@ def _square(sq: str) -> str:
 def _piece(p: dict, gateway: str | None) -> str:
     x, y = COORD[p["square"]]
     cx, cy = MARGIN + (x - 0.5) * CELL, MARGIN + (y - 0.5) * CELL
-    colour = SEAT_COLOURS[p["color"] % len(SEAT_COLOURS)]
+    colour = SEAT_COLOURS[p["color"] % len(SEAT_COLOURS)]["fill"]
     r = RADIUS[p["rank"]]
     ring = {"common": "", "heroic": f'<circle cx="{cx}" cy="{cy}" r="{r - 5}" fill="none" stroke="#fff" stroke-width="2"/>',
             "legendary": f'<text x="{cx}" y="{cy + 6}" font-size="18" text-anchor="middle" fill="#fff">&#9733;</text>'}

@@ -9,7 +9,8 @@ reads two small documents made here from the engine, so nothing is copied by han
                          the forms and the schools a game may be created with
     GET /notices.json    every kind of notification, with its name on the page (events/notices.py)
     GET /vocabulary      the engine's words (engine/vocabulary.py): forms, ranks, command types
-                         and every rule error code with when it is raised
+                         and every rule error code with when it is raised; the seats' colours
+                         with the letter drawn on their pieces (server/colours.py)
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ from engine import geometry
 from engine.ai.levels import described_levels
 from engine.vocabulary import FORMS, vocabulary
 from events import lobby, notices
+
+from . import colours
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
 CARD_FIELDS = ("id", "name", "deck", "kind", "rank", "anchor", "pattern", "own_square", "marked", "symmetry",
@@ -128,7 +131,8 @@ def notice_kinds() -> Response:
 def words() -> Response:
     """The engine's words (forms and their seats, ranks, command types, the catalogue of rule error
     codes), the lobby's school modes and the computer's levels: every list the page needs, once."""
-    return _json({**vocabulary(), "school_modes": [{"id": mode, "name": name} for mode, name in lobby.SCHOOL_MODES.items()], "bot_levels": described_levels()})
+    return _json({**vocabulary(), "school_modes": [{"id": mode, "name": name} for mode, name in lobby.SCHOOL_MODES.items()], "bot_levels": described_levels(),
+                  "seat_colours": colours.served()})
 
 
 def register(app: Flask) -> None:

@@ -28,14 +28,22 @@ function star(cx, cy, outer, inner) {
   return points.join(" ");
 }
 
+// A piece: a disc in its seat's colour, a ring for a heroic piece, a star for a legendary one, and
+// on the board (scale 1) the colour's letter as well, so that no piece is told apart by colour alone.
 export function pieceShape(cx, cy, rank, colourIndex, scale = 1) {
   const c = colour(colourIndex);
   const r = RADIUS[rank] * scale;
   const parts = [s("circle", { cx, cy, r, fill: c.fill, stroke: "#1d1810", "stroke-width": 1.5 * scale, class: "piece-body" })];
+  let ink = c.text;
   if (rank === "heroic") {
     parts.push(s("circle", { cx, cy, r: r - 6 * scale, fill: "none", stroke: c.text, "stroke-width": 2.5 * scale }));
   } else if (rank === "legendary") {
     parts.push(s("polygon", { points: star(cx, cy, r - 5 * scale, (r - 5 * scale) / 2.3), fill: c.text }));
+    ink = c.fill;                   // cut out of the star
+  }
+  if (scale >= 1 && c.letter) {
+    parts.push(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", class: `piece-letter letter-${rank}`, fill: ink,
+      "aria-hidden": "true" }, c.letter));
   }
   return parts;
 }
@@ -87,8 +95,11 @@ export class Board {
       const kind = this.red.has(square) ? "red" : this.green.has(square) ? "green" : "plain";
       const g = s("g", { class: `sq sq-${kind}`, "data-square": square, tabindex: -1, role: "button" });
       g.append(s("rect", { x: px + 1, y: py + 1, width: CELL - 2, height: CELL - 2, rx: 5, class: "sq-bg" }));
-      if (kind === "red" || kind === "green") {
-        g.append(s("circle", { cx: px + CELL / 2, cy: py + CELL / 2, r: CELL / 2 - 7, class: "sq-ring" }));
+      // red squares carry a ring, green ones a diamond: their shapes tell them apart without colour
+      if (kind === "red") g.append(s("circle", { cx: px + CELL / 2, cy: py + CELL / 2, r: CELL / 2 - 7, class: "sq-ring" }));
+      if (kind === "green") {
+        const [cx, cy, d] = [px + CELL / 2, py + CELL / 2, CELL / 2 - 5];
+        g.append(s("polygon", { points: `${cx},${cy - d} ${cx + d},${cy} ${cx},${cy + d} ${cx - d},${cy}`, class: "sq-ring" }));
       }
       g.append(s("text", { x: px + 4, y: py + 12, class: "sq-name" }, square));
       const side = s("g", { class: "sq-side" });              // printed on the board: beneath the pieces

@@ -9,18 +9,16 @@ export async function loadData() {
   if (!loaded) {
     loaded = Promise.all([api.cards(), api.geometry(), api.vocabulary()]).then(([cards, geometry, vocabulary]) => {
       for (const rank of vocabulary.ranks) RANK_LABEL[rank] = rank[0].toUpperCase() + rank.slice(1);
+      COLOURS.push(...vocabulary.seat_colours);
       return { cards, geometry, vocabulary };
     });
   }
   return loaded;
 }
 
-export const COLOURS = [
-  { name: "Blue", fill: "#2f6db5", text: "#fff" },
-  { name: "Red", fill: "#c8432b", text: "#fff" },
-  { name: "Yellow", fill: "#d6a531", text: "#2b2110" },
-  { name: "Green", fill: "#4d9a3b", text: "#fff" },
-];
+// The seats' colours with the letter drawn on their pieces (GET /vocabulary: seat_colours, from
+// server/colours.py), filled by loadData before anything is drawn.
+export const COLOURS = [];
 
 export function colour(index) {
   return COLOURS[index % COLOURS.length];

@@ -816,7 +816,7 @@ export class GamePage {
       [h("span", { class: "key-preview" }), " what a choice uses / affects"]];
     if (view.form === "high_form") items.push([h("span", { class: "key-central" }), " central squares"]);
     else items.push([h("span", { class: "key-duel" }), " duel start marks"], [h("span", { class: "key-melee" }, "▲■●"), " melee start squares"]);
-    items.push([h("span", { class: "key-ring" }), " red / green squares"]);
+    items.push([h("span", { class: "key-ring" }), " red squares"], [h("span", { class: "key-diamond" }), " green squares"]);
     if (Object.values(view.gateways || {}).some(Boolean) || view.gateway) items.push([h("span", { class: "key-gate" }), " the Gateway"]);
     clear(this.keyEl, items.flatMap((item, i) => (i ? [" · ", ...item] : item)));
   }

@@ -117,7 +117,7 @@ export async function showLobby(root, data) {
     data.geometry.forms.map((f) => h("option", { value: f.id }, f.name)));
   const addBtn = h("button", { type: "button", class: "small", onclick: () => { seats = readSeats(); seats.push({ name: "Computer", school: "random", by: "bot" }); drawSeats(); } }, "Add a seat");
   const removeBtn = h("button", { type: "button", class: "small", onclick: () => { seats = readSeats(); seats.pop(); drawSeats(); } }, "Remove a seat");
-  const tcKind = h("select", { name: "tc", id: "tc-kind", onchange: () => drawTc() },
+  const tcKind = h("select", { name: "tc", id: "tc-kind", "aria-label": "Time limit", onchange: () => drawTc() },
     h("option", { value: "none" }, "No time limit"), h("option", { value: "move" }, "Time per move"),
     h("option", { value: "bank" }, "Time bank for the game"));
   const tcAmount = h("input", { type: "number", name: "tc-amount", min: 1, value: 3, "aria-label": "Amount of time" });

@@ -47,14 +47,14 @@ export async function showPeople(el, data) {
   const notesEl = h("ul", { class: "notes", id: "notifications", "aria-live": "polite" });
   const seekEl = h("p", { id: "seek-status", role: "status" });
   const forms = data.geometry.forms.map((f) => [f.id, f.name]);
-  const form = select("table-form", forms, { id: "table-form" });
-  const seats = select("table-seats", [["2", "2 players"]], { id: "table-seats" });
+  const form = select("table-form", forms, { id: "table-form", "aria-label": "Form" });
+  const seats = select("table-seats", [["2", "2 players"]], { id: "table-seats", "aria-label": "Players" });
   const words = data.vocabulary;
-  const schools = select("table-schools", words.school_modes.map((m) => [m.id, m.name]));
+  const schools = select("table-schools", words.school_modes.map((m) => [m.id, m.name]), { "aria-label": "Schools" });
   const mySchool = select("table-school", data.geometry.schools.map((s) => [s, schoolName(data, s)]));
   const mySchoolLabel = h("label", { hidden: true }, "Your school ", mySchool);
   schools.addEventListener("change", () => { mySchoolLabel.hidden = schools.value !== "fixed"; });
-  const clock = select("table-clock", CLOCKS.map(([v, t]) => [v, t]));
+  const clock = select("table-clock", CLOCKS.map(([v, t]) => [v, t]), { "aria-label": "Clock" });
   const rated = h("input", { type: "checkbox", name: "table-rated", checked: true });
   const low = h("input", { type: "number", name: "rating-min", step: 1, placeholder: "any", "aria-label": "Lowest rating" });
   const high = h("input", { type: "number", name: "rating-max", step: 1, placeholder: "any", "aria-label": "Highest rating" });
@@ -234,8 +234,8 @@ export async function showPeople(el, data) {
     }
     if (s.status === "waiting") seekTimer = setTimeout(watchSeek, 2000);
   }
-  const seekForm = select("seek-form", forms, { id: "seek-form" });
-  const seekClock = select("seek-clock", CLOCKS.map(([v, t]) => [v, t]));
+  const seekForm = select("seek-form", forms, { id: "seek-form", "aria-label": "Form" });
+  const seekClock = select("seek-clock", CLOCKS.map(([v, t]) => [v, t]), { "aria-label": "Clock" });
 
   const openForm = h("form", { id: "open-table", onsubmit: async (e) => {
     e.preventDefault();
