@@ -3,7 +3,9 @@
 An engine event is a plain dict `{"type": "PiecePlaced", **payload}`. The store keeps it inside an
 envelope that says which game, at which version (contiguous from 1: the concurrency token clients
 send back), when, on whose behalf, in which payload schema version, and where it sits in the hash
-chain. The first event's envelope also carries the seed commitment (see hashchain.py).
+chain. The first event's envelope also carries the seed commitment (see hashchain.py); the events of
+a command played on a seat's behalf carry `via` (events/conditionals.py: "conditional"), inside the
+hash, so the mark cannot be added or taken off afterwards. Envelopes without it read as before.
 
 Canonical JSON: keys sorted, no whitespace, UTF-8, no NaN. The same bytes are hashed and written
 one per line into exported records, so a verifier in any language can rebuild them from the
@@ -31,7 +33,8 @@ SHORT_HASH = 43                     # characters of a SHA-256 in base64url witho
 _HEX = re.compile("[0-9a-f]{64}")
 Actor = int | Literal["system"]
 FIELDS = ("game_id", "version", "type", "schema_version", "time", "actor", "payload", "prev_hash", "hash")
-OPTIONAL_FIELDS = ("commitment",)
+OPTIONAL_FIELDS = ("commitment", "via")
+VIA_CONDITIONAL = "conditional"     # `via`: the command was played for its seat by a conditional reply
 
 
 class EnvelopeError(ValueError):
@@ -65,6 +68,7 @@ class Envelope:
     prev_hash: str
     hash: str
     commitment: str | None = None
+    via: str | None = None
 
     def body(self) -> dict[str, Any]:
         """Every field the hash covers: all but the hash itself."""
@@ -73,6 +77,8 @@ class Envelope:
                "payload": self.payload, "prev_hash": self.prev_hash}
         if self.commitment is not None:
             out["commitment"] = self.commitment
+        if self.via is not None:
+            out["via"] = self.via
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,6 +123,8 @@ class Envelope:
             raise EnvelopeError("envelope actor must be a seat number or 'system'")
         if data.get("commitment") is not None:
             _expect(data, "commitment", str)
+        if data.get("via") is not None:
+            _expect(data, "via", str)
         return cls(**data)
 
     @classmethod
@@ -137,6 +145,8 @@ class Envelope:
                 env.__dict__["schema_version"] = 1
             if "commitment" not in data:
                 env.__dict__["commitment"] = None
+            if "via" not in data:
+                env.__dict__["via"] = None
             if len(data["hash"]) == SHORT_HASH:
                 env.__dict__["hash"] = _hex(data["hash"])
             if len(data["prev_hash"]) == SHORT_HASH:

@@ -153,6 +153,17 @@ def follow_up(game_id: str) -> str:
     return meta(game_id, "followup")
 
 
+def conditionals(game_id: str) -> str:
+    """hash: seat -> JSON of the conditional replies the seat queued (events/conditionals.py), private
+    to the seat and outside the log until one is played."""
+    return meta(game_id, "conditionals")
+
+
+def conditional_outcomes(game_id: str) -> str:
+    """hash: seat -> JSON of what became of the seat's conditional replies when its turn came."""
+    return meta(game_id, "conditional_told")
+
+
 def moves(game_id: str) -> str:
     """list: JSON of one entry per move (its first and last version, seat, kind), written at append
     beside the log (events/moves.py); rebuilt from the log for games stored before it existed."""
@@ -211,7 +222,7 @@ def pending_game(game_id: str) -> str:
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
                    "rating", "form_rating", "provenance", "archived", "archiving", "reserved", "rematch",
-                   "rematch_lock", "rematch_news")
+                   "rematch_lock", "rematch_news", "conditionals", "conditional_told")
 
 
 def all_game_keys(game_id: str) -> list[str]:

@@ -280,9 +280,35 @@ class GameService:
                 return result
         raise ConflictError(game_id, loaded.version, self.store.version(game_id))
 
+    def play_turn(self, game_id: str, seat: int, commands: list[dict[str, Any]], *, expected_version: int,
+                  idempotency_key: str, via: str) -> CommandResult:
+        """Play `commands` for `seat` in order as one step, all or none: each is decided on the
+        state the ones before it lead to, and their events are appended together at
+        `expected_version`, each envelope marked `via` (a conditional reply, events/conditionals.py).
+        A game at another version raises ConflictError, unless this very turn (its idempotency
+        key) is what moved it on: then the first result, replayed. A refusal raises RuleError."""
+        if not keys.valid_idempotency_key(idempotency_key):
+            raise keys.InvalidKeyPart(f"invalid idempotency key {idempotency_key!r}")
+        body = {"type": "turn", "via": via, "commands": commands}
+        request = _Request(game_id, seat, body, expected_version, idempotency_key,
+                           fingerprint(seat, body, expected_version), seat, via)
+        loaded = self.load(game_id)
+        if loaded.version != expected_version:
+            return self._answer_stale(request, loaded.version)
+        state, events = loaded.state, []
+        for command in commands:
+            decided = engine.decide(state, {**command, "seat": seat})
+            state, events = engine.replay(decided, state), events + decided
+        if not events:
+            return CommandResult(game_id, loaded.version, [], state=state)
+        result = self._append(request, loaded, events)
+        if result is None:              # not reached: a named version's conflict raises
+            raise ConflictError(game_id, expected_version, self.store.version(game_id))
+        return result
+
     def _append(self, request: _Request, loaded: Loaded, events: list[dict[str, Any]]) -> CommandResult | None:
         """Append the decided events; None when another writer came first and no version was named."""
-        batch = self._seal(loaded, events, request.actor, loaded.state)
+        batch = self._seal(loaded, events, request.actor, loaded.state, request.via)
         record = None
         if request.key is not None:
             record = IdempotencyRecord(request.key, request.body_print, request.seat, loaded.version + 1,
@@ -345,7 +371,8 @@ class GameService:
 
     # --- inside ------------------------------------------------------------------------------------
 
-    def _seal(self, loaded: Loaded, events: list[dict[str, Any]], actor: Actor, state_before: dict[str, Any] | None) -> _Batch:
+    def _seal(self, loaded: Loaded, events: list[dict[str, Any]], actor: Actor, state_before: dict[str, Any] | None,
+              via: str | None = None) -> _Batch:
         """Envelopes for `events` after `loaded`, hash-chained; plus the states they lead to."""
         if not (actor == SYSTEM or (isinstance(actor, int) and not isinstance(actor, bool))):
             raise ValueError("actor must be a seat number or 'system'")
@@ -353,7 +380,7 @@ class GameService:
             (self.registry.validate if self.validate_events else self.registry.check)(event)
         state, passed = snapshots.fold(state_before, events, loaded.version + 1, self.snapshot_every)
         out = seal(loaded.game_id, loaded.version, loaded.head_hash, events, state["rng"]["seed"], actor,
-                   format_time(self.clock()), self.registry)
+                   format_time(self.clock()), self.registry, via)
         return _Batch(out, state, passed)
 
     def _keep_snapshots(self, game_id: str, batch: _Batch) -> None:
@@ -380,9 +407,10 @@ class GameService:
 
 
 def seal(game_id: str, version: int, head_hash: str, events: list[dict[str, Any]], seed: str, actor: Actor, moment: str,
-         registry: SchemaRegistry) -> list[Envelope]:
+         registry: SchemaRegistry, via: str | None = None) -> list[Envelope]:
     """Envelopes for `events` appended after `version` (whose hash is `head_hash`), hash-chained with
-    the game's seed: what the store appends, and what `arena bots` writes its games' records from."""
+    the game's seed: what the store appends, and what `arena bots` writes its games' records from.
+    `via`: how the commands came (events/envelope.py), on every envelope of the batch."""
     prev, out = head_hash, []
     for offset, event in enumerate(events):
         at = version + 1 + offset
@@ -391,6 +419,8 @@ def seal(game_id: str, version: int, head_hash: str, events: list[dict[str, Any]
                 "payload": {k: v for k, v in event.items() if k != "type"}, "prev_hash": prev}
         if at == 1:
             body["commitment"] = seed_commitment(seed)
+        if via is not None:
+            body["via"] = via
         prev = event_hash(seed, body)
         out.append(Envelope(**body, hash=prev))
     return out
@@ -406,6 +436,7 @@ class _Request:
     key: str | None
     body_print: str
     actor: Actor
+    via: str | None = None
 
 
 class LatestStates:

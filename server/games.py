@@ -10,7 +10,7 @@ from werkzeug.routing import BaseConverter
 import engine
 from engine.ai import STRONGEST
 from engine.state import active_seat
-from events import GameNotFound, Loaded, accounts, roster, unmoved
+from events import GameNotFound, Loaded, accounts, conditionals, roster, unmoved
 from events.bot_choice import choose as bot_choice
 from events.email_prefs import server_secret
 from events.redaction import state_view
@@ -153,6 +153,7 @@ def execute(game_id: str, command: dict) -> dict:
     result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)
     if result.events and not result.replayed:
         unmoved.keep(arena.redis, game_id)              # moved in: kept for good, no longer counted
+        conditionals.withdraw(arena.redis, game_id, caller.seat)     # the seat moved itself: its replies go
     return {"version": result.version, "events": result.events, "replayed": result.replayed}
 
 

@@ -12,6 +12,7 @@ from engine.moves import MOVE_EVENT, starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
 from events import Envelope, GameNotFound, keys, roster
+from events.envelope import VIA_CONDITIONAL
 from events import moves as moves_index
 from events.redaction import redact_envelope
 
@@ -54,6 +55,11 @@ def undone_starts(events: list[dict]) -> set[int]:
     return undone_moves([(e["version"], {"type": e["type"], **e["payload"]}) for e in events])
 
 
+def conditional_mark(envelope: dict) -> dict:
+    """`conditional: true` for an envelope of a command a conditional reply played (events/envelope.py)."""
+    return {"conditional": True} if envelope.get("via") == VIA_CONDITIONAL else {}
+
+
 def version_after_move(game_id: str, seat: int | None, n: int) -> int:
     latest, marks = move_marks(game_id, seat)
     versions = move_versions(marks, latest)
@@ -86,7 +92,7 @@ def move_rows(game_id: str, seat: int | None, marks: tuple[int, list[dict]] | No
             continue
         command = {**start["payload"]["command"], "seat": start["payload"]["seat"]}
         out.append({"move": n, "version": version, "seat": command["seat"], "text": describe_command(command, names),
-                    "undone": start["version"] in undone})
+                    "undone": start["version"] in undone, **conditional_mark(start)})
     return out
 
 
@@ -132,7 +138,7 @@ def log_lines(game_id: str, seat: int | None, after: int = 0, names: dict[int, s
         text = narrator.line(env["version"], {"type": env["type"], **env["payload"]})
         if text and env["version"] > after:
             lines.append({"version": env["version"], "time": env["time"], "text": text, "move": move,
-                          "undone": start in undone})
+                          "undone": start in undone, **conditional_mark(env)})
     return lines
 
 

@@ -241,6 +241,8 @@ class MoveOut(Schema):
     seat = fields.Raw(allow_none=True)
     text = fields.String()
     undone = fields.Boolean(metadata={"description": "taken back by an undo (and not redone)"})
+    conditional = fields.Boolean(metadata={"description": "present (true) when played for its seat by a "
+                                                          "conditional reply (PUT /games/{id}/conditionals)"})
 
 
 class MovesOut(Schema):
@@ -254,6 +256,8 @@ class LogLineOut(Schema):
     text = fields.String()
     move = fields.Integer(metadata={"description": "the move this line belongs to (rewind to it)"})
     undone = fields.Boolean(metadata={"description": "part of a move taken back by an undo"})
+    conditional = fields.Boolean(metadata={"description": "present (true) when part of a move played by a "
+                                                          "conditional reply"})
 
 
 class LogOut(Schema):

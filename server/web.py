@@ -25,7 +25,7 @@ from flask import Blueprint, Flask, Response, current_app, request, send_from_di
 from engine import geometry
 from engine.ai.levels import described_levels
 from engine.vocabulary import FORMS, vocabulary
-from events import lobby, notices
+from events import conditionals, lobby, notices
 
 from . import colours
 
@@ -132,7 +132,7 @@ def words() -> Response:
     """The engine's words (forms and their seats, ranks, command types, the catalogue of rule error
     codes), the lobby's school modes and the computer's levels: every list the page needs, once."""
     return _json({**vocabulary(), "school_modes": [{"id": mode, "name": name} for mode, name in lobby.SCHOOL_MODES.items()], "bot_levels": described_levels(),
-                  "seat_colours": colours.served()})
+                  "seat_colours": colours.served(), "conditionals": conditionals.vocabulary()})
 
 
 def register(app: Flask) -> None:

@@ -1,7 +1,8 @@
 """The follow-up hook of the GameService: given once by the web app (server/context.py) and once
 by the workers (workers/runtime.py), run after every change to a game (events/service.py).
 
-It lists a running game among the games to watch and does what happens once per wait
+It lists a running game among the games to watch, plays the conditional reply a seat queued for
+the turn that just came to it (events/conditionals.py), and does what happens once per wait
 (workers/turns.py: timeouts, reminders, bots, notifications, the end of the game). It raises on
 failure: the change's follow-up then stays owed and a deadline loop runs it again
 (events/followup.py). This module is what the HTTP layer imports of the workers: scheduling only.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from events import GameService, presence
+from events import GameService, conditionals, presence
 
 from . import runtime, turns
 
@@ -41,4 +42,6 @@ def hook(service: Any, game_id: str, result: Any) -> None:
     state = result.state if result is not None and result.state is not None else service.load(game_id).state
     if state.get("phase") != "over":
         presence.mark_live(redis, game_id)          # the end-of-game job takes a finished game off
+    if conditionals.fire(service, game_id, state):
+        return                                      # a reply was played: its own append's follow-up ran
     turns.after_change(redis, service, game_id, result, settings=runtime.settings())

@@ -4,7 +4,8 @@
                                     "chat", "roster"}>
 
 `record` is the game's signed record (events/record.py) without its events; `events` holds each
-envelope as [type, schema_version, time, actor, payload], in version order. What every envelope
+envelope as [type, schema_version, time, actor, payload], in version order, and its `via` after
+them when it has one (a command played by a conditional reply). What every envelope
 repeats (the game id, the version, the previous hash) or can recompute (its own hash, an HMAC of
 its body keyed with the seed the GameEnded event reveals) is left out: the 64 hex digits of two
 hashes per event do not compress, and are three quarters of a compressed record otherwise.
@@ -74,7 +75,8 @@ def encode(record: dict[str, Any], chat: dict[str, list[list[str]]], roster: dic
             "record": {k: v for k, v in record.items() if k != "events"},
             "commitment": events[0].get("commitment"), "chat": chat, "roster": roster}
     lines = [canonical_json(head)]
-    lines += [canonical_json([e["type"], e["schema_version"], e["time"], e["actor"], e["payload"]]) for e in events]
+    lines += [canonical_json([e["type"], e["schema_version"], e["time"], e["actor"], e["payload"],
+                              *([e["via"]] if e.get("via") is not None else [])]) for e in events]
     return MAGIC + zlib.compress("\n".join(lines).encode(), LEVEL)
 
 
@@ -99,7 +101,7 @@ def decode(data: bytes) -> Archived:
     envelopes, prev, game_json = [], GENESIS, canonical_json(game_id)
     texts: dict[str, Any] = {}                                # the canonical JSON of the few types, times and actors
     for version, (row, line) in enumerate(zip(rows, lines), start=1):
-        kind, schema_version, time, actor, payload = row
+        kind, schema_version, time, actor, payload, *marked = row
         fields = {"game_id": game_id, "version": version, "type": kind, "schema_version": schema_version,
                   "time": time, "actor": actor, "payload": payload, "prev_hash": prev}
         committed = ""
@@ -109,10 +111,15 @@ def decode(data: bytes) -> Archived:
         kind_json, time_json, actor_json, schema_json = (
             texts.get(v) or texts.setdefault(v, canonical_json(v)) for v in (kind, time, actor, schema_version))
         start = 5 + len(kind_json) + len(schema_json) + len(time_json) + len(actor_json)    # '[k,s,t,a,' before it
+        end, via_json = -1, ""
+        if marked:                                                # ',<via>]' after the payload
+            fields["via"] = marked[0]
+            via_json = f',"via":{canonical_json(marked[0])}'
+            end = -2 - len(canonical_json(marked[0]))
         prev = canonical_hash(seed, f'{{"actor":{actor_json},{committed}"game_id":{game_json},'
-                                    f'"payload":{line[start:-1]},"prev_hash":"{prev}",'
+                                    f'"payload":{line[start:end]},"prev_hash":"{prev}",'
                                     f'"schema_version":{schema_json},"time":{time_json},'
-                                    f'"type":{kind_json},"version":{version}}}')
+                                    f'"type":{kind_json},"version":{version}{via_json}}}')
         envelopes.append(Envelope(**fields, hash=prev))
     if prev != header.get("head_hash") or len(envelopes) != header.get("version"):
         raise ArchiveDamaged(f"archived game {game_id}: its events do not end at the recorded head hash")

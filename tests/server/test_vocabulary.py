@@ -7,6 +7,7 @@ from pathlib import Path
 from engine.ai.levels import LEVELS
 from engine.errors import ERROR_CODES
 from engine.vocabulary import vocabulary
+from events import conditionals
 from events.lobby import SCHOOL_MODES
 from server.colours import SEAT_COLOURS
 
@@ -24,8 +25,10 @@ def test_the_server_publishes_the_vocabulary_and_the_error_catalogue(redis_serve
     from server import create_app
     client = create_app({"REDIS_URL": f"redis://127.0.0.1:{redis_server.port}/0", "TESTING": True}).test_client()
     served = client.get("/vocabulary").get_json()
-    assert {k: v for k, v in served.items() if k not in ("bot_levels", "school_modes", "seat_colours")} == vocabulary()
+    assert {k: v for k, v in served.items()
+            if k not in ("bot_levels", "school_modes", "seat_colours", "conditionals")} == vocabulary()
     assert {m["id"]: m["name"] for m in served["school_modes"]} == SCHOOL_MODES
+    assert served["conditionals"] == conditionals.vocabulary()
     assert [entry["level"] for entry in served["bot_levels"]] == sorted(LEVELS)
     assert served["seat_colours"] == list(SEAT_COLOURS)
     catalogue = client.get("/openapi.json").get_json()["components"]["schemas"]["RuleErrorCode"]

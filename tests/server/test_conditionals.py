@@ -1,0 +1,97 @@
+"""Conditional replies through HTTP (events/conditionals.py): queued while waiting, private to their
+seat, tried in order when its turn comes, the first legal one played as one marked step."""
+from __future__ import annotations
+
+import json
+
+from events.archive import codec
+from events.verify import verify_record
+from tests.server.conftest import bearer
+
+HOPED_FOR = "northern-swordmaster"      # in Ann's deck, not her hand: never seen by Bob nor a spectator
+
+
+def ann_waits(client) -> tuple[str, list[str]]:
+    """A duel where Ann (seat 0) has played her first turn and Bob's has begun (game seed 'fixture')."""
+    r = client.post("/games", json={"form": "duel", "seed": "fixture",
+                                    "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]})
+    game_id, tokens = r.json["id"], [s["token"] for s in r.json["seats"]]
+    for seat, command in ((1, {"type": "choose", "square": "c5"}), (0, {"type": "place", "square": "c1"})):
+        assert client.post(f"/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 200
+    return game_id, tokens
+
+
+def put(client, game_id: str, token: str | None, rules: list) -> object:
+    return client.put(f"/games/{game_id}/conditionals", json={"rules": rules}, headers=bearer(token) if token else {})
+
+
+RULES = [
+    {"when": {"kind": "summon"}, "then": [{"type": "place", "square": "a3"}, {"type": "place", "square": "b3"}]},
+    {"when": {"kind": "anything"}, "then": [{"type": "summon", "card": HOPED_FOR, "square": "f1"}]},
+    {"when": {"kind": "anything"}, "then": [{"type": "place", "square": "f1"}, {"type": "place", "square": "g1"}]},
+    {"when": {"kind": "anything"}, "then": [{"type": "place", "square": "h1"}]},
+]
+
+
+def test_a_queued_reply_is_tried_in_order_and_the_first_legal_one_plays_the_turn_marked(client, app):
+    game_id, tokens = ann_waits(client)
+    assert put(client, game_id, tokens[1], RULES).json["code"] == "not_waiting"          # Bob's turn
+    assert put(client, game_id, None, RULES).status_code == 401
+    bad = put(client, game_id, tokens[0], [{"when": {"kind": "sneeze"}, "then": []}])
+    assert bad.status_code == 422 and "rules[0].when.kind" in bad.json["detail"]
+    queued = put(client, game_id, tokens[0], RULES)
+    assert queued.status_code == 200, queued.json
+    assert [r["text"] for r in queued.json["rules"]][2] == "If they do anything: I places on f1; I places on g1"
+    edited = put(client, game_id, tokens[0], RULES[1:] + RULES[:1])                   # editable until played
+    assert [r["when"]["kind"] for r in edited.json["rules"]] == ["anything", "anything", "anything", "summon"]
+    put(client, game_id, tokens[0], RULES)
+
+    for square in ("d1", "e1"):                                                        # Bob's turn ends
+        assert client.post(f"/games/{game_id}/commands", json={"type": "place", "square": square},
+                           headers=bearer(tokens[1])).status_code == 200
+    game = client.get(f"/games/{game_id}", headers=bearer(tokens[1])).json
+    assert game["active_seat"] == 1 and game["turn"]["number"] == 4                    # Ann's turn 3 was played
+    mine = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json
+    assert mine["rules"] == [] and mine["told"]["played"] == 2
+    results = mine["told"]["results"]
+    assert [r["result"] for r in results] == ["no_match", "refused", "played", "not_tried"]
+    assert results[0]["reason"] == "They did not summon a being."
+    assert "Command 1 (you summons Swordmaster on f1) was not legal" in results[1]["reason"]
+
+    moves = client.get(f"/games/{game_id}/moves").json["moves"]
+    assert [(m["text"], m.get("conditional", False)) for m in moves[-3:]] == [
+        ("Bob places on e1", False), ("Ann places on f1", True), ("Ann places on g1", True)]
+    marked = [line for line in client.get(f"/games/{game_id}/log").json["lines"] if line.get("conditional")]
+    assert marked and all(line["move"] in (moves[-2]["move"], moves[-1]["move"]) for line in marked)
+    events = client.get(f"/games/{game_id}/events").json["events"]
+    assert {e["version"] for e in events if e.get("via") == "conditional"} == \
+        set(range(moves[-3]["version"] + 1, moves[-1]["version"] + 1))
+    assert client.post(f"/games/{game_id}/resign", headers=bearer(tokens[1])).status_code == 200
+    record = app.extensions["arena"].service.export_record(game_id)
+    assert verify_record(record).ok                                                     # the mark is in the chain
+    assert codec.decode(codec.encode(record, {}, {})).record() == record                # and in the archive
+
+
+def test_rules_never_reach_another_seat_or_a_spectator_and_go_at_the_seats_own_move(client):
+    game_id, tokens = ann_waits(client)
+    assert put(client, game_id, tokens[0], RULES).status_code == 200
+    reads = ("", "/events", "/log", "/moves", "/record", "/changes?after=0", "/legal", "/stream?follow=false",
+             "/conditionals", "/moves/2", "/board.svg")
+    for token in (tokens[1], None):
+        for path in reads:
+            answer = client.get(f"/games/{game_id}{path}", headers=bearer(token) if token else {})
+            text = answer.get_data(as_text=True)
+            assert HOPED_FOR not in text and "g1" not in json.dumps(answer.json.get("rules") if answer.is_json else None)
+    assert client.get(f"/games/{game_id}/conditionals").status_code == 401
+    assert client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[1])).json["rules"] == []
+
+    late = [{"when": {"kind": "summon"}, "then": [{"type": "place", "square": "a3"}]}]
+    put(client, game_id, tokens[0], late)                     # never matches: dropped, and told why
+    for square in ("d1", "e1"):
+        client.post(f"/games/{game_id}/commands", json={"type": "place", "square": square}, headers=bearer(tokens[1]))
+    told = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json
+    assert told["rules"] == [] and told["told"]["played"] is None and told["told"]["results"][0]["result"] == "no_match"
+    assert told["waiting"] is False
+    assert client.post(f"/games/{game_id}/commands", json={"type": "place", "square": "a3"},
+                       headers=bearer(tokens[0])).status_code == 200
+    assert put(client, game_id, tokens[0], late).json["code"] == "not_waiting"          # still Ann's turn
