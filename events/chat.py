@@ -11,6 +11,7 @@ is read once).
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -39,6 +40,20 @@ def post(redis: Any, game_id: str, channel: str, message: dict[str, Any]) -> dic
     if redis.exists(keys.archived(game_id)):
         archive_index.mark(redis, game_id, body["time"])    # the sweeps archive the message with the game
     return {"id": sid, "channel": channel, **body}
+
+
+def mentioned(message: str, names: dict[int, str]) -> list[int]:
+    """The seats a message names with an @ before the seat's name ("@Bob", any case, the name not
+    run on into more letters): those told they were mentioned (server/chat.py)."""
+    lowered = message.casefold()
+    return [seat for seat, name in sorted(names.items()) if name and re.search(
+        r"@" + re.escape(name.casefold()) + r"(?![\w])", lowered)]
+
+
+def message_ref(message_id: str) -> int:
+    """A number unique to a message of a channel (from its stream id), to tell a mention by."""
+    ms, seq = _order(message_id)
+    return ms * 1000 + seq
 
 
 def read(redis: Any, game_id: str, channel: str, after: str = "0", count: int = 200) -> list[dict]:

@@ -33,14 +33,14 @@ _DELIVER = lua("notify_once.lua")
 
 
 def deliver_once(redis: Any, player_id: str, note_id: str, body: str, moment: float, size: int,
-                 forget_before: float, mail_owed: bool) -> str | None:
+                 forget_before: float, owed: bool) -> str | None:
     """Append `body` to the inbox unless `note_id` was delivered, and owe its webhook (if the
-    player has a URL) and its e-mail (if `mail_owed`) until `settle`; None if it was delivered,
+    player has a URL), its e-mail and pushes (if `owed`) until `settle`; None if it was delivered,
     else the player's webhook URL ('' for none)."""
     due.add(redis, {due.member("outbox", player_id): moment + grace()}, only_later=True)
     answer = run_script(redis, _DELIVER, [keys.notified(player_id), keys.inbox(player_id), keys.player(player_id),
                                           keys.notify_outbox(player_id)],
-                        [note_id, f"{moment:.6f}", body, size, f"{forget_before:.6f}", "1" if mail_owed else "0"])
+                        [note_id, f"{moment:.6f}", body, size, f"{forget_before:.6f}", "1" if owed else "0"])
     return text(answer[1]) if answer else None
 
 

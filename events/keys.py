@@ -454,6 +454,17 @@ def email_settings(player_id: str) -> str:
     return f"{_player(player_id)}:email"
 
 
+def push_subscriptions(player_id: str) -> str:
+    """hash: subscription id -> JSON {endpoint, p256dh, auth, created} of each browser that opted in
+    to Web Push (events/push.py)."""
+    return f"{_player(player_id)}:push"
+
+
+def push_settings(player_id: str) -> str:
+    """hash: one flag per kind of push ('1' on, '0' off); a kind never set has its default."""
+    return f"{_player(player_id)}:push_kinds"
+
+
 def account_link(player_id: str, key: str) -> str:
     """string, expiring with its link: one signed link mailed to the player (address confirmation,
     password reset) not used yet; deleting it uses the link up (events/account_links.py)."""

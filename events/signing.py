@@ -31,7 +31,6 @@ import binascii
 import hashlib
 import logging
 import os
-import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -40,7 +39,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from .durable import write_file
+from .durable import key_file
 from .embedded import data_dir
 from .envelope import canonical_json
 
@@ -110,17 +109,10 @@ def _private_from_text(text: str, where: str) -> Ed25519PrivateKey:
 
 
 def _key_file(path: Path) -> Ed25519PrivateKey:
-    """Read the key file, or make it: written whole to a 0600 temporary file, then linked into place
-    (a link never replaces a file, so two processes starting at once end up with the same key)."""
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pem = Ed25519PrivateKey.generate().private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-        write_file(path, pem, replace=False)                                        # mode 0600
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        log.warning("signing key %s is readable by others (mode %o): chmod 600 it", path, mode)
-    return _private_from_text(path.read_text(encoding="ascii"), str(path))
+    """Read the key file, or make it (events/durable.py: mode 0600, two processes get one key)."""
+    pem = key_file(path, lambda: Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    return _private_from_text(pem.decode("ascii"), str(path))
 
 
 def trusted_keys() -> dict[str, Ed25519PublicKey]:

@@ -34,6 +34,7 @@ from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from events import GameNotFound, accounts, chat, keys, roster
+from workers import notify
 
 from . import auth, limits, plain_text, sse
 from .context import Arena
@@ -287,8 +288,25 @@ def write(data: dict, game_id: str):
         raise ApiError(400, "malformed_request", "The message is empty; write something (control characters are left out).")
     redis = Arena.of().redis
     name = _name(game_id, caller)
-    return chat.post(redis, game_id, data["channel"], {"player": caller.player, "seat": caller.seat, "name": name,
-                                                       "text": text})
+    posted = chat.post(redis, game_id, data["channel"], {"player": caller.player, "seat": caller.seat, "name": name,
+                                                         "text": text})
+    if data["channel"] == "players":
+        _tell_mentioned(game_id, caller, posted)
+    return posted
+
+
+def _tell_mentioned(game_id: str, caller: auth.Caller, posted: dict) -> None:
+    """Each registered player at the table whom the message names with an @ (not the writer, nor one
+    who muted the writer) gets a `chat_mention` notification (in their inbox, pushed if they want)."""
+    redis = Arena.of().redis
+    seating = roster.seating_of(redis, game_id)
+    players = seating.players
+    for seat in chat.mentioned(posted["text"], {i: seating.name(i) for i in players if i != caller.seat}):
+        if caller.player is not None and caller.player in chat.muted(redis, players[seat]):
+            continue
+        note = notify.notification("chat_mention", game_id, seat, chat.message_ref(posted["id"]), who=posted["name"],
+                                   message=posted["id"], text=f"{posted['name']}: {posted['text'][:300]}")
+        notify.send(redis, players[seat], note)
 
 
 def _name(game_id: str, caller: auth.Caller) -> str:

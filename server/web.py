@@ -8,6 +8,7 @@ reads two small documents made here from the engine, so nothing is copied by han
     GET /geometry.json   the 69 squares with their coordinates, the coloured and central squares,
                          the forms and the schools a game may be created with
     GET /notices.json    every kind of notification, with its name on the page (events/notices.py)
+    GET /push-sw.js      the site's service worker, which shows Web Push messages
     GET /vocabulary      the engine's words (engine/vocabulary.py): forms, ranks, command types
                          and every rule error code with when it is raised; the seats' colours
                          with the letter drawn on their pieces (server/colours.py)
@@ -106,6 +107,14 @@ def page(game_id: str | None = None, who: str | None = None) -> Response:
 @blp.route("/web/<path:filename>")
 def static_file(filename: str) -> Response:
     response = send_from_directory(_root(), filename, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blp.route("/push-sw.js")
+def service_worker() -> Response:
+    """The site's service worker (web/js/push-sw.js), served from the root so its scope is the whole site."""
+    response = send_from_directory(_root() / "js", "push-sw.js", max_age=0, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
 

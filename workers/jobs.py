@@ -14,7 +14,7 @@ from rq import get_current_job
 
 from events import due
 
-from . import bots, endgame, followup, review, runtime, webhooks
+from . import bots, endgame, followup, push, review, runtime, webhooks
 
 def bot_move(game_id: str, wait: int) -> int:
     redis = runtime.connection()
@@ -38,6 +38,10 @@ def deliver_webhook(player_id: str, delivery_id: str, body: str) -> int:
         attempt = len(runtime.settings().webhook_retries) - job.retries_left + 1
     return webhooks.deliver(runtime.connection(), player_id, delivery_id, body, attempt,
                             runtime.settings().webhook_timeout)
+
+
+def deliver_push(player_id: str, subscription_id: str, body: str) -> int:
+    return push.deliver(runtime.connection(), player_id, subscription_id, body, runtime.settings().webhook_timeout)
 
 
 # --- jobs that versions before the deadline loop scheduled in RQ: handed over to the loop -----------

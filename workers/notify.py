@@ -8,9 +8,10 @@ by stream id), records in the player's outbox that its e-mail and webhook are ow
 player has a webhook URL or an e-mail may be wanted), and answers with the player's webhook URL
 (events/inbox.py).
 
-Then it is handed over: the e-mail (workers/email.py decides whether one is wanted) and, if the
+Then it is handed over: the e-mail (workers/email.py decides whether one is wanted), if the
 player registered a URL, the webhook (workers/webhooks.py signs and retries it; its delivery id is
-the notification id) are queued on the notify queue in one transaction on the queues' Redis,
+the notification id), and a push to each browser the player opted in on for that kind
+(workers/push.py) are queued on the notify queue in one transaction on the queues' Redis,
 which also sets the notification's `handed_over` marker; then the outbox entry and the marker go.
 A process that dies in between leaves the outbox entry, and a deadline loop hands it over within
 seconds (`hand_over_owed`). The marker, watched while the jobs are queued, makes each hand-over
@@ -28,7 +29,7 @@ from typing import Any
 from redis.exceptions import WatchError
 from rq import Retry
 
-from events import crash_points, inbox, keys, notices
+from events import crash_points, inbox, keys, notices, push
 from events.connection import queue_for
 
 from . import email, queues, runtime
@@ -62,25 +63,26 @@ def send(redis: Any, player_id: str, note: dict[str, Any], settings: Settings | 
     moment = runtime.now() if now is None else now
     note = {**note, "player": player_id}
     body = json.dumps(note, separators=(",", ":"), sort_keys=True)
-    mail_owed = email.may_offer(note)
+    owed = email.may_offer(note) or bool(push.targets(redis, player_id, note["type"]))
     url = inbox.deliver_once(redis, player_id, note["id"], body, moment, settings.inbox_size,
-                             moment - REMEMBER_SECONDS, mail_owed)
+                             moment - REMEMBER_SECONDS, owed)
     if url is None:
         return False
     crash_points.reached("notify.stored")
-    if url or mail_owed:                # else nothing was owed, nor written to the outbox
+    if url or owed:                     # else nothing was owed, nor written to the outbox
         hand_over(redis, player_id, body, settings, url, moment)
     return True
 
 
 def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: str | None = None,
               now: float | None = None) -> None:
-    """Queue the e-mail and webhook a notification in the player's outbox is owed, unless they were
-    queued already, then settle the entry. `url`: the webhook URL the inbox script answered (None:
-    read it now)."""
+    """Queue the e-mail, webhook and pushes a notification in the player's outbox is owed, unless they
+    were queued already, then settle the entry. `url`: the webhook URL the inbox script answered
+    (None: read it now)."""
     note = json.loads(body)
     url = inbox.webhook_url(redis, player_id) if url is None else url
-    if not url and not email.may_offer(note):
+    browsers = push.targets(redis, player_id, note["type"])
+    if not url and not email.may_offer(note) and not browsers:
         inbox.settle(redis, player_id, note["id"])          # nothing to queue (any more)
         return
     jobs = queue_for(redis)
@@ -94,6 +96,8 @@ def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: st
                     email.offer(redis, player_id, note, settings, pipeline=pipe, now=now)
                     if url:
                         _enqueue_webhook(pipe, redis, player_id, note["id"], body, settings)
+                    for sid in browsers:
+                        _enqueue_push(pipe, redis, player_id, note["id"], sid, body, settings)
                     pipe.set(marker, "1", ex=REMEMBER_SECONDS)
                     pipe.execute()
                 break
@@ -125,9 +129,21 @@ def _settle(redis: Any, jobs: Any, player_id: str, note_id: str) -> None:
         pipe.execute()
 
 
-def _enqueue_webhook(pipe: Any, redis: Any, player_id: str, note_id: str, body: str, settings: Settings) -> None:
-    retry = Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \
+def _retry(settings: Settings) -> Retry | None:
+    """Webhooks and pushes are retried alike: after the intervals of ARENA_WEBHOOK_RETRIES."""
+    return Retry(max=len(settings.webhook_retries), interval=list(settings.webhook_retries)) \
         if settings.webhook_retries else None
+
+
+def _enqueue_webhook(pipe: Any, redis: Any, player_id: str, note_id: str, body: str, settings: Settings) -> None:
     queues.enqueue(queues.notify_queue(redis, settings), "workers.jobs.deliver_webhook", player_id, note_id,
-                   body, job_id=f"hook-{note_id}", retry=retry, job_timeout=int(settings.webhook_timeout) + 30,
+                   body, job_id=f"hook-{note_id}", retry=_retry(settings), job_timeout=int(settings.webhook_timeout) + 30,
                    pipeline=pipe)
+
+
+def _enqueue_push(pipe: Any, redis: Any, player_id: str, note_id: str, sid: str, body: str,
+                  settings: Settings) -> None:
+    """One job per browser, so a retry pushes again only to the browser that did not take it."""
+    queues.enqueue(queues.notify_queue(redis, settings), "workers.jobs.deliver_push", player_id, sid, body,
+                   job_id=f"push-{note_id}-{sid}", retry=_retry(settings),
+                   job_timeout=int(settings.webhook_timeout) + 30, pipeline=pipe)

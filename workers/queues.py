@@ -6,6 +6,7 @@ Job ids are deterministic and use only letters, digits, '_' and '-' (game ids al
     finish-<game>                       end-of-game work
     review-<game>                       the game's review (on the bot queue)
     hook-<notification id>              a webhook delivery (the notification id is its delivery id)
+    push-<notification id>-<browser>    a Web Push to one subscription of the player (workers/push.py)
 
 Timeouts and reminders are not RQ jobs: the deadline loop applies them (workers/deadline_loop.py).
 Game jobs carry a Retry without interval, so a job whose worker died (workers/recovery.py hands it

@@ -7,7 +7,7 @@ when it was sent before.
 
 KEYS: notified (zset), inbox (stream), player (hash), outbox (hash); all in the player's slot
 ARGV: notification id, now (epoch seconds), body JSON, inbox size, forget-before (epoch seconds),
-      '1' when an e-mail may be owed, else '0'
+      '1' when an e-mail or a push may be owed, else '0'
 --]]
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1]) == 0 then
   return false

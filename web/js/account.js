@@ -5,6 +5,7 @@
 import { api, mayHaveSession } from "./api.js";
 import { clear, h } from "./dom.js";
 import { when } from "./panels.js";
+import * as push from "./push.js";
 import * as storage from "./storage.js";
 
 let known;
@@ -160,6 +161,47 @@ async function emailSection() {
     h("button", { type: "submit" }, "Save"), out), failures);
 }
 
+// Push notifications: which kinds (as GET /notices.json declares them), this device in or out, and
+// every device opted in (a phone kept in a drawer can be removed from here).
+async function pushSection() {
+  const [prefs, declared, mine] = await Promise.all([api.pushPrefs(), api.noticeKinds(), push.current()]);
+  const kinds = declared.kinds.filter((k) => k.push);
+  const boxes = kinds.map((k) => h("input", { type: "checkbox", name: `push-${k.kind}`, checked: prefs.kinds[k.kind] }));
+  const out = h("p", { role: "status", id: "push-status", hidden: true });
+  const devices = h("ul", { class: "devices", id: "push-devices" });
+  const here = h("div", { id: "push-here" });
+  const thisId = await push.idOf(mine);
+  function draw(subscriptions) {
+    clear(devices, subscriptions.length ? subscriptions.map((s) => h("li", {},
+      h("span", {}, `${s.id === thisId ? "This browser" : "A browser"} (${s.service}), since ${when(s.created)}`), " ",
+      h("button", { type: "button", class: "small", onclick: async () => {
+        try { await (s.id === thisId ? push.optOut(s.id) : api.removePushSubscription(s.id)); redraw(); }
+        catch (err) { note(out, err.message, true); }
+      } }, "Remove"))) : h("li", { class: "muted" }, "No device yet."));
+    const opted = subscriptions.some((s) => s.id === thisId);
+    clear(here, !push.supported()
+      ? h("p", { class: "muted" }, "This browser cannot receive push notifications.")
+      : opted ? h("p", {}, "This browser gets push notifications.")
+        : h("button", { type: "button", id: "push-opt-in", onclick: async () => {
+          try { await push.optIn(prefs.public_key); note(out, "This browser gets push notifications now."); redraw(); }
+          catch (err) { note(out, err.message, true); }
+        } }, "Send push notifications to this browser"));
+  }
+  async function redraw() { draw((await api.pushPrefs()).subscriptions); }
+  draw(prefs.subscriptions);
+  return section("Push notifications", h("p", { class: "muted" },
+    "Notifications on this device even when no page of the site is open. Turn them on in each browser you use."),
+  here, devices,
+  h("form", { id: "push-form", onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      await api.setPushPrefs(Object.fromEntries(kinds.map((k, i) => [k.kind, boxes[i].checked])));
+      note(out, "Saved.");
+    } catch (err) { note(out, err.message, true); }
+  } }, kinds.map((k, i) => h("label", { class: "check" }, boxes[i], " ", k.label)),
+  h("button", { type: "submit" }, "Save")), out);
+}
+
 async function vacationSection() {
   const status = h("p", { id: "vacation-status" });
   const days = h("input", { type: "number", name: "vacation-days", min: 0.1, step: 0.1, value: 7 });
@@ -203,6 +245,6 @@ export async function showAccount(root) {
   clear(root, h("div", { class: "account" },
     h("section", { class: "panel" }, h("h1", {}, me.bot ? `BOT ${me.name}` : me.name),
       h("p", {}, h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "Your public profile"))),
-    await passwordSection(), await emailSection(), await vacationSection(), await mutesSection(),
+    await passwordSection(), await emailSection(), await pushSection(), await vacationSection(), await mutesSection(),
     await tokensSection(), botSection(me)));
 }

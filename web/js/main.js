@@ -14,6 +14,7 @@ import { mountWaitingCounter } from "./header.js";
 import { showRules } from "./rules.js";
 import { startTutorial } from "./tutorial.js";
 import * as storage from "./storage.js";
+import { register as registerServiceWorker } from "./push.js";
 
 async function joinFromFragment(gameId) {
   const params = new URLSearchParams(window.location.hash.slice(1));
@@ -56,4 +57,5 @@ async function main() {
   }
 }
 
+registerServiceWorker();
 main();
