@@ -95,3 +95,22 @@ def test_rules_never_reach_another_seat_or_a_spectator_and_go_at_the_seats_own_m
     assert client.post(f"/games/{game_id}/commands", json={"type": "place", "square": "a3"},
                        headers=bearer(tokens[0])).status_code == 200
     assert put(client, game_id, tokens[0], late).json["code"] == "not_waiting"          # still Ann's turn
+
+
+def test_a_summon_taken_back_by_an_undo_never_matches(client):
+    board = [{"square": s, "seat": 1, "rank": "common"} for s in ("d2", "e2", "f2", "d3", "e3", "f3", "d4", "e4", "f4", "c3", "g3")]
+    r = client.post("/games", json={"form": "duel", "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}],
+                                    "setup": {"board": board, "hands": {"1": ["sylvan-sapling"]}, "turn": {"seat": 1, "actions_left": 2}}})
+    game_id, tokens = r.json["id"], [s["token"] for s in r.json["seats"]]
+    send = lambda seat, body: client.post(f"/games/{game_id}/commands", json=body, headers=bearer(tokens[seat]))
+    sapling = {"when": {"kind": "summon", "card": "sylvan-sapling"}, "then": [{"type": "place", "square": "c1"}]}
+    fallback = {"when": {"kind": "anything"}, "then": [{"type": "place", "square": "c1"}, {"type": "place", "square": "g1"}]}
+    assert put(client, game_id, tokens[0], [sapling, fallback]).status_code == 200
+    summoned = send(1, {"type": "summon", "card": "sylvan-sapling", "square": "e5"})
+    assert summoned.status_code == 200
+    assert send(1, {"type": "undo", "to_version": summoned.json["version"] - len(summoned.json["events"])}).status_code == 200
+    for square in ("c5", "g5"):
+        assert send(1, {"type": "place", "square": square}).status_code == 200
+    told = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json["told"]
+    assert [r["result"] for r in told["results"]] == ["no_match", "played"]
+    assert told["results"][0]["reason"] == "They did not summon Sapling."
