@@ -9,13 +9,17 @@ from typing import Any
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
+import engine
+from engine.ai.knowledge import rehearsal
 from engine.narrate import describe_command
+from engine.state import current_turn
 from events import conditionals
+from events.redaction import engine_event, state_view
 
 from . import auth, limits
 from .context import Arena
 from .errors import ApiError
-from .games import problems
+from .games import listed_commands, problems
 from .schemas import Strict
 
 blp = Blueprint("conditionals", __name__, url_prefix="/games", description="Play a game")
@@ -25,6 +29,18 @@ class ConditionalsIn(Strict):
     rules = fields.List(fields.Dict(), required=True, metadata={
         "description": "in the order they are tried: each {\"when\": {\"kind\": one of GET /vocabulary's "
                        "conditionals.triggers, and the fields that narrow it}, \"then\": [commands, as /legal lists them]}"})
+
+
+class RehearseIn(Strict):
+    commands = fields.List(fields.Dict(), load_default=list, metadata={
+        "description": "the commands of the reply chosen so far, in order"})
+
+
+class RehearseOut(Schema):
+    view = fields.Dict(metadata={"description": "the rehearsal position as your seat sees it (a game view)"})
+    commands = fields.List(fields.Dict(), metadata={"description": "what you may play next there, as /legal "
+                                                                   "lists it, each with its `text`"})
+    ended = fields.Boolean(metadata={"description": "the commands so far end your turn"})
 
 
 class RuleOut(Schema):
@@ -120,3 +136,35 @@ def delete_conditionals(game_id: str):
     seat = _seat(game_id)
     conditionals.withdraw(Arena.of().redis, game_id, seat)
     return _answer(game_id, seat)
+
+
+@blp.route("/<game_id>/conditionals/rehearse", methods=["POST"])
+@limits.limited("rehearse", "conditional replies rehearsed", per_address="600/minute", per_player="300/minute")
+@blp.arguments(RehearseIn)
+@blp.response(200, RehearseOut)
+@problems(400, 401, 403, 404, 409, 422, 429)
+def rehearse(data: dict, game_id: str):
+    """Build a reply's commands on the board while you wait: the position as you know it, with
+    the others' turn cut short and yours begun (every card you cannot see is dealt at random from
+    the cards you have not seen: it tells you nothing), after the commands chosen so far, and
+    what you may play next there. The real position decides when your turn comes."""
+    seat = _seat(game_id)
+    arena = Arena.of()
+    loaded = arena.service.load(game_id)
+    if not _waiting(loaded.state, seat):
+        raise ApiError(409, "not_waiting", "Replies are built while the others play: it is your turn now, "
+                                           "or the game is over.")
+    seen = [engine.redact(engine_event(env), seat) for env in arena.service.store.read(game_id)]
+    state = rehearsal(seen, seat, seed=f"{game_id}:{loaded.version}:{seat}")
+    if state is None:
+        raise ApiError(409, "not_waiting", "There is no position to rehearse on before the first turn; try again in a moment.")
+    try:
+        rules = conditionals.parse([{"when": {"kind": "anything"}, "then": data["commands"]}]) if data["commands"] else []
+    except conditionals.BadRules as bad:
+        raise ApiError(422, "bad_conditionals", str(bad)) from None
+    for command in rules[0]["then"] if rules else []:
+        state = engine.replay(engine.decide(state, {**command, "seat": seat}), state)
+    ended = state["phase"] == "over" or not state.get("turn") or current_turn(state)["seat"] != seat
+    listed = [] if ended else [c for c in listed_commands(state, seat) if c["type"] in conditionals.COMMANDS]
+    return {"view": {"seat": seat, **state_view(state, seat)}, "ended": ended,
+            "commands": [{**c, "text": describe_command({**c, "seat": seat}, {seat: "You"})} for c in listed]}

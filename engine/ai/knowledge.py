@@ -24,6 +24,7 @@ from ..decide import advance
 from ..errors import RuleError
 from ..evolve import fold
 from ..position import from_position
+from ..releases import release_of
 from ..shapes import Command, GameEvent
 from ..state import State, clone
 
@@ -209,3 +210,22 @@ def _hidden_hand(school: str, size: int) -> list[str]:
     """A hidden hand of `size` cards, guessed as full hands are made: a flare, two legends, the rest beings."""
     kinds = ["flares", "legends", "legends"][:size]
     return [placeholder(k) for k in kinds] + [placeholder(school)] * (size - len(kinds))
+
+
+def rehearsal(seen: Iterable[Mapping[str, Any]], seat: int, seed: str) -> State | None:
+    """A position for `seat` to rehearse its next turn on while it waits (a conditional reply's
+    commands, built on the board): what it knows of the game from its redacted events `seen`, every
+    card it cannot see dealt from its knowledge by `seed`, the others' turn cut short where it stands
+    and the seat's own begun. Nothing secret goes in, so nothing secret comes out. None before the
+    first turn, or while an effect opened before any quiet moment is under way."""
+    known = Knowledge(seat).observe(seen)
+    base = known.state if known.quiet() else known.anchor
+    turn = base.get("turn") if base is not None else None
+    if base is None or turn is None or base.get("phase") == "over":
+        return None
+    state = deal(base, random.Random(seed))
+    number = turn["number"] + 1
+    begun = {"type": "TurnStarted", "seat": seat, "number": number, "actions": release_of(state).actions_per_turn,
+             "extra": False}
+    fold(state, [cast("GameEvent", begun)], undoable=False)
+    return state

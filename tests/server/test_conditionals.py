@@ -114,3 +114,18 @@ def test_a_summon_taken_back_by_an_undo_never_matches(client):
     told = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json["told"]
     assert [r["result"] for r in told["results"]] == ["no_match", "played"]
     assert told["results"][0]["reason"] == "They did not summon Sapling."
+
+
+def test_a_reply_is_rehearsed_from_what_the_seat_knows_until_its_turn_ends(client):
+    game_id, tokens = ann_waits(client)
+    rehearse = lambda commands, token=tokens[0]: client.post(f"/games/{game_id}/conditionals/rehearse",
+                                                             json={"commands": commands}, headers=bearer(token))
+    first = rehearse([])
+    assert first.status_code == 200 and not first.json["ended"]
+    assert {"type": "place", "square": "f1", "text": "You places on f1"} in [
+        {k: c[k] for k in ("type", "square", "text")} for c in first.json["commands"] if c["type"] == "place"]
+    assert first.json["view"]["turn"]["seat"] == 0 and first.json["view"]["seats"][1].get("hand") is None
+    done = rehearse([{"type": "place", "square": "f1"}, {"type": "place", "square": "g1"}])
+    assert done.json["ended"] and done.json["commands"] == []
+    assert rehearse([{"type": "place", "square": "c1"}]).status_code == 422               # taken: not legal
+    assert rehearse([], tokens[1]).json["code"] == "not_waiting"
