@@ -503,6 +503,17 @@ def vacation(player_id: str) -> str:
     return f"{_player(player_id)}:vacation"
 
 
+def desk(player_id: str) -> str:
+    """hash: game id -> JSON of how the game stands for the player, written after every change to it
+    (events/desk.py): the desk and "your games" read it instead of loading each game."""
+    return f"{_player(player_id)}:desk"
+
+
+def desk_seen(player_id: str) -> str:
+    """hash: game id -> the latest version of the game the player looked at (events/desk.py)."""
+    return f"{_player(player_id)}:desk_seen"
+
+
 def results(player_id: str) -> str:
     """hash: game id -> JSON of the player's result in that finished game (for the profile)."""
     return f"{_player(player_id)}:results"

@@ -10,7 +10,7 @@ from werkzeug.routing import BaseConverter
 import engine
 from engine.ai import STRONGEST
 from engine.state import active_seat
-from events import GameNotFound, Loaded, accounts, conditionals, roster, unmoved
+from events import GameNotFound, Loaded, accounts, conditionals, desk, roster, unmoved
 from events.bot_choice import choose as bot_choice
 from events.email_prefs import server_secret
 from events.redaction import state_view
@@ -91,7 +91,9 @@ def get_game(game_id: str):
     """The game as the token's seat sees it; without a token, as a spectator."""
     caller = auth.caller_for_game(Arena.of().redis, game_id)
     try:
-        return game_view(game_id, caller.seat)
+        view = game_view(game_id, caller.seat)
+        desk.saw(Arena.of().redis, game_id, caller.seat, view["version"])
+        return view
     except GameNotFound:
         waiting = invitations.pending_view(game_id, caller.seat)       # not started, or cancelled
         if waiting is None:

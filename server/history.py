@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from engine.moves import MOVE_EVENT, starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
-from events import Envelope, GameNotFound, keys, roster
+from events import Envelope, GameNotFound, desk, keys, roster
 from events.envelope import VIA_CONDITIONAL
 from events import moves as moves_index
 from events.redaction import redact_envelope
@@ -163,6 +163,7 @@ def changes(query: dict, game_id: str):
     # the first move not over before `after` (its end may have grown): those before it stand as they were
     moves_from = next((i for i, row in enumerate(rows) if row["version"] >= after), len(rows) - 1) if after else 0
     loaded = arena.service.load(game_id)           # one load for the game and its legal commands
+    desk.saw(arena.redis, game_id, caller.seat, loaded.version)
     return {"version": marks[0], "game": game_view(game_id, caller.seat, loaded=loaded),
             "legal": legal_answer(game_id, caller.seat, loaded),
             "log_after": after, "log": log_lines(game_id, caller.seat, after, names),

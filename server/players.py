@@ -6,8 +6,8 @@ import secrets
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from engine.state import active_seat
-from events import GameNotFound, accounts, keys, roster, tokens, urlguard
+from events import accounts, desk, keys, roster, tokens, urlguard
+from events.clocks import now
 from events.replication import durable
 
 from . import auth, game_words, invitations, limits
@@ -61,24 +61,21 @@ def my_games(query: dict):
     """Your games, those where it is your turn first; `waiting=1` lists only those."""
     arena = Arena.of()
     pid = auth.require_player(arena.redis)
-    out = []
-    for game_id in roster.player_games(arena.redis, pid):
-        seat = roster.seat_of(arena.redis, game_id, pid)
-        try:
-            loaded = arena.service.load(game_id)
-        except GameNotFound:
-            out.extend(_waiting(game_id, seat, query["waiting"]))
-            continue
-        state = loaded.state
-        mine = active_seat(state) == seat
-        if query["waiting"] and not mine:
-            continue
-        out.append({"id": game_id, "seat": seat, "form": state["form"], "version": loaded.version,
-                    "status": "finished" if state["phase"] == "over" else "playing", "your_turn": mine,
-                    **game_words.described(game_id, seat, state)})
+    found, unbegun = desk.rows(arena.redis, arena.service, pid)
+    moment = now()
+    out = [game_row(row, moment) for row in found if row.your_turn or not query["waiting"]]
+    if not query["waiting"]:
+        out += [r for game_id in unbegun for r in unbegun_rows(game_id, roster.seat_of(arena.redis, game_id, pid))]
     out.sort(key=lambda g: (not g["your_turn"], g["status"] == "finished",
                             g.get("seconds_left") if g.get("seconds_left") is not None else float("inf"), g["id"]))
     return {"games": out}
+
+
+def game_row(row: desk.Row, moment: float) -> dict:
+    """A game of yours as "your games" lists it."""
+    return {"id": row.game_id, "seat": row.seat, "form": row.form, "version": row.version,
+            "status": "finished" if row.over else "playing", "your_turn": row.your_turn,
+            **game_words.described(row, moment)}
 
 
 class ClaimIn(Strict):
@@ -115,9 +112,9 @@ def claim_games(data: dict):
     return {"claimed": claimed, "refused": refused}
 
 
-def _waiting(game_id: str, seat, only_my_turn: bool) -> list[dict]:
+def unbegun_rows(game_id: str, seat) -> list[dict]:
     """A game of yours still waiting for invited players (or cancelled), as a row of your games."""
-    view = invitations.pending_view(game_id, None) if seat is not None and not only_my_turn else None
+    view = invitations.pending_view(game_id, None) if seat is not None else None
     if view is None:
         return []
     return [{"id": game_id, "seat": seat, "form": view["form"], "version": 0, "status": view["status"],

@@ -16,7 +16,7 @@ from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from events import GameNotFound, due, game_clock, keys, pauses, roster, vacations
+from events import GameNotFound, desk, due, game_clock, keys, pauses, roster, vacations
 from events.clocks import format_epoch
 from workers.settings import Settings
 
@@ -93,6 +93,7 @@ def reindex(player_id: str) -> None:
         if clock.over or seating.players.get(clock.seat) != player_id:
             continue
         end = pauses.deadline(arena.redis, clock, seating)
+        desk.set_deadline(arena.redis, player_id, game_id, end)
         if end is not None:
             items[due.member("timeout", game_id, clock.wait)] = end
             remind = due.member("remind", game_id, clock.wait)

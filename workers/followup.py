@@ -3,7 +3,8 @@ by the workers (workers/runtime.py), run after every change to a game (events/se
 
 It lists a running game among the games to watch, plays the conditional reply a seat queued for
 the turn that just came to it (events/conditionals.py), and does what happens once per wait
-(workers/turns.py: timeouts, reminders, bots, notifications, the end of the game). It raises on
+(workers/turns.py: timeouts, reminders, bots, notifications, the end of the game), then writes how
+the game stands into its players' desks (events/desk.py). It raises on
 failure: the change's follow-up then stays owed and a deadline loop runs it again
 (events/followup.py). This module is what the HTTP layer imports of the workers: scheduling only.
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from events import GameService, conditionals, presence
+from events import GameService, conditionals, desk, presence
+from events.clocks import parse_time
 
 from . import runtime, turns
 
@@ -39,9 +41,18 @@ def hook(service: Any, game_id: str, result: Any) -> None:
     """After a change to `game_id` (`result`: its events.CommandResult, None after a creation or
     when a deadline loop catches up)."""
     redis = service.store.redis
-    state = result.state if result is not None and result.state is not None else service.load(game_id).state
+    fresh = result is not None and result.state is not None and bool(result.events)
+    loaded = None if fresh else service.load(game_id)
+    state = result.state if fresh else loaded.state
     if state.get("phase") != "over":
         presence.mark_live(redis, game_id)          # the end-of-game job takes a finished game off
     if conditionals.fire(service, game_id, state):
         return                                      # a reply was played: its own append's follow-up ran
-    turns.after_change(redis, service, game_id, result, settings=runtime.settings())
+    clock = turns.after_change(redis, service, game_id, result, settings=runtime.settings())
+    if fresh:
+        first = result.events[0]
+        actor = first.get("actor")
+        desk.index(redis, service, game_id, state, result.version, parse_time(first["time"]), clock,
+                   actor if isinstance(actor, int) else None)
+    else:
+        desk.index(redis, service, game_id, state, loaded.version, clock=clock)
