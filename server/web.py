@@ -94,6 +94,7 @@ def _geometry() -> dict:
 @blp.route("/")
 @blp.route("/play/<game_id>")
 @blp.route("/account")
+@blp.route("/desk")
 @blp.route("/profile/<who>")
 @blp.route("/rules")
 @blp.route("/learn")

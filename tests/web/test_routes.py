@@ -19,7 +19,7 @@ def client(redis_server):
     return create_app({"REDIS_URL": redis_server.url, "TESTING": True}).test_client()
 
 
-@pytest.mark.parametrize("path", ["/", "/play/0123456789abcdef"])
+@pytest.mark.parametrize("path", ["/", "/play/0123456789abcdef", "/desk"])
 def test_the_page_is_served_at_the_root_and_for_every_game(client, path):
     r = client.get(path)
     assert r.status_code == 200 and r.mimetype == "text/html"

@@ -59,6 +59,7 @@ export const api = {
   createGame: (body, token) => request("POST", "/games", { body, token }),
   registerPlayer: (name) => request("POST", "/players", { body: { name } }),
   myGames: (token, waiting) => request("GET", `/players/me/games${waiting ? "?waiting=1" : ""}`, { token }),
+  desk: (query) => request("GET", `/players/me/desk${query ? `?${query}` : ""}`),
   claimGames: (games) => request("POST", "/players/me/games/claim", { body: { games } }),
   view: (id, token) => request("GET", `/games/${encodeURIComponent(id)}`, { token }),
   legal: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/legal`, { token }),

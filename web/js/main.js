@@ -1,4 +1,4 @@
-// Entry point: `/` shows the lobby, `/play/<id>` a game. A join link carries the seat's token in
+// Entry point: `/` shows the lobby, `/play/<id>` a game, `/desk` all the player's games. A join link carries the seat's token in
 // the #fragment (never sent to the server in the URL); it is kept in localStorage and removed
 // from the address bar.
 
@@ -10,6 +10,7 @@ import { showLobby } from "./lobby.js";
 import { currentAccount, showAccount } from "./account.js";
 import { mountChat } from "./chat.js";
 import { showProfile } from "./profile.js";
+import { showDesk } from "./desk.js";
 import { mountWaitingCounter } from "./header.js";
 import { showRules } from "./rules.js";
 import { startTutorial } from "./tutorial.js";
@@ -44,6 +45,8 @@ async function main() {
       showRules(root, data);
     } else if (window.location.pathname === "/learn") {
       await startTutorial(root, data);
+    } else if (window.location.pathname === "/desk") {
+      await showDesk(root, data);
     } else if (window.location.pathname === "/account") {
       await showAccount(root);
     } else if (profile) {
