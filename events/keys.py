@@ -213,6 +213,11 @@ def rematch_news(game_id: str) -> str:
     return meta(game_id, "rematch_news")
 
 
+def game_notes(game_id: str) -> str:
+    """hash: seat -> JSON of that seat's private notes on the game (events/notes.py)."""
+    return meta(game_id, "notes")
+
+
 def pending_game(game_id: str) -> str:
     """hash: a game waiting for its invited players (events/invitations.py), before its log exists."""
     return f"{_game(game_id)}:pending"
@@ -222,7 +227,7 @@ def pending_game(game_id: str) -> str:
 # A layer that adds a per-game meta key adds its name here.
 GAME_META_NAMES = ("seats", "players", "info", "tokens", "clock", "turn", "finish", "unmoved", "followup", "moves",
                    "rating", "form_rating", "provenance", "archived", "archiving", "reserved", "rematch",
-                   "rematch_lock", "rematch_news", "conditionals", "conditional_told")
+                   "rematch_lock", "rematch_news", "conditionals", "conditional_told", "notes")
 
 
 def all_game_keys(game_id: str) -> list[str]:

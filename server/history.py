@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from engine.moves import MOVE_EVENT, starts_move
 from engine.narrate import Narrator, describe_command
 from engine.undo import undone_moves
-from events import Envelope, GameNotFound, desk, keys, roster
+from events import Envelope, GameNotFound, desk, keys, notes, roster
 from events.envelope import VIA_CONDITIONAL
 from events import moves as moves_index
 from events.redaction import redact_envelope
@@ -175,7 +175,8 @@ def changes(query: dict, game_id: str):
 @problems(401, 404)
 def record(game_id: str):
     """The exportable record: complete once the game has ended, redacted for the caller before.
-    `?chat=1` adds the chat channels the caller may read (they are not part of the hash chain)."""
+    `?chat=1` adds the chat channels the caller may read, and `notes` holds the caller's own private
+    notes on the game, if any (neither is part of the hash chain)."""
     arena = Arena.of()
     caller = auth.caller_for_game(arena.redis, game_id)
     loaded = arena.service.load(game_id)
@@ -186,6 +187,9 @@ def record(game_id: str):
                "provenance": arena.service.provenance(game_id).view()}
     if request.args.get("chat") in ("1", "true", "yes"):
         out["chat"] = chat.export_for(game_id, caller)     # outside the hash chain: verify ignores it
+    note = notes.read(arena.redis, game_id, caller.seat) if caller.seat is not None else None
+    if note is not None:
+        out["notes"] = {"seat": caller.seat, "text": note.text}     # the caller's own, outside the chain too
     return out
 
 

@@ -1,6 +1,6 @@
 """The desk in a real Chromium, at desktop and phone sizes: a signed-in player's games in the desk's
 order, one click to the next game waiting, the header's link on to the one after, and the games
-looked at no longer marked as changed."""
+looked at no longer marked as changed; a private note written beside the game."""
 from __future__ import annotations
 
 import re
@@ -56,6 +56,11 @@ def test_the_desk_orders_my_games_and_takes_me_to_the_next_one_waiting(browser, 
         page.click("#next-game")                                         # one click: the most urgent game
         page.wait_for_url(re.compile(f"/play/{hour}$"))
         expect(page.locator(".board")).to_be_visible()
+        page.fill("#notes textarea", "Cy opens on the left")                # private notes beside the game
+        page.click("#save-notes")
+        expect(page.locator(".notes-status")).to_have_text("Saved")
+        page.locator("#notes").scroll_into_view_if_needed()
+        shot("game-notes", full_page=False)
         expect(page.locator("#waiting-games")).to_have_attribute("href", f"/play/{day}")   # and on from there
 
         phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB", is_mobile=True,
@@ -70,6 +75,7 @@ def test_the_desk_orders_my_games_and_takes_me_to_the_next_one_waiting(browser, 
         Shots(small, "desk")("phone", full_page=False)
         small.click("#next-game")
         small.wait_for_url(re.compile(f"/play/{hour}$"))
+        expect(small.locator("#notes textarea")).to_have_value("Cy opens on the left")
     finally:
         ctx.close()
         if phone is not None:

@@ -74,6 +74,8 @@ export const api = {
     token, body: expectedVersion === undefined ? command : { ...command, expected_version: expectedVersion },
     headers: { "Idempotency-Key": randomKey() },
   }),
+  notes: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/notes`, { token }),
+  setNotes: (id, token, text) => request("PUT", `/games/${encodeURIComponent(id)}/notes`, { token, body: { text } }),
   stats: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/stats`, { token }),
   rematch: (id, token) => request("POST", `/games/${encodeURIComponent(id)}/rematch`, { token }),
   rematchOffer: (id, token) => request("GET", `/games/${encodeURIComponent(id)}/rematch`, { token }),

@@ -9,6 +9,7 @@ import { GamePage } from "./game.js";
 import { showLobby } from "./lobby.js";
 import { currentAccount, showAccount } from "./account.js";
 import { mountChat } from "./chat.js";
+import { mountNotes } from "./notes.js";
 import { showProfile } from "./profile.js";
 import { showDesk } from "./desk.js";
 import { mountWaitingCounter } from "./header.js";
@@ -41,6 +42,7 @@ async function main() {
       // The chat's seat is the one of its own token (the game's link, not a fallback player token).
       const chatToken = storage.game(gameId)?.token || null;
       await mountChat(root, gameId, chatToken, chatToken === page.token ? page.view : undefined);
+      await mountNotes(root, gameId, page.token, page.view);
     } else if (window.location.pathname === "/rules") {
       showRules(root, data);
     } else if (window.location.pathname === "/learn") {
