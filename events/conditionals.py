@@ -279,7 +279,7 @@ def _refusal(state: dict[str, Any], seat: int, commands: list[dict[str, Any]]) -
         try:
             state = engine.replay(engine.decide(state, {**command, "seat": seat}), state)
         except engine.RuleError as refused:
-            said = describe_command({**command, "seat": seat}, {seat: "you"}) if _describable(command) else command["type"]
+            said = describe_command({**command, "seat": seat}, {seat: ""}).strip() if _describable(command) else command["type"]
             return f"Command {n} ({said}) was not legal: {refused.message}"
     return None
 

@@ -13,7 +13,7 @@ import engine
 from engine.ai.knowledge import rehearsal
 from engine.narrate import describe_command
 from engine.state import current_turn
-from events import conditionals
+from events import Loaded, conditionals, roster
 from events.redaction import engine_event, state_view
 
 from . import auth, limits
@@ -77,8 +77,24 @@ def _waiting(state: dict[str, Any], seat: int) -> bool:
     return state.get("phase") != "over" and not (turn and turn["seat"] == seat)
 
 
-def _words(rule: dict[str, Any], seat: int) -> str:
-    said = "; ".join(describe_command({**c, "seat": seat}, {seat: "I"}) for c in rule["then"])
+def _while_waiting(game_id: str, seat: int) -> Loaded:
+    """The game, as long as the seat waits for the others (else 409)."""
+    loaded = Arena.of().service.load(game_id)
+    if not _waiting(loaded.state, seat):
+        raise ApiError(409, "not_waiting", "Replies are made while the others play: it is your turn now, "
+                                           "or the game is over.")
+    return loaded
+
+
+def _parsed(rules: Any) -> list[dict[str, Any]]:
+    try:
+        return conditionals.parse(rules)
+    except conditionals.BadRules as bad:
+        raise ApiError(422, "bad_conditionals", str(bad)) from None
+
+
+def _words(rule: dict[str, Any], seat: int, names: dict[int, str]) -> str:
+    said = "; ".join(describe_command({**c, "seat": seat}, names) for c in rule["then"])
     return f"If they {conditionals.describe_trigger(rule['when'])}: {said}"
 
 
@@ -89,7 +105,7 @@ def _answer(game_id: str, seat: int) -> dict[str, Any]:
     rules = held.rules if held else []
     return {"seat": seat, "version": loaded.version, "waiting": _waiting(loaded.state, seat),
             "queued_at": held.version if held else None,
-            "rules": [{**r, "text": _words(r, seat)} for r in rules],
+            "rules": [{**r, "text": _words(r, seat, roster.names(arena.redis, game_id))} for r in rules],
             "told": conditionals.told(arena.redis, game_id, seat)}
 
 
@@ -114,16 +130,9 @@ def put_conditionals(data: dict, game_id: str):
     Only while you wait: refused on your own turn and once the game is over. Your own next move
     drops them too."""
     seat = _seat(game_id)
-    try:
-        rules = conditionals.parse(data["rules"])
-    except conditionals.BadRules as bad:
-        raise ApiError(422, "bad_conditionals", str(bad)) from None
-    arena = Arena.of()
-    loaded = arena.service.load(game_id)
-    if not _waiting(loaded.state, seat):
-        raise ApiError(409, "not_waiting", "Replies are queued while the others play: it is your turn now, "
-                                           "or the game is over.")
-    conditionals.queue(arena.redis, game_id, seat, rules, loaded.version,
+    rules = _parsed(data["rules"])
+    loaded = _while_waiting(game_id, seat)
+    conditionals.queue(Arena.of().redis, game_id, seat, rules, loaded.version,
                        (loaded.state["turn"] or {}).get("number", 0))
     return _answer(game_id, seat)
 
@@ -150,21 +159,16 @@ def rehearse(data: dict, game_id: str):
     what you may play next there. The real position decides when your turn comes."""
     seat = _seat(game_id)
     arena = Arena.of()
-    loaded = arena.service.load(game_id)
-    if not _waiting(loaded.state, seat):
-        raise ApiError(409, "not_waiting", "Replies are built while the others play: it is your turn now, "
-                                           "or the game is over.")
+    loaded = _while_waiting(game_id, seat)
     seen = [engine.redact(engine_event(env), seat) for env in arena.service.store.read(game_id)]
     state = rehearsal(seen, seat, seed=f"{game_id}:{loaded.version}:{seat}")
     if state is None:
         raise ApiError(409, "not_waiting", "There is no position to rehearse on before the first turn; try again in a moment.")
-    try:
-        rules = conditionals.parse([{"when": {"kind": "anything"}, "then": data["commands"]}]) if data["commands"] else []
-    except conditionals.BadRules as bad:
-        raise ApiError(422, "bad_conditionals", str(bad)) from None
+    rules = _parsed([{"when": {"kind": "anything"}, "then": data["commands"]}]) if data["commands"] else []
     for command in rules[0]["then"] if rules else []:
         state = engine.replay(engine.decide(state, {**command, "seat": seat}), state)
     ended = state["phase"] == "over" or not state.get("turn") or current_turn(state)["seat"] != seat
+    names = roster.names(arena.redis, game_id)
     listed = [] if ended else [c for c in listed_commands(state, seat) if c["type"] in conditionals.COMMANDS]
     return {"view": {"seat": seat, **state_view(state, seat)}, "ended": ended,
-            "commands": [{**c, "text": describe_command({**c, "seat": seat}, {seat: "You"})} for c in listed]}
+            "commands": [{**c, "text": describe_command({**c, "seat": seat}, names)} for c in listed]}

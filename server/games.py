@@ -10,6 +10,7 @@ from werkzeug.routing import BaseConverter
 import engine
 from engine.ai import STRONGEST
 from engine.state import active_seat
+from engine.vocabulary import OPTION_COMMANDS
 from events import GameNotFound, Loaded, accounts, conditionals, desk, roster, unmoved
 from events.bot_choice import choose as bot_choice
 from events.email_prefs import server_secret
@@ -155,7 +156,8 @@ def execute(game_id: str, command: dict) -> dict:
     result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)
     if result.events and not result.replayed:
         unmoved.keep(arena.redis, game_id)              # moved in: kept for good, no longer counted
-        conditionals.withdraw(arena.redis, game_id, caller.seat)     # the seat moved itself: its replies go
+        if command.get("type") not in OPTION_COMMANDS:
+            conditionals.withdraw(arena.redis, game_id, caller.seat)     # the seat moved itself: its replies go
     return {"version": result.version, "events": result.events, "replayed": result.replayed}
 
 

@@ -41,7 +41,7 @@ def test_a_queued_reply_is_tried_in_order_and_the_first_legal_one_plays_the_turn
     assert bad.status_code == 422 and "rules[0].when.kind" in bad.json["detail"]
     queued = put(client, game_id, tokens[0], RULES)
     assert queued.status_code == 200, queued.json
-    assert [r["text"] for r in queued.json["rules"]][2] == "If they do anything: I places on f1; I places on g1"
+    assert [r["text"] for r in queued.json["rules"]][2] == "If they do anything: Ann places on f1; Ann places on g1"
     edited = put(client, game_id, tokens[0], RULES[1:] + RULES[:1])                   # editable until played
     assert [r["when"]["kind"] for r in edited.json["rules"]] == ["anything", "anything", "anything", "summon"]
     put(client, game_id, tokens[0], RULES)
@@ -56,7 +56,7 @@ def test_a_queued_reply_is_tried_in_order_and_the_first_legal_one_plays_the_turn
     results = mine["told"]["results"]
     assert [r["result"] for r in results] == ["no_match", "refused", "played", "not_tried"]
     assert results[0]["reason"] == "They did not summon a being."
-    assert "Command 1 (you summons Swordmaster on f1) was not legal" in results[1]["reason"]
+    assert "Command 1 (summons Swordmaster on f1) was not legal" in results[1]["reason"]
 
     moves = client.get(f"/games/{game_id}/moves").json["moves"]
     assert [(m["text"], m.get("conditional", False)) for m in moves[-3:]] == [
@@ -122,7 +122,7 @@ def test_a_reply_is_rehearsed_from_what_the_seat_knows_until_its_turn_ends(clien
                                                              json={"commands": commands}, headers=bearer(token))
     first = rehearse([])
     assert first.status_code == 200 and not first.json["ended"]
-    assert {"type": "place", "square": "f1", "text": "You places on f1"} in [
+    assert {"type": "place", "square": "f1", "text": "Ann places on f1"} in [
         {k: c[k] for k in ("type", "square", "text")} for c in first.json["commands"] if c["type"] == "place"]
     assert first.json["view"]["turn"]["seat"] == 0 and first.json["view"]["seats"][1].get("hand") is None
     done = rehearse([{"type": "place", "square": "f1"}, {"type": "place", "square": "g1"}])

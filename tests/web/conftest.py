@@ -12,6 +12,8 @@ tests/web/screenshots/ for review.
 """
 from __future__ import annotations
 
+import contextlib
+
 import fcntl
 import json
 import os
@@ -217,6 +219,24 @@ class Shots:
         path = SCREENSHOTS / f"{self.prefix}-{self.count:02d}-{name}.png"
         self.page.screenshot(path=str(path), full_page=full_page)
         return path
+
+
+@contextlib.contextmanager
+def sized_page(browser, width: int, height: int, prefix: str):
+    """A page in a context of its own at a screen size (a touch screen under 500 px wide), its
+    screenshots named `prefix`: yields (page, shot, touch); no JavaScript error may happen on it."""
+    touch = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch, locale="en-GB")
+    ctx.add_init_script(NOTIFICATION_STUB)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield page, Shots(page, f"{prefix}-{width}x{height}"), touch
+        assert errors == [], f"JavaScript errors on the page: {errors}"
+    finally:
+        ctx.close()
 
 
 NOTIFICATION_STUB = """

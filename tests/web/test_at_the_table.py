@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import NOTIFICATION_STUB, TIMEOUT_MS, Shots
+from tests.web.conftest import sized_page
 
 ANN_BOB = [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "southern"}]
 # The Swordmaster fits on d5 (Ann's commons on d4 and d6) and may then destroy Bob's common on c4.
@@ -66,15 +66,7 @@ def act(page, sq: str, touch: bool) -> None:
 
 @pytest.mark.parametrize("width,height", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_every_decision_in_view_a_card_click_a_misclick_explained_and_the_turn_end_confirmed(browser, live_server, width, height):
-    touch = width < 500
-    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch, locale="en-GB")
-    ctx.add_init_script(NOTIFICATION_STUB)
-    ctx.set_default_timeout(TIMEOUT_MS)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    shot = Shots(page, f"table-{width}x{height}")
-    try:
+    with sized_page(browser, width, height, "table") as (page, shot, touch):
         created = live_server.create({"form": "duel", "players": ANN_BOB, "setup": SWORDMASTER, "seed": "table"})
         game_id, ann, bob = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
         page.goto(f"{live_server.url}/play/{game_id}#token={ann}")
@@ -130,9 +122,6 @@ def test_every_decision_in_view_a_card_click_a_misclick_explained_and_the_turn_e
         assert live_server.view(game_id, bob)["active_seat"] == 1
         expect(page.locator("#undo-btn")).to_have_count(0)
         decision(page, shot, "waiting-for-bob")
-        assert errors == [], f"JavaScript errors on the page: {errors}"
-    finally:
-        ctx.close()
 
 
 # The Assassin lands on e5 either way round: one way marks Ann's own piece on d4, the other Bob's on f4.

@@ -8,6 +8,7 @@ import { cardTile } from "./cards.js";
 import { findDiscard, label, plan, previewOf } from "./choices.js";
 import { endScreen } from "./endscreen.js";
 import { RematchPanel } from "./rematch.js";
+import { RepliesPanel } from "./replies.js";
 import { card as cardData, cardName, formName, playerName } from "./data.js";
 import { clear, h } from "./dom.js";
 import * as notify from "./notify.js";
@@ -55,6 +56,7 @@ export class GamePage {
     this.handClosed = this.narrow.matches;        // a phone's hand drawer starts closed: names only
     this.rewindBar = new RewindBar((n) => this.seek(n));
     this.reviewMarks = new Map();
+    this.replies = new RepliesPanel(this);
   }
 
   async start() {
@@ -120,7 +122,7 @@ export class GamePage {
       h("div", { class: "game-grid" },
         h("div", { class: "board-col" }, this.stripEl,
           h("div", { class: "board-wrap" }, this.board.svg), this.reviewPanel.el),
-        h("aside", { class: "side-col" }, this.endEl, this.handEl, this.seatsEl, this.tasksEl, this.rewindBar.el,
+        h("aside", { class: "side-col" }, this.endEl, this.handEl, this.replies.el, this.seatsEl, this.tasksEl, this.rewindBar.el,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
           this.keyEl = h("p", { class: "board-key", id: "board-key" }), this.shareEl))));
     // the board takes the height the status bar leaves (the bar grows with a long list of choices)
@@ -198,6 +200,7 @@ export class GamePage {
     this.log = log;
     this.keepSelection();
     this.turnSignal(before);
+    this.replies.update(view);
     if (view.status === "finished" && (!this.stats || this.stats.version !== view.version)) {
       this.stats = await api.stats(this.id, this.token).catch(() => null);
     }
@@ -348,6 +351,7 @@ export class GamePage {
 
   onSquare(square) {
     if (!this.plan) return;
+    if (!this.rewound && this.replies.takesSquare(square)) return;
     if (this.rewound) { this.explain("You are looking at an earlier position: nothing can be played from here. Use “Back to live” to play."); return; }
     if (this.busy) {
       this.heldTap = { square, version: this.legal.version, sel: this.selKey() };
@@ -505,7 +509,9 @@ export class GamePage {
     this.root.classList.toggle("rewinding", Boolean(this.rewound));
     const marks = new Map([...this.plan.squares].map(([sq, e]) => [sq, { kind: e.kind, label: e.label }]));
     if (this.armed && !this.plan.squares.has(this.armed)) this.armed = null;
-    this.board.render(shown, { marks, selected: this.plan.from && this.sel.from ? this.plan.from : null,
+    const rehearsing = this.rewound ? null : this.replies.boardView();     // a conditional reply being built
+    if (rehearsing) this.board.render(rehearsing.view, { marks: rehearsing.marks });
+    else this.board.render(shown, { marks, selected: this.plan.from && this.sel.from ? this.plan.from : null,
       recent: this.rewound ? new Set() : this.recent, readOnly: Boolean(this.rewound), armed: this.armed });
     if (this.armed) this.hoverSquare(null);
     this.steps = this.stepButtons(live, mySeat);

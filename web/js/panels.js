@@ -265,6 +265,7 @@ export function logPanel(lines, onPick, marks = new Map()) {
       title: l.undone ? "Taken back (undone). Click to see this move." : "Click to see the board after this move",
     }, h("button", { type: "button", class: "log-line", onclick: () => onPick && l.move !== undefined && onPick(l.move) },
       l.text, l.undone ? h("span", { class: "tag tag-undone" }, "undone") : null,
+      l.conditional ? h("span", { class: "tag tag-conditional", title: "played by a conditional reply" }, "conditional reply") : null,
       marked ? h("span", { class: `tag review-mark mark-${marked.mark}`, "data-mark": marked.mark }, MARK_WORDS[marked.mark]) : null),
     marked && marked.better_text ? h("p", { class: "better" }, marked.better_text) : null);
   }));
