@@ -147,21 +147,25 @@ def _decode(raw: Any) -> Queued:
 
 # --- when the turn comes -----------------------------------------------------------------------------
 
-def fire(service: Any, game_id: str, state: dict[str, Any]) -> bool:
+@dataclass(frozen=True)
+class Told:
+    """What became of one seat's rules, as it was told (`appended`: a reply was appended just now)."""
+    seat: int
+    outcome: dict[str, Any]
+    appended: bool = False
+
+
+def fire(service: Any, game_id: str, state: dict[str, Any]) -> list[Told]:
     """Deal with every seat's rules whose turn has come (`state`: the game's latest, as the hook
-    has it). True when a reply was appended now: the append's own follow-up then ran, for the
-    newer version."""
+    has it). When a reply was appended now, that append's own follow-up ran, for the newer version."""
     redis = service.store.redis
     held = redis.hgetall(keys.conditionals(game_id))
-    if not held:
-        return False
-    appended = False
+    told = []
     for field, raw in sorted(held.items()):
         seat, rules = int(field), _decode(raw)
-        if _still_waiting(state, seat, rules):
-            continue
-        appended = _settle(service, game_id, seat, rules, state.get("phase") == "over") or appended
-    return appended
+        if not _still_waiting(state, seat, rules):
+            told.append(_settle(service, game_id, seat, rules, state.get("phase") == "over"))
+    return [t for t in told if t is not None]
 
 
 def _still_waiting(state: dict[str, Any], seat: int, rules: Queued) -> bool:
@@ -183,17 +187,16 @@ class _Turn:
     seen: list[dict[str, Any]]
 
 
-def _settle(service: Any, game_id: str, seat: int, rules: Queued, over: bool) -> bool:
+def _settle(service: Any, game_id: str, seat: int, rules: Queued, over: bool) -> Told | None:
     turn = _turn_for(service, game_id, seat, rules.version)
     if turn is None:
-        if over:
-            _tell(service.store.redis, game_id, seat, rules, _unplayed(rules, None, "The game ended before your turn came."))
-        return False                    # else: an extra turn, or a melee's other seats, before the seat's
+        if not over:
+            return None                 # an extra turn, or a melee's other seats, before the seat's
+        return _tell(service.store.redis, game_id, seat, rules, _unplayed(rules, None, "The game ended before your turn came."))
     state = service.load(game_id, turn.before).state
     if active_seat(state) != seat:
-        _tell(service.store.redis, game_id, seat, rules,
-              _unplayed(rules, turn.before, "Your turn began with another player's decision."))
-        return False
+        return _tell(service.store.redis, game_id, seat, rules,
+                     _unplayed(rules, turn.before, "Your turn began with another player's decision."))
     outcome = plan(state, seat, rules.rules, turn.seen)
     outcome["version"] = turn.before
     appended = False
@@ -208,17 +211,17 @@ def _settle(service: Any, game_id: str, seat: int, rules: Queued, over: bool) ->
                                                             "The game moved on before it could be played.")
             outcome["played"] = None
         crash_points.reached(FIRED)
-    _tell(service.store.redis, game_id, seat, rules, outcome)
-    return appended
+    return _tell(service.store.redis, game_id, seat, rules, outcome, appended)
 
 
 def _unplayed(rules: Queued, version: int | None, reason: str) -> dict[str, Any]:
     return {"version": version, "played": None, "results": [_result(i, "too_late", reason) for i in range(len(rules.rules))]}
 
 
-def _tell(redis: Any, game_id: str, seat: int, rules: Queued, outcome: dict[str, Any]) -> bool:
-    return bool(run_script(redis, _SETTLE, [keys.conditionals(game_id), keys.conditional_outcomes(game_id)],
-                           [seat, rules.raw, canonical_json(outcome)]))
+def _tell(redis: Any, game_id: str, seat: int, rules: Queued, outcome: dict[str, Any], appended: bool = False) -> Told:
+    run_script(redis, _SETTLE, [keys.conditionals(game_id), keys.conditional_outcomes(game_id)],
+               [seat, rules.raw, canonical_json(outcome)])
+    return Told(seat, outcome, appended)
 
 
 def _turn_for(service: Any, game_id: str, seat: int, queued_at: int) -> _Turn | None:

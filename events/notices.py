@@ -32,6 +32,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("your_turn", "Your turn", "Your turn in game {game}", push=True),
     Kind("deadline_soon", "Time runs out soon", "Your time runs out in game {game}", push=True),
     Kind("opponent_moved", "An opponent moved", "An opponent moved in game {game}"),
+    Kind("conditional_reply", "Conditional reply", "Your conditional replies in game {game}", push=True),
     Kind("game_over", "Game over", "Game {game} is over", push=True),
     Kind("chat_mention", "Mentioned in chat", "{who} mentioned you in game {game}", push=True),
     Kind("invitation", "Invitation", "{who} invites you to a game", push=True, texts={

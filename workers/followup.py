@@ -16,10 +16,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from events import GameService, conditionals, desk, presence
+from events import GameService, conditionals, desk, presence, roster
 from events.clocks import parse_time
 
-from . import runtime, turns
+from . import notify, runtime, turns
 
 
 _services: dict[int, tuple[Any, GameService]] = {}
@@ -46,7 +46,10 @@ def hook(service: Any, game_id: str, result: Any) -> None:
     state = result.state if fresh else loaded.state
     if state.get("phase") != "over":
         presence.mark_live(redis, game_id)          # the end-of-game job takes a finished game off
-    if conditionals.fire(service, game_id, state):
+    told = conditionals.fire(service, game_id, state)
+    if told:
+        tell(redis, game_id, told)
+    if any(t.appended for t in told):
         return                                      # a reply was played: its own append's follow-up ran
     clock = turns.after_change(redis, service, game_id, result, settings=runtime.settings())
     if fresh:
@@ -56,3 +59,17 @@ def hook(service: Any, game_id: str, result: Any) -> None:
                    actor if isinstance(actor, int) else None)
     else:
         desk.index(redis, service, game_id, state, loaded.version, clock=clock)
+
+
+def tell(redis: Any, game_id: str, told: list[conditionals.Told]) -> None:
+    """Tell each registered player what became of its conditional replies (once: by the version)."""
+    seating = roster.seating_of(redis, game_id)
+    for t in told:
+        player = seating.players.get(t.seat)
+        if player is None:
+            continue
+        played = t.outcome["played"]
+        text = (f"Your conditional reply {played + 1} was played for you in {seating.against(t.seat)}." if played is not None
+                else f"None of your conditional replies could be played in {seating.against(t.seat)}: see why on its page.")
+        notify.send(redis, player, notify.notification("conditional_reply", game_id, t.seat, t.outcome["version"] or 0,
+                                                       played=played, text=text))

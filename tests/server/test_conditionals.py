@@ -11,11 +11,12 @@ from tests.server.conftest import bearer
 HOPED_FOR = "northern-swordmaster"      # in Ann's deck, not her hand: never seen by Bob nor a spectator
 
 
-def ann_waits(client) -> tuple[str, list[str]]:
-    """A duel where Ann (seat 0) has played her first turn and Bob's has begun (game seed 'fixture')."""
-    r = client.post("/games", json={"form": "duel", "seed": "fixture",
-                                    "players": [{"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]})
-    game_id, tokens = r.json["id"], [s["token"] for s in r.json["seats"]]
+def ann_waits(client, created: dict | None = None) -> tuple[str, list[str]]:
+    """A duel (`created`, else a new one of guests) where Ann (seat 0) has played her first turn
+    and Bob's has begun (game seed 'fixture')."""
+    created = created or client.post("/games", json={"form": "duel", "seed": "fixture", "players": [
+        {"name": "Ann", "school": "northern"}, {"name": "Bob", "school": "sylvan"}]}).json
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
     for seat, command in ((1, {"type": "choose", "square": "c5"}), (0, {"type": "place", "square": "c1"})):
         assert client.post(f"/games/{game_id}/commands", json=command, headers=bearer(tokens[seat])).status_code == 200
     return game_id, tokens
