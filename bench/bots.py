@@ -147,14 +147,14 @@ def report(chosen: list[Pairing], results: list[dict[str, Any]]) -> None:
         for name, c in r["counts"].items():
             counts[name].append(c)
     print(f"\n{'player':<10} {'decisions':>9} {'cpu median':>11} {'cpu p99':>9} {'sims/s':>8} "
-          f"{'summons':>8} {'legends':>8} {'flares':>7}  (per game)")
+          f"{'summons':>8} {'legends':>8} {'flares':>7} {'open':>6}  (per game; open: decisions with a flare open)")
     for name in sorted(cpu, key=lambda n: (not n.isdigit(), n)):
         samples = cpu[name]
         budget = LEVELS[int(name)].budget if name.isdigit() else None
         sims = f"{budget.simulations / statistics.median(samples):8.0f}" if budget else f"{'-':>8}"
-        means = [sum(g[i] for g in counts[name]) / len(counts[name]) for i in range(3)]
+        means = [sum(g[i] for g in counts[name] if len(g) > i) / len(counts[name]) for i in range(4)]
         print(f"{_label(name):<10} {len(samples):>9} {ladder.quantile(samples, 0.5):>10.3f}s "
-              f"{ladder.quantile(samples, 0.99):>8.3f}s {sims} {means[0]:>8.1f} {means[1]:>8.2f} {means[2]:>7.2f}")
+              f"{ladder.quantile(samples, 0.99):>8.3f}s {sims} {means[0]:>8.1f} {means[1]:>8.2f} {means[2]:>7.2f} {means[3]:>6.1f}")
     illegal = sum(r["illegal"] for r in results)
     unfinished = sum(1 for r in results if not r["finished"])
     print(f"\nillegal commands: {illegal}; unfinished games: {unfinished}")

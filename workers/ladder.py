@@ -51,7 +51,7 @@ def jobs(form: str, first: str, second: str, games: int, seed: str, seats: int =
 
 def play(job: Job, records: str | None = None, extra: dict[str, Player] | None = None) -> dict[str, Any]:
     """One game: the score of each player name, its CPU seconds per decision, and per name the
-    summons, legends and flares of its seats."""
+    summons, legends and flares of its seats, and its decisions where a flare was open."""
     form, names, number, seed = job
     rng = random.Random(f"{seed}:{number}")
     schools = rng.sample(SUPPORTED_SCHOOLS, len(names))
@@ -72,12 +72,12 @@ def play(job: Job, records: str | None = None, extra: dict[str, Player] | None =
     winners = played.winning_sides()
     state = played.state
     score = {n: 0.0 for n in names}
-    counts: dict[str, list[int]] = {n: [0, 0, 0] for n in names}
+    counts: dict[str, list[int]] = {n: [0, 0, 0, 0] for n in names}
     for seat, name in enumerate(names):
         side = seat if form == "melee" else state["seats"][seat]["color"]
         if side in winners:
             score[name] += 1.0 / len(winners)
-        for i, counter in enumerate((played.summons, played.legends, played.flares)):
+        for i, counter in enumerate((played.summons, played.legends, played.flares, played.flare_chances)):
             counts[name][i] += counter[seat]
     if records:
         _write(Path(records), game_id, played.events, state)

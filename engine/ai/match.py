@@ -34,6 +34,7 @@ class Played:
     summons: Counter[int] = field(default_factory=Counter)
     legends: Counter[int] = field(default_factory=Counter)
     flares: Counter[int] = field(default_factory=Counter)
+    flare_chances: Counter[int] = field(default_factory=Counter)     # decisions where a flare was open
 
     def winning_sides(self) -> set[int]:
         """The colours (two-sided) or seats (melee) that won; empty when the game did not end."""
@@ -66,8 +67,10 @@ def play_game(options: dict[str, object], players: list[Player], seed: str, limi
             break
         knowledge[seat].observe(redact(e, seat) for e in events[told[seat]:])
         told[seat] = len(events)
-        command = players[seat](state, knowledge[seat], legal_commands(state, seat), f"{seed}:{seat}:{len(events)}")
+        options = legal_commands(state, seat)
+        command = players[seat](state, knowledge[seat], options, f"{seed}:{seat}:{len(events)}")
         out.decisions[seat] += 1
+        out.flare_chances[seat] += any(c["type"] == "flare" for c in options)
         try:
             new = decide(state, {**command, "seat": seat})
         except Exception:          # noqa: BLE001 - an illegal command is counted, then the game is abandoned

@@ -27,6 +27,13 @@ CENTRALITY: dict[str, float] = {sq: 0.4 * (4 - distance(sq, CENTRE)) for sq in S
 READY = 0.04                        # chance added per distinct being in hand that could be summoned next
 
 
+@dataclass
+class Work:
+    """Positions judged so far (each a command tried on a copy): what a search's cost is counted in,
+    beside its simulations, so the dearest decisions are capped by work, never by the clock."""
+    steps: int = 0
+
+
 @dataclass(frozen=True)
 class Style:
     """How the policy plays: how many commands of a kind it tries, how many places, how it errs."""
@@ -103,8 +110,9 @@ def forced(options: list[Command]) -> Command | None:
     return options[0] if len(options) == 1 else None
 
 
-def choose(state: State, seat: int, rng: random.Random, style: Style, options: list[Command] | None = None) -> Command:
-    """The policy's command for `seat` (complete, with the seat)."""
+def choose(state: State, seat: int, rng: random.Random, style: Style, options: list[Command] | None = None,
+           work: Work | None = None) -> Command:
+    """The policy's command for `seat` (complete, with the seat); `work` counts the positions judged."""
     listed = playable(state, seat) if options is None else options
     if not listed:
         raise ValueError("no command to play")
@@ -115,6 +123,8 @@ def choose(state: State, seat: int, rng: random.Random, style: Style, options: l
     if style.noise and rng.random() < style.noise:
         return rng.choice(tried)
     best, best_value = tried[0], float("-inf")
+    if work is not None:
+        work.steps += len(tried)
     for command in tried:
         try:
             after = advance(state, command)

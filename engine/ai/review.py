@@ -18,15 +18,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..decide import advance
-from ..errors import RuleError
 from ..shapes import Command, GameEvent
 from ..state import State, active_seat, clone
 from ..views import redact
 from . import _same
 from .knowledge import Knowledge
 from .policy import SKIPPED
-from .search import Budget, _playout, play_turn, search, segment_over, turn_number
+from .search import Budget, finish_turn, playout, search, turn_number
 
 # The least drop in winning chance (0 to 1) that earns each mark, worst first.
 DROPS: tuple[tuple[float, str], ...] = ((0.30, "blunder"), (0.20, "mistake"), (0.10, "inaccuracy"))
@@ -89,22 +87,6 @@ def moves(events: Sequence[GameEvent]) -> list[Move]:
     return found
 
 
-def _finish(state: State, seat: int, commands: list[Command], rng: random.Random) -> State:
-    """The position after the seat's stretch: `commands` as far as this deal accepts them, then the
-    move policy to the stretch's end (a deal may not hold a card the seat drew and then played)."""
-    number = turn_number(state)
-    for command in commands:
-        if segment_over(state, seat, number):
-            return state
-        try:
-            state = advance(state, command)
-        except RuleError:
-            break
-    if not segment_over(state, seat, number):
-        _, state = play_turn(state, seat, rng, Budget(0).style)
-    return state
-
-
 def judge(move: Move, simulations: int, seed: str) -> Judged | None:
     """The move's winning chances as played and at best; None when it cannot be judged (an undo in
     it, a forced reply, no deal of the seat's knowledge)."""
@@ -123,11 +105,11 @@ def judge(move: Move, simulations: int, seed: str) -> Judged | None:
         if deal is None or active_seat(deal) != move.seat:
             continue
         same_luck = rng.getstate()          # both moves are played out with the same draws of chance
-        value = _playout(_finish(deal, move.seat, move.commands, rng), move.seat, rng, budget)
+        value = playout(finish_turn(deal, move.seat, move.commands, rng, budget.style)[0], move.seat, rng, budget)
         played.append(value)
         if not agreed:
             rng.setstate(same_luck)
-            value = _playout(_finish(deal, move.seat, [best_first], rng), move.seat, rng, budget)
+            value = playout(finish_turn(deal, move.seat, [best_first], rng, budget.style)[0], move.seat, rng, budget)
         best.append(value)
     if not played:
         return None
