@@ -8,11 +8,9 @@ from events.verify import verify_record
 from tests.server.conftest import bearer
 
 from .people import person
+from .reads import EVERY_READ as READS
 
 SECRET = "NOTE-7f3a: they hoard the centre, go for the corners"
-READS = ("", "/events", "/log", "/moves", "/moves/1", "/record", "/record?chat=1", "/changes?after=0", "/legal",
-         "/stream?follow=false", "/stream?follow=false&chat=1", "/board.svg", "/chat?channel=players",
-         "/chat?channel=spectators", "/notes", "/conditionals", "/stats", "/rematch")
 
 
 def test_a_note_is_its_seats_alone_and_leaves_only_in_its_own_export(app, client, caplog):
