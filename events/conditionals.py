@@ -210,6 +210,9 @@ def _settle(service: Any, game_id: str, seat: int, rules: Queued, over: bool) ->
             outcome["results"][outcome["played"]] = _result(outcome["played"], "too_late",
                                                             "The game moved on before it could be played.")
             outcome["played"] = None
+        except engine.RuleError as refused:     # not seen: decided as `plan` did; never left owed for ever
+            outcome["results"][outcome["played"]] = _result(outcome["played"], "refused", refused.message)
+            outcome["played"] = None
         crash_points.reached(FIRED)
     return _tell(service.store.redis, game_id, seat, rules, outcome, appended)
 
