@@ -354,7 +354,7 @@ def test_the_gateway_and_a_frozen_card_are_shown_to_a_spectator(page, live_serve
     roster.save(arena.redis, created.game_id, [{"name": "Ann"}, {"name": "Bob"}], {"form": "duel"})
     open_seat(page, live_server, created.game_id)               # no token: a spectator
     expect(square(page, "d4").locator(".gateway")).to_have_count(1)
-    expect(square(page, "d4")).to_have_attribute("aria-label", re.compile("blue common piece of Ann, the Gateway"))
+    expect(square(page, "d4")).to_have_attribute("aria-label", re.compile(r"Ann’s common piece \(blue\), the Gateway"))
     expect(square(page, "f6")).to_have_attribute("data-piece", "1-heroic")
     expect(page.locator('.seat[data-seat="1"]')).to_contain_text("frozen: Ice Queen")
     expect(page.locator("#hand")).to_contain_text("You are a spectator")

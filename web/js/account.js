@@ -51,8 +51,8 @@ export function signInForm(done) {
       error.hidden = false;
     }
   }
-  return h("form", { class: "sign-in", id: "sign-in", onsubmit: (e) => { e.preventDefault(); go("in"); } },
-    h("h2", {}, "Sign in or sign up"),
+  return h("form", { class: "sign-in", id: "sign-in", "aria-labelledby": "sign-in-title", onsubmit: (e) => { e.preventDefault(); go("in"); } },
+    h("h2", { id: "sign-in-title" }, "Sign in or sign up"),
     field("Name", name), field("Password", password), error,
     h("div", { class: "buttons" },
       h("button", { type: "submit", class: "primary", id: "sign-in-button" }, "Sign in"),

@@ -79,7 +79,8 @@ export class Board {
 
   frame() {
     const svg = s("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, class: "board", role: "group",
-      "aria-label": "The arena. Arrow keys move between squares; Enter or Space acts on a highlighted one." });
+      "aria-label": "The arena. Arrow keys move between squares; Enter or Space acts on a highlighted one.",
+      "aria-describedby": "board-words" });
     svg.append(s("rect", { x: 0, y: 0, width: SIZE, height: SIZE, rx: 14, class: "board-bg" }));
     for (let i = 0; i < 9; i++) {
       const mid = MARGIN + (i + 0.5) * CELL;
@@ -181,7 +182,8 @@ export class Board {
       g.classList.toggle("recent", recent.has(square));
       let label = `${square}, ${kind === "plain" ? "" : kind + " square, "}`;
       if (g.classList.contains("sq-central")) label += "central square, ";
-      label += piece ? `${colour(piece.color).name.toLowerCase()} ${RANK_LABEL[piece.rank].toLowerCase()} piece of ${playerName(view, piece.seat)}` : "empty";
+      const owner = piece && (piece.seat === view.seat ? "your" : `${playerName(view, piece.seat)}’s`);
+      label += piece ? `${owner} ${RANK_LABEL[piece.rank].toLowerCase()} piece (${colour(piece.color).name.toLowerCase()})` : "empty";
       if (gateways.has(square)) label += ", the Gateway";
       if (mark) label += `. ${mark.label}`;
       g.setAttribute("aria-label", label);

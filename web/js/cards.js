@@ -87,6 +87,7 @@ export function cardTile(data, id, opts = {}) {
   const buttons = [];
   if (opts.selectable) {
     buttons.push(h("button", { class: "card-pick", type: "button", "aria-pressed": opts.selected ? "true" : "false",
+      "aria-label": `${opts.selected ? "Choose a square for" : "Summon"} ${c.name}`,
       onclick: () => opts.onSelect(id) }, opts.selected ? "Choose a square…" : "Summon"));
   }
   for (const a of opts.actions || []) buttons.push(h("button", { type: "button", class: a.cls || "", onclick: a.onClick }, a.label));

@@ -7,6 +7,7 @@ import { Board } from "./board.js";
 import { cardTile } from "./cards.js";
 import { findDiscard, label, plan, previewOf } from "./choices.js";
 import { endScreen } from "./endscreen.js";
+import { Keyboard } from "./keyboard.js";
 import { RematchPanel } from "./rematch.js";
 import { RepliesPanel } from "./replies.js";
 import { card as cardData, cardName, formName, playerName } from "./data.js";
@@ -15,6 +16,7 @@ import * as notify from "./notify.js";
 import { formLabel, logPanel, provenanceNote, seatsPanel, sidesText, statusText, stripPanel, tasksPanel } from "./panels.js";
 import { ReviewPanel, logMarks } from "./review.js";
 import { RewindBar } from "./rewind.js";
+import { Speech } from "./speech.js";
 import * as storage from "./storage.js";
 import { LiveStream } from "./stream.js";
 import { plainWords, refetches } from "./words.js";
@@ -57,6 +59,8 @@ export class GamePage {
     this.rewindBar = new RewindBar((n) => this.seek(n));
     this.reviewMarks = new Map();
     this.replies = new RepliesPanel(this);
+    this.keyboard = new Keyboard(this);      // keys for every action, listed on a help dialog ("?")
+    this.speech = new Speech(this);          // the board and the events in words, a command box
   }
 
   async start() {
@@ -79,7 +83,7 @@ export class GamePage {
     // headers, until an event or its 15 s keep-alive), and the repeated event is ignored.
     this.stream.start(Math.max(0, (this.view.latest ?? this.view.version) - 1));
     this.ticker = setInterval(() => this.tick(), 1000);
-    document.addEventListener("keydown", (e) => this.key(e));
+    document.addEventListener("keydown", (e) => this.keyboard.key(e) || this.key(e));
     document.addEventListener("visibilitychange", () => { if (!document.hidden) this.scheduleUpdate(); });
   }
 
@@ -115,14 +119,14 @@ export class GamePage {
     this.barEl = h("div", { class: "status-bar", id: "status-bar" },
       h("div", { class: "status-main" }, this.tutor ? this.tutor.el : null, this.titleEl, this.statusEl, this.promptEl, this.stepsEl, this.noteEl, this.errorEl,
         this.rematchSlot = h("div", { id: "rematch-slot" })),
-      h("div", { class: "status-side" }, this.streamEl, this.notifyBtn,
+      h("div", { class: "status-side" }, this.streamEl, this.notifyBtn, this.keyboard.button,
         h("a", { href: "/rules", class: "rules-link", id: "rules-link", target: "_blank", rel: "noopener" }, "Rules"),
         this.resignEl = h("span", { class: "resign-slot" }), this.optionsEl));
     clear(this.root, h("div", { class: "game" }, this.barEl,
       h("div", { class: "game-grid" },
         h("div", { class: "board-col" }, this.stripEl,
           h("div", { class: "board-wrap" }, this.board.svg), this.reviewPanel.el),
-        h("aside", { class: "side-col" }, this.endEl, this.handEl, this.replies.el, this.seatsEl, this.tasksEl, this.rewindBar.el,
+        h("aside", { class: "side-col" }, this.endEl, this.handEl, this.speech.el, this.replies.el, this.seatsEl, this.tasksEl, this.rewindBar.el,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
           this.keyEl = h("p", { class: "board-key", id: "board-key" }), this.shareEl))));
     // the board takes the height the status bar leaves (the bar grows with a long list of choices)
@@ -533,6 +537,7 @@ export class GamePage {
     this.renderShare(live);
     this.renderOptions(live);
     if (this.tutor) this.tutor.update(this);
+    this.speech.update();
     this.notifyBtn.hidden = !notify.supported() || notify.permission() !== "default" || mySeat === null
       || live.status === "finished";
   }
