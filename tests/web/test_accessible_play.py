@@ -179,15 +179,16 @@ def test_a_whole_game_in_words_through_the_accessibility_tree_on_a_phone(browser
         shot("choice")
         no_serious_violations(page, "game-phone-choice")
         _say(page, "choose c4", "sent")
-        _say(page, "what is on c4?", "c4, empty")
+        _until_said(page, "what is on c4?", "c4, empty", 10)
         _say(page, "place", "Which one?")
         _say(page, "1", "sent")
-        _say(page, "status", "Your turn · 0 actions left")
+        _until_said(page, "status", "Your turn · 0 actions left", 10)
         _say(page, "end turn", "sent")
         _until_said(page, "status", "Your turn · 2 actions left")           # the computer has played
-        for _ in range(2):
+        for left in ("1 action left", "0 actions left"):
             _say(page, "place", "Which one?")
             _say(page, "1", "sent")
+            _until_said(page, "status", left, 10)
         _say(page, "end turn", "sent")
         _until_said(page, "status", "Game over", 20)
         shot("over")

@@ -287,7 +287,7 @@ def test_flare_discard_with_returns_claim_a_task_clocks_and_resign(page, live_se
 
     page.locator('#hand .card[data-card="northern-herald"]').get_by_role("button", name="Discard…").click()
     expect(page.locator("#prompt")).to_contain_text("Return cards to the bottom of their decks")
-    page.get_by_label("Messenger").check()
+    page.get_by_role("checkbox", name="Messenger").check()
     shot("discard")
     page.locator("#prompt").get_by_role("button", name="Discard", exact=True).click()
     expect(page.locator("#hand .card")).to_have_count(0)
