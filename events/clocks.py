@@ -16,6 +16,8 @@ Time controls (chosen at creation, kept in `events.roster.info(...)["time_contro
     bank  seconds, increment  each seat starts with a bank of `seconds`; a wait ends when the bank
                               runs out; when a wait ends the seat's bank loses the time it took
                               and gains the increment, never rising above the initial bank
+    weekend_rest              either kind: no seat's clock runs from Saturday 00:00 to Monday 00:00
+                              in its player's time zone (events/pauses.py)
 
 A seat whose deadline passes is sent {"type": "timeout"} by the workers; the engine records it and
 finishes the turn (engine/timeouts.py). A per-move clock restarts whenever the seat is waited for
@@ -42,6 +44,7 @@ class TimeControl:
     seconds: int = 0
     increment: int = 0
     zombie_after: int = 3
+    weekend_rest: bool = False          # no clock runs on Saturday and Sunday (events/pauses.py)
 
     @classmethod
     def from_info(cls, data: dict | None) -> "TimeControl":
@@ -49,7 +52,7 @@ class TimeControl:
         if not data or data.get("kind") not in ("move", "bank") or not data.get("seconds"):
             return cls()
         return cls(data["kind"], int(data["seconds"]), int(data.get("increment") or 0),
-                   int(data.get("zombie_after") or 3))
+                   int(data.get("zombie_after") or 3), bool(data.get("weekend_rest")))
 
     @property
     def timed(self) -> bool:

@@ -519,6 +519,12 @@ def desk_seen(player_id: str) -> str:
     return f"{_player(player_id)}:desk_seen"
 
 
+def time_zone(player_id: str) -> str:
+    """string: JSON list of [since epoch seconds, IANA zone name]: the player's time zone and when each
+    was chosen (events/time_zones.py)."""
+    return f"{_player(player_id)}:time_zone"
+
+
 def results(player_id: str) -> str:
     """hash: game id -> JSON of the player's result in that finished game (for the profile)."""
     return f"{_player(player_id)}:results"

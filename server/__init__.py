@@ -19,7 +19,7 @@ from . import (accounts, chat, docs, email_prefs, errors, games, health, history
                profiles, recovery, vacations, web)
 from . import apidoc, headers, inputs, invitations, limits
 from . import signing_keys
-from . import conditionals, desk, end_of_game, notes, push, rematch, reviews, table_prefs
+from . import conditionals, desk, end_of_game, notes, push, time_zone, rematch, reviews, table_prefs
 from .context import Arena
 
 API_SPEC = {
@@ -54,6 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(push.blp)
     api.register_blueprint(desk.blp)
     api.register_blueprint(notes.blp)
+    api.register_blueprint(time_zone.blp)
     docs.register(app)
     web.register(app)
     errors.register(app)

@@ -465,7 +465,7 @@ def _groups(waiting: list[dict], now: float) -> list[list[dict]]:
 def _tc_key(tc: dict | None) -> tuple:
     if not tc or tc.get("kind", "none") == "none":
         return ("none",)
-    return (tc["kind"], tc.get("seconds"), tc.get("increment", 0))
+    return (tc["kind"], tc.get("seconds"), tc.get("increment", 0), bool(tc.get("weekend_rest")))
 
 
 def pair_now(pool: str | None) -> None:

@@ -42,6 +42,8 @@ class TimeControlIn(Strict):
                                metadata={"description": "seconds added to the bank at each turn (kind=bank)"})
     policy = fields.String(load_default="autoplay", validate=validate.OneOf(("autoplay",)))
     zombie_after = fields.Integer(load_default=3, validate=validate.Range(min=1, max=100))
+    weekend_rest = fields.Boolean(metadata={"description": "no clock runs on Saturday and Sunday, in each player's "
+                                                           "own time zone (PUT /accounts/me/time-zone; UTC for a guest)"})
 
     @validates_schema
     def _needs_seconds(self, data: dict, **_: object) -> None:

@@ -202,6 +202,26 @@ async function pushSection() {
   h("button", { type: "submit" }, "Save")), out);
 }
 
+// Where weekend rest falls for you: an IANA zone, this browser's offered until you choose one.
+async function timeZoneSection() {
+  const mine = await api.timeZone();
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  const input = h("input", { name: "time-zone", list: "time-zones", autocomplete: "off", value: mine.chosen ? mine.time_zone : here });
+  const out = h("p", { role: "status", hidden: true });
+  const form = h("form", { onsubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const saved = await api.setTimeZone(input.value.trim());
+      note(out, `Saved: ${saved.time_zone}.`);
+    } catch (err) { note(out, err.message, true); }
+  } }, field("Time zone", input), h("datalist", { id: "time-zones" }, zones.map((z) => h("option", { value: z }))),
+  h("button", { type: "submit", id: "save-time-zone" }, "Save"));
+  return section("Time zone", h("p", { class: "muted" },
+    `In games whose clocks rest at weekends, your clock stands still from Saturday 00:00 to Monday 00:00 here${mine.chosen ? "" : " (UTC until you save one)"}.`),
+  form, out);
+}
+
 async function vacationSection() {
   const status = h("p", { id: "vacation-status" });
   const days = h("input", { type: "number", name: "vacation-days", min: 0.1, step: 0.1, value: 7 });
@@ -245,6 +265,6 @@ export async function showAccount(root) {
   clear(root, h("div", { class: "account" },
     h("section", { class: "panel" }, h("h1", {}, me.bot ? `BOT ${me.name}` : me.name),
       h("p", {}, h("a", { href: `/profile/${encodeURIComponent(me.name)}` }, "Your public profile"))),
-    await passwordSection(), await emailSection(), await pushSection(), await vacationSection(), await mutesSection(),
+    await passwordSection(), await emailSection(), await pushSection(), await vacationSection(), await timeZoneSection(), await mutesSection(),
     await tokensSection(), botSection(me)));
 }

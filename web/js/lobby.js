@@ -126,6 +126,7 @@ export async function showLobby(root, data) {
   const teamsBox = h("input", { type: "checkbox", name: "teams", id: "teams", onchange: () => { seats = readSeats(); drawSeats(); } });
   const teamsRow = h("label", { class: "check teams-row" }, teamsBox, " Team game: 2 vs 2 (seats 1 and 3 against 2 and 4)");
   const tcBox = h("div", { class: "tc-detail" });
+  const tcRest = h("input", { type: "checkbox", name: "tc-weekend-rest" });
   const seed = h("input", { name: "seed", maxlength: 128, placeholder: "random", autocomplete: "off" });
   const errorEl = h("p", { class: "error", role: "alert", hidden: true });
   const createdEl = h("div", { id: "created" });
@@ -164,7 +165,8 @@ export async function showLobby(root, data) {
   function drawTc() {
     const kind = tcKind.value;
     clear(tcBox, kind === "none" ? null : [h("label", {}, kind === "move" ? "Each move within " : "Each player has ", tcAmount, " ", tcUnit),
-      kind === "bank" ? h("label", {}, " plus ", tcInc, " seconds a turn") : null]);
+      kind === "bank" ? h("label", {}, " plus ", tcInc, " seconds a turn") : null,
+      h("label", { class: "check", title: "In each player's own time zone (set on the account page)" }, tcRest, " Clocks rest at weekends")]);
   }
 
   formSelect.addEventListener("change", () => { seats = readSeats(); drawSeats(); });
@@ -188,6 +190,7 @@ export async function showLobby(root, data) {
       if (tcKind.value !== "none") {
         body.time_control = { kind: tcKind.value, seconds: Math.round(Number(tcAmount.value) * Number(tcUnit.value)) };
         if (tcKind.value === "bank") body.time_control.increment = Math.round(Number(tcInc.value) || 0);
+        if (tcRest.checked) body.time_control.weekend_rest = true;
       }
       const { created, links, mySeat } = await createAndRemember(body, list.map((s) => s.by === "bot"), mine, player);
       const humans = links.filter((l) => !l.bot && l.seat !== (mySeat && mySeat.seat));

@@ -65,7 +65,7 @@ export function remaining(clocks, seat, skew) {
   if (!clocks || !clocks.seats) return null;
   const entry = clocks.seats.find((x) => x.seat === seat);
   if (!entry || entry.remaining === null || entry.remaining === undefined) return null;
-  if (clocks.waiting_for !== seat || !clocks.now || awayUntil(clocks, seat)) return entry.remaining;
+  if (clocks.waiting_for !== seat || !clocks.now || awayUntil(clocks, seat) || restingUntil(clocks, seat)) return entry.remaining;
   const elapsed = (Date.now() - skew - Date.parse(clocks.now)) / 1000;
   return entry.remaining - Math.max(0, elapsed);
 }
@@ -77,8 +77,15 @@ function stripScore(score, target) {
 
 export function timeControlText(tc) {
   if (!tc || tc.kind === "none") return "No time limit";
-  if (tc.kind === "move") return `${limitText(tc.seconds)} per move`;
-  return `${limitText(tc.seconds)} in the bank${tc.increment ? ` + ${limitText(tc.increment)} a turn` : ""}`;
+  const rest = tc.weekend_rest ? " · clocks rest at weekends" : "";
+  if (tc.kind === "move") return `${limitText(tc.seconds)} per move${rest}`;
+  return `${limitText(tc.seconds)} in the bank${tc.increment ? ` + ${limitText(tc.increment)} a turn` : ""}${rest}`;
+}
+
+// The seat's weekend under way (weekend rest: its clock stands still until `until`), or null.
+function restingUntil(clocks, seat) {
+  const rest = ((clocks && clocks.resting) || []).find((r) => r.seat === seat);
+  return rest && Date.parse(rest.until) > Date.now() ? rest : null;
 }
 
 export function statusText(view, data, mySeat) {
@@ -190,6 +197,7 @@ export function seatsPanel(view, data, mySeat, skew, stats = null) {
     const melee = meleeScore(score);
     const target = targetOf(view);
     const away = awayUntil(view.clocks, seat.seat);
+    const resting = away ? null : restingUntil(view.clocks, seat.seat);
     return h("li", { class: `seat${active ? " active" : ""}`, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
         h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),
@@ -208,6 +216,8 @@ export function seatsPanel(view, data, mySeat, skew, stats = null) {
         h("span", { title: "pieces left in supply" }, `supply ${seat.supply.non_legendary}+${seat.supply.legendary}★`)),
       away ? h("div", { class: "seat-facts seat-vacation" },
         `On vacation until ${when(away)}: the clock stands still.`) : null,
+      resting ? h("div", { class: "seat-facts seat-vacation seat-resting" },
+        `Weekend (${resting.time_zone}) until ${when(resting.until)}: the clock stands still.`) : null,
       seatExtras(seat, data),
       ((why) => why ? h("div", { class: "seat-facts score-why", "data-score-why": seat.seat }, why) : null)(scoreWhy(view, data, seat.seat, stats)),
       melee ? h("div", { class: "seat-facts by-color" }, "points by colour: ", melee.parts) : null,

@@ -56,6 +56,9 @@ export async function showPeople(el, data) {
   schools.addEventListener("change", () => { mySchoolLabel.hidden = schools.value !== "fixed"; });
   const clock = select("table-clock", CLOCKS.map(([v, t]) => [v, t]), { "aria-label": "Clock" });
   const rated = h("input", { type: "checkbox", name: "table-rated", checked: true });
+  const weekends = h("input", { type: "checkbox", name: "table-weekend-rest" });
+  const weekendsLabel = h("label", { class: "check", title: "No clock runs on Saturday and Sunday, in each player's own time zone (set on your account page)" },
+    weekends, " clocks rest at weekends");
   const low = h("input", { type: "number", name: "rating-min", step: 1, placeholder: "any", "aria-label": "Lowest rating" });
   const high = h("input", { type: "number", name: "rating-max", step: 1, placeholder: "any", "aria-label": "Highest rating" });
   const teams = h("input", { type: "checkbox", name: "table-teams", id: "table-teams" });
@@ -243,12 +246,12 @@ export async function showPeople(el, data) {
     const body = { form: form.value, seats: Number(seats.value), schools: schools.value, rated: rated.checked };
     if (teams.checked) body.teams = true;
     if (schools.value === "fixed") body.school = mySchool.value;
-    if (timeControl(clock.value)) body.time_control = timeControl(clock.value);
+    if (timeControl(clock.value)) body.time_control = { ...timeControl(clock.value), ...(weekends.checked ? { weekend_rest: true } : {}) };
     if (low.value !== "") body.rating_min = Number(low.value);
     if (high.value !== "") body.rating_max = Number(high.value);
     if (!computerLabel.hidden && Number(computers.value)) body.computers = Array(Number(computers.value)).fill(Number(computerLevel.value));
     try { await api.openTable(body); await drawTables(); } catch (err) { fail(err); }
-  } }, h("label", {}, "Game ", form), " ", teamsLabel, " ", seats, computerLabel, " ", schools, " ", mySchoolLabel, " ", clock,
+  } }, h("label", {}, "Game ", form), " ", teamsLabel, " ", seats, computerLabel, " ", schools, " ", mySchoolLabel, " ", clock, " ", weekendsLabel,
   h("label", { class: "check" }, rated, " rated"), h("label", {}, " Ratings ", low, " to ", high),
   h("button", { type: "submit", class: "primary", id: "open-table-button" }, "Open a table"));
 
