@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import engine
+from engine import Command, State
 from engine.cards import card_name
 from engine.geometry import SQUARE_SET
 from engine.narrate import describe_command
@@ -35,15 +36,18 @@ from .errors import ConflictError
 from .redaction import engine_event
 from .scripts import lua, run_script
 
-# A trigger's kind, and the fields that narrow it (each optional): what a seat sees the others do.
-TRIGGERS: dict[str, tuple[str, ...]] = {
-    "summon": ("card", "square"),       # a being summoned (which card, on which square)
-    "destroyed": ("square",),           # a piece of mine destroyed (where it stood)
-    "moved": ("square",),               # a piece of mine moved (from where)
-    "flare": ("card",),                 # a flare invoked
-    "task": ("task",),                  # a task claimed
-    "anything": (),                     # whatever they did: a fallback, last in the list
+# A trigger kind (what a seat sees the others do): the event it looks for, the event field each of
+# its narrowing fields (each optional) is compared with, and whether the piece must be the seat's.
+_LOOKS_FOR: dict[str, tuple[str, dict[str, str], bool]] = {
+    "summon": ("BeingSummoned", {"card": "card", "square": "square"}, False),     # a being summoned
+    "destroyed": ("PieceDestroyed", {"square": "square"}, True),               # a piece of mine destroyed
+    "moved": ("PieceMoved", {"square": "from"}, True),                         # a piece of mine moved (from)
+    "flare": ("FlareInvoked", {"card": "card"}, False),                        # a flare invoked
+    "task": ("TaskClaimed", {"task": "task"}, False),                          # a task claimed
 }
+# Each kind and the fields that narrow it; "anything" (whatever they did) is a fallback, last in a list.
+TRIGGERS: dict[str, tuple[str, ...]] = {**{k: tuple(narrowing) for k, (_, narrowing, _) in _LOOKS_FOR.items()},
+                                        "anything": ()}
 COMMANDS = tuple(c for c in TURN_COMMANDS + ANSWERS if c != "pass_control")
 MAX_RULES = 10
 MAX_COMMANDS = 12
@@ -176,7 +180,7 @@ def _still_waiting(state: dict[str, Any], seat: int, rules: Queued) -> bool:
         return False
     if not turn:
         return True
-    return turn["number"] == rules.turn and turn["seat"] != seat
+    return bool(turn["number"] == rules.turn and turn["seat"] != seat)
 
 
 @dataclass(frozen=True)
@@ -260,7 +264,7 @@ def _with_owners(seen: list[tuple[int, Any]], window: list[dict[str, Any]]) -> l
     return [{**e, "color": owner.get(e["piece"])} if e["type"] == "PieceMoved" else e for e in window]
 
 
-def plan(state: dict[str, Any], seat: int, rules: list[dict[str, Any]], seen: list[dict[str, Any]]) -> dict[str, Any]:
+def plan(state: State, seat: int, rules: list[dict[str, Any]], seen: list[dict[str, Any]]) -> dict[str, Any]:
     """Which rule plays at `state` (the seat's turn, before its first command), and why each other
     does not: the first that matches what the seat saw and whose commands are all legal in turn."""
     mine = color_of(state, seat)
@@ -280,22 +284,22 @@ def plan(state: dict[str, Any], seat: int, rules: list[dict[str, Any]], seen: li
     return {"played": played, "results": results}
 
 
-def _refusal(state: dict[str, Any], seat: int, commands: list[dict[str, Any]]) -> str | None:
+def _refusal(state: State, seat: int, commands: list[dict[str, Any]]) -> str | None:
     for n, command in enumerate(commands, start=1):
+        mine = cast(Command, {**command, "seat": seat})
         try:
-            state = engine.replay(engine.decide(state, {**command, "seat": seat}), state)
+            state = engine.replay(engine.decide(state, mine), state)
         except engine.RuleError as refused:
-            said = describe_command({**command, "seat": seat}, {seat: ""}).strip() if _describable(command) else command["type"]
-            return f"Command {n} ({said}) was not legal: {refused.message}"
+            return f"Command {n} ({_said(mine)}) was not legal: {refused.message}"
     return None
 
 
-def _describable(command: dict[str, Any]) -> bool:
+def _said(command: Command) -> str:
+    """A command in words without its player ("summons Titan on e5"), or its type when not well formed."""
     try:
-        describe_command({**command, "seat": 0})
-        return True
+        return describe_command(command, {command["seat"]: ""}).strip()
     except (KeyError, TypeError):
-        return False
+        return str(command.get("type"))
 
 
 def matches(when: dict[str, Any], seen: list[dict[str, Any]], mine: int) -> bool:
@@ -307,17 +311,9 @@ def matches(when: dict[str, Any], seen: list[dict[str, Any]], mine: int) -> bool
 
 
 def _fits(when: dict[str, Any], event: dict[str, Any], mine: int) -> bool:
-    kind, t = when["kind"], event["type"]
-    if kind == "summon":
-        return t == "BeingSummoned" and when.get("card", event["card"]) == event["card"] \
-            and when.get("square", event["square"]) == event["square"]
-    if kind == "destroyed":
-        return t == "PieceDestroyed" and event["color"] == mine and when.get("square", event["square"]) == event["square"]
-    if kind == "moved":
-        return t == "PieceMoved" and event["color"] == mine and when.get("square", event["from"]) == event["from"]
-    if kind == "flare":
-        return t == "FlareInvoked" and when.get("card", event["card"]) == event["card"]
-    return t == "TaskClaimed" and when.get("task", event["task"]) == event["task"]
+    kind, narrowing, own = _LOOKS_FOR[when["kind"]]
+    return event["type"] == kind and (not own or event["color"] == mine) \
+        and all(when[field] == event[named] for field, named in narrowing.items() if field in when)
 
 
 def describe_trigger(when: dict[str, Any]) -> str:
