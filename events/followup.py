@@ -1,17 +1,21 @@
 """Durable follow-up: what must happen after a game changed (clocks, bots, notifications, the end
 of the game) is owed from the moment the change is stored, whoever then dies. A transactional outbox:
 
-1. Before an append, the game goes into the follow-up index (keys.follow_ups, sharded like the
-   deadline index; member: the game id, due GRACE seconds later): only ever later, never sooner.
+1. The game goes into the follow-up index (keys.follow_ups, sharded like the deadline index;
+   member: the game id, due GRACE seconds later): only ever later, never sooner. On a single Redis
+   the append script does it (one round trip for the whole move); on a Cluster, where the index
+   lies in another slot, `owe` does it just before the append.
 2. The append itself (events/lua/append.lua) sets the game's marker (keys.follow_up) to the new
    version: the events and the debt are stored together or not at all.
 3. The fast path: GameService runs its follow-up hook right after the append, then clears the
-   marker if no later append owes more (events/lua/follow_up_done.lua).
+   marker if no later append owes more (events/lua/follow_up_done.lua). A web process clears them
+   a moment later, many games in one round trip (`Settler`): a debt cleared late only means a loop
+   may run an idempotent follow-up once more, never that one is lost.
 4. The slow path: a worker's deadline loop claims the games of the index when due (a lease, as
    for deadlines) and, for each whose marker is still set, runs the follow-up itself and clears it.
 
-The index entry is written before the append (a game in the index owing nothing costs one look),
-because no single script may write both the game's slot and an index shard on a Redis Cluster.
+On a Cluster the index entry is written before the append (a game in the index owing nothing costs
+one look), because no single script may write both the game's slot and an index shard there.
 It is moved later by every append (ZADD GT), and a loop's retry never moves it sooner: so no loop
 claims the game within GRACE of an append's `owe`, and an append that lands within GRACE is seen
 by the loop's look (catch_up reads the marker after the claim). Had `owe` left an earlier entry
@@ -25,7 +29,9 @@ end-of-game job leaves markers), so the hook and a loop both running it changes 
 from __future__ import annotations
 
 import itertools
+import logging
 import os
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -40,17 +46,26 @@ _DONE = lua("follow_up_done.lua")
 _CLAIM = lua("claim_deadlines.lua")          # the index and its leases work as the deadline index's
 _RELEASE = lua("release_deadline.lua")
 _turns = itertools.count()
+log = logging.getLogger(__name__)
 
 
 def grace() -> float:
     return float(os.environ.get(GRACE_ENV, DEFAULT_GRACE))
 
 
+def due_at(now: float | None = None) -> float:
+    """When a loop may look at the follow-up of a change made `now`."""
+    return (time.time() if now is None else now) + grace()
+
+
 def owe(redis: Any, game_id: str, now: float | None = None) -> None:
     """Index the game for a loop to look at a grace from now, or later if it is due later already
-    (before an append: the loops leave it alone until the append has landed)."""
-    moment = time.time() if now is None else now
-    redis.zadd(keys.follow_ups(keys.deadline_shard(game_id)), {game_id: moment + grace()}, gt=True)
+    (before an append on a Cluster: the loops leave it alone until the append has landed)."""
+    redis.zadd(index_key(game_id), {game_id: due_at(now)}, gt=True)
+
+
+def index_key(game_id: str) -> str:
+    return keys.follow_ups(keys.deadline_shard(game_id))
 
 
 def owed(redis: Any, game_id: str) -> int | None:
@@ -62,6 +77,51 @@ def owed(redis: Any, game_id: str) -> int | None:
 def settle(redis: Any, game_id: str, version: int) -> None:
     """The follow-up of everything up to `version` is done (a later append's debt stays)."""
     run_script(redis, _DONE, [keys.follow_up(game_id)], [version])
+
+
+class Settler:
+    """Clears settled debts a moment after their hooks ran (at most `delay` seconds, well within the
+    grace), those of every game of the process in one pipeline: a game played quickly settles only
+    its latest version, and a move costs no round trip of its own for it. Debts still pending when
+    the process dies stay owed, and a loop runs their (idempotent) follow-up again."""
+
+    def __init__(self, redis: Any, delay: float) -> None:
+        self.redis, self.delay = redis, delay
+        self._pending: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def later(self, game_id: str, version: int) -> None:
+        with self._lock:
+            if self._pending.get(game_id, 0) < version:
+                self._pending[game_id] = version
+            if self._thread is None or not self._thread.is_alive():         # none yet, or forked since
+                self._thread = threading.Thread(target=self._run, name="follow-up settler", daemon=True)
+                self._thread.start()
+
+    def flush(self) -> None:
+        """Clear every pending debt now."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        if pending:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id, version in pending.items():        # EVAL: a Cluster pipeline takes no script object
+                pipe.execute_command("EVAL", _DONE, 1, keys.follow_up(game_id), version)
+            pipe.execute()
+
+    def _run(self) -> None:
+        """Flush every `delay` seconds while there is anything to clear; then end (`later` starts
+        another thread when a debt comes)."""
+        while True:
+            time.sleep(self.delay)
+            try:
+                self.flush()
+            except Exception:           # noqa: BLE001 - left owed: a deadline loop follows them up again
+                log.exception("settling follow-up debts failed; deadline loops will run them again")
+            with self._lock:
+                if not self._pending:
+                    self._thread = None
+                    return
 
 
 @dataclass(frozen=True)

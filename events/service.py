@@ -48,6 +48,7 @@ from .verify import verify_record
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8
 CACHED_GAMES = 1024
+SETTLE_DELAY = 0.25                 # seconds a web process waits to clear settled debts together (settle_later)
 APPENDED = "service.appended"       # the crash point between an append and its follow-up (events/crash_points.py)
 
 
@@ -82,8 +83,9 @@ class CommandResult:
     """What a command did: the version after it and its events as the caller may read them.
 
     `replayed` is True when an idempotent retry was answered with the first result.
-    `state` is the full state after the command (None when replayed): a copy, for trusted
-    callers only (a worker scheduling the next deadline), never for clients.
+    `state` is the full state after the command (None when replayed), for trusted callers only (a
+    worker scheduling the next deadline), never for clients: the very state this process caches
+    for the game's next command, so it is read, never changed.
     """
     game_id: str
     version: int
@@ -107,7 +109,7 @@ class GameService:
                  clock: Callable[[], datetime] = utc_now, registry: SchemaRegistry = REGISTRY,
                  validate_events: bool = False, idempotency_ttl: int = TTL_SECONDS,
                  max_attempts: int = MAX_ATTEMPTS, cached_games: int = CACHED_GAMES,
-                 replication: Replication | None = None) -> None:
+                 replication: Replication | None = None, settle_later: bool = False) -> None:
         if snapshot_every < 1:
             raise ValueError("snapshot_every must be at least 1")
         self.store = EventStore(redis, idempotency_ttl=idempotency_ttl, replication=replication)
@@ -119,6 +121,7 @@ class GameService:
         self.fingerprint = snapshots.FINGERPRINT
         self.follow_up = follow_up
         self._latest = LatestStates(cached_games)
+        self._settler = followup.Settler(redis, min(SETTLE_DELAY, followup.grace() / 4)) if settle_later else None
 
     # --- creating ----------------------------------------------------------------------------------
 
@@ -273,7 +276,7 @@ class GameService:
                     raise
                 return prior
             if not events:
-                return CommandResult(game_id, loaded.version, [], state=engine.replay([], loaded.state))
+                return CommandResult(game_id, loaded.version, [], state=loaded.state)
             # 3. append at the version decided on; a conflict means deciding again
             result = self._append(request, loaded, events)
             if result is not None:
@@ -325,7 +328,7 @@ class GameService:
         self._keep_snapshots(request.game_id, batch)
         self._latest.put(Loaded(request.game_id, version, batch.state, batch.envelopes[-1].hash, version))
         redacted = [redact_envelope(e, request.seat, self.registry) for e in batch.envelopes]
-        result = CommandResult(request.game_id, version, redacted, state=engine.replay([], batch.state))
+        result = CommandResult(request.game_id, version, redacted, state=batch.state)
         self._follow(request.game_id, result, version)
         return result
 
@@ -355,7 +358,15 @@ class GameService:
         except Exception:               # noqa: BLE001 - the change is stored; a deadline loop runs it again
             log.exception("the follow-up of game %s at version %s failed; a deadline loop will retry", game_id, version)
             return
-        followup.settle(self.store.redis, game_id, version)
+        if self._settler is not None:
+            self._settler.later(game_id, version)
+        else:
+            followup.settle(self.store.redis, game_id, version)
+
+    def settle_now(self) -> None:
+        """Clear at once the follow-up debts whose hooks ran and that wait to be cleared (settle_later)."""
+        if self._settler is not None:
+            self._settler.flush()
 
     def catch_up(self, game_id: str) -> bool:
         """The slow path: run the follow-up the game still owes (its hook died or failed), then mark
@@ -442,8 +453,9 @@ class _Request:
 class LatestStates:
     """The latest state of recently changed games, kept in this process so that a command
     usually needs no load: the append's version check catches a state another process has
-    outdated, and the command is then decided again on a fresh load. States held here are never
-    handed out (callers get copies), so nothing outside can change them."""
+    outdated, and the command is then decided again on a fresh load. A state held here is never
+    changed: each command folds its events into a copy (snapshots.fold), and the readers it is
+    shared with (the rules deciding, the follow-up hook) only read it, so threads share it as is."""
 
     def __init__(self, size: int) -> None:
         self.size = size

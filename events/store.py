@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from . import followup, keys, moves, unmoved
 from .archive import reader as archive_reader
+from .connection import is_cluster
 from .envelope import Envelope
 from .errors import ChainBroken, ConflictError, GameNotFound, VersionNotFound
 from .hashchain import GENESIS
@@ -64,6 +65,7 @@ class EventStore:
         self.archive = archive if archive is not None else archive_reader.default()
         self.idempotency_ttl = idempotency_ttl
         self.replication = replication if replication is not None else replication_default()
+        self.index_in_append = not is_cluster(redis)      # a Cluster keeps the follow-up index in other slots
         self._append = redis.register_script(APPEND_LUA)
         self._load = redis.register_script(LOAD_LUA)
 
@@ -74,8 +76,9 @@ class EventStore:
         """Append the batch if the game is at `expected_version`; return the new version.
 
         The envelopes that mark moves go to the moves index in the same script (events/moves.py).
-        With `follow_up`, the batch owes follow-up work (events/followup.py): the game is indexed for
-        the deadline loops first, and the append records the debt with the events.
+        With `follow_up`, the batch owes follow-up work (events/followup.py): the append records the
+        debt with the events and indexes the game for the deadline loops, all in one round trip on a
+        single Redis (on a Cluster the game is indexed first, in a round trip of its own).
 
         Raises ConflictError when it is not, DuplicateCommand when the idempotency key was used, and
         NotReplicated when no replica confirmed the append in time (events/replication.py); a
@@ -90,11 +93,14 @@ class EventStore:
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else keys.no_idempotency(game_id)
         script_keys = [keys.log(game_id), keys.head(game_id), idem_key, keys.follow_up(game_id), keys.moves(game_id),
                        keys.meta(game_id, unmoved.UNMOVED)]
+        index_here = follow_up and self.index_in_append
+        if index_here:
+            script_keys.append(followup.index_key(game_id))
+        elif follow_up:
+            followup.owe(self.redis, game_id)
         args = [expected_version, prev_hash, envelopes[-1].hash, idempotency.to_json() if idempotency else "",
                 self.idempotency_ttl, "1" if follow_up else "", moves.flags(envelopes), moves.HEADER,
-                *(env.to_stored() for env in envelopes)]
-        if follow_up:
-            followup.owe(self.redis, game_id)
+                repr(followup.due_at()) if index_here else "", game_id, *(env.to_stored() for env in envelopes)]
         reply, = self.replication.execute(
             self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, len(script_keys), *script_keys, *args),
             scripts=[APPEND_LUA])

@@ -77,6 +77,12 @@ def seat_of(redis: Any, game_id: str, token: str) -> int | None:
     return int(seat)
 
 
+def remembered_guest_seat(game_id: str, token: str) -> int | None:
+    """The seat of a guest's token of the game if this process has looked it up lately (no round
+    trip; None when it has not, or the token is no guest's): a guest's token is no player's."""
+    return _seats.get((game_id, token_hash(token)))
+
+
 def issued_to(redis: Any, game_id: str, token: str) -> str | None:
     """The registered player a seat token of the game was issued to, None for a guest's (or no) token."""
     stored = redis.hget(keys.seat_tokens(game_id), token_hash(token))

@@ -75,7 +75,7 @@ _kept: Memo[bool] = Memo(size=65536, ttl=3600.0)     # games found kept: no roun
 def expire_with(redis: Any, game_id: str) -> None:
     """After writing a key of the game that may be new (its chat, viewers, snapshots): while nobody
     has moved in the game, every key of it expires no later than the game."""
-    if _kept.get(game_id):
+    if _kept.get(game_id) or _moved.get(game_id):           # kept for good (by this process's `keep`)
         return
     answer = run_script(redis, EXPIRE_WITH_LUA,
                         [keys.meta(game_id, UNMOVED), keys.log(game_id), *keys.all_game_keys(game_id)], [])

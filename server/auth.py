@@ -132,10 +132,13 @@ def person_calling() -> str | None:
         if "arena_session" not in g:
             g.arena_session = accounts.session(redis, request.cookies.get(sessions.COOKIE))
         return f"p:{g.arena_session.player}" if g.arena_session is not None else None
+    game_id = _game_in_path()
+    guest_seat = tokens.remembered_guest_seat(game_id, token) if game_id else None
+    if guest_seat is not None:                  # a guest's: counted as its seat, with no round trip
+        return f"s:{game_id}.{guest_seat}"
     pid = _player_of(redis, token)
     if pid is not None:
         return f"p:{pid}"
-    game_id = _game_in_path()
     seat = tokens.seat_of(redis, game_id, token) if game_id else None
     if seat is None:
         return None

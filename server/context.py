@@ -2,6 +2,8 @@
 
 The service is given its follow-up hook here, once (workers/followup.py: clocks, bots,
 notifications, the end of the game after every change); a test may give another as FOLLOW_UP.
+A web process clears the debts of hooks that ran a moment later, many in one round trip
+(events/followup.py, `settle_later`), so that a move costs no trip of its own for it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ class Arena:
     def __init__(self, app: Flask) -> None:
         self.redis = app.config.get("REDIS_CLIENT") or connect(app.config.get("REDIS_URL"))
         self.service = GameService(self.redis, follow_up=app.config.get("FOLLOW_UP", followup.hook),
-                                   **app.config.get("SERVICE_OPTIONS", {}))
+                                   **{"settle_later": True, **app.config.get("SERVICE_OPTIONS", {})})
         app.extensions["arena"] = self
 
     @staticmethod

@@ -1,5 +1,6 @@
-"""The follow-up index (events/followup.py) against real Redis: a deadline loop that looks at a
-game between an append's `owe` and the append itself must not leave the append's debt unindexed.
+"""The follow-up index (events/followup.py) against real Redis. On a single Redis the append
+script indexes the game itself; on a Cluster `owe` does it first, and a deadline loop that looks at
+the game between `owe` and the append itself must not leave the append's debt unindexed.
 
 The interleaving is driven by hand, in one thread: the store's `owe` is wrapped so that, right
 after it, a loop does what workers/deadline_loop.py does (claim, catch_up, release); then the
@@ -10,6 +11,7 @@ from __future__ import annotations
 import time
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from freezegun import freeze_time
 
 from events import followup, keys, store
@@ -51,6 +53,7 @@ def test_a_loop_between_owe_and_the_append_leaves_the_appends_debt_indexed(redis
 
     monkeypatch.setattr(store.followup, "owe", owe_then_a_loop)
     died = GameService(redis_db)                  # the web process: dead before its hook runs
+    died.store.index_in_append = False            # indexing first, as on a Cluster
     moved = died.execute(game_id, 1, {"type": "resign"}, expected_version=created.version)
     monkeypatch.setattr(store.followup, "owe", real_owe)
 
@@ -72,3 +75,13 @@ def test_a_retry_after_a_failure_never_makes_a_later_owe_due_sooner(redis_db, ga
     assert redis_db.zscore(keys.follow_ups(shard), game_id) == now + followup.grace()
     followup.owe(redis_db, game_id, now - 60)                                 # a slow clock: not sooner
     assert redis_db.zscore(keys.follow_ups(shard), game_id) == now + followup.grace()
+
+
+def test_on_one_redis_the_append_indexes_the_game_and_records_the_debt_in_its_one_round_trip(redis_db, game_id,
+                                                                                              monkeypatch):
+    monkeypatch.setattr(store.followup, "owe", lambda *_: pytest.fail("a round trip of its own for the index"))
+    before = time.time()
+    created = GameService(redis_db).create_game(options("duel", "owe"), game_id=game_id)
+    assert followup.owed(redis_db, game_id) == created.version
+    due = redis_db.zscore(keys.follow_ups(keys.deadline_shard(game_id)), game_id)
+    assert before + followup.grace() <= due <= time.time() + followup.grace()

@@ -71,6 +71,7 @@ def test_a_finishing_move_whose_hook_never_ran_is_followed_up_by_a_deadline_loop
 
 def test_the_hook_settles_the_debt_and_a_later_append_keeps_its_own(app, client, redis_db):
     _, _, game = untimed_duel(client)
+    app.extensions["arena"].service.settle_now()                              # what its settler does a moment later
     assert followup.owed(redis_db, game["id"]) is None                         # the hook ran and settled
     redis_db.set(keys.follow_up(game["id"]), 7)
     followup.settle(redis_db, game["id"], 6)                                   # an older change's hook
