@@ -118,49 +118,60 @@ def receive(conn, seconds: float, what: str, process: multiprocessing.Process):
 
 # --- the servers -------------------------------------------------------------------------------------
 
-def server_argv(tier: str, app: str, port: int) -> list[str]:
+def server_argv(tier: str, app: str, port: int, workers: int) -> list[str]:
     if tier == "before":
         target = "server:create_app()" if app == "real" else "floor_app:create_floor_app()"
         return [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
-                "--workers", str(WORKERS), "--threads", str(THREADS), "--graceful-timeout", "5", "--preload",
+                "--workers", str(workers), "--threads", str(THREADS), "--graceful-timeout", "5", "--preload",
                 "--access-logfile", "-", "--no-control-socket", target]
     if app == "real":
-        return [sys.executable, "-m", "server.cli", "web", "--port", str(port), "--web-workers", str(WORKERS),
+        return [sys.executable, "-m", "server.cli", "web", "--port", str(port), "--web-workers", str(workers),
                 "--threads", str(THREADS)]
     return [sys.executable, "-c", "from server.streams.front import run; "
-            f"run('floor_app:create_floor_front', '127.0.0.1', {port}, {WORKERS})"]
+            f"run('floor_app:create_floor_front', '127.0.0.1', {port}, {workers})"]
 
 
 class Server:
-    def __init__(self, tier: str, app: str, workdir: Path) -> None:
-        self.tier, self.app = tier, app
-        self.redis_process = start_redis(workdir / f"redis-{tier}-{app}",
+    """An app served by WORKERS processes on one port, or (`split`) by two one-process servers on
+    ports of their own, each player's moves sent to its own: every move then finds the state its
+    process cached outdated by the other's move (the real server loads it again)."""
+
+    def __init__(self, tier: str, app: str, workdir: Path, split: bool = False, rate_limits: bool = False) -> None:
+        self.tier, self.app, self.split = tier, app, split
+        self.redis_process = start_redis(workdir / f"redis-{tier}-{app}-{'split' if split else 'one'}",
                                          extra={"appendonly": "yes", "appendfsync": "always", "maxclients": 20000})
         self.redis = self.redis_process.client()
-        self.port = free_port()
+        self.ports = [free_port() for _ in range(2 if split else 1)]
+        self.port = self.ports[0]
         env = {**os.environ, "REDIS_URL": self.redis_process.url, "WEB_THREADS": str(THREADS),
                "ARENA_STREAMS_PER_ADDRESS": "100000", "ARENA_STREAMS_PER_TOKEN": "100000",
-               "ARENA_RATE_LIMITS": "0", "ARENA_MAX_UNMOVED_GAMES": "100000",
-               "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")])}
-        self.process = subprocess.Popen(server_argv(tier, app, self.port), cwd=ROOT, env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+               **(api.generous_limits() if rate_limits else {}), "ARENA_RATE_LIMITS": "1" if rate_limits else "0",
+               "ARENA_MAX_UNMOVED_GAMES": "100000", "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")])}
+        self.processes = [subprocess.Popen(server_argv(tier, app, port, 1 if split else WORKERS), cwd=ROOT, env=env,
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                          for port in self.ports]
         watchdog.cleanups.append(self.stop)
         deadline = time.monotonic() + 90
-        while not self._answers():
-            if time.monotonic() > deadline or self.process.poll() is not None:
+        while not all(self._answers(port) for port in self.ports):
+            if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
                 self.stop()
                 raise RuntimeError(f"{tier}/{app} server did not start")
             time.sleep(0.2)
 
-    def _signal(self, sig: int) -> None:
-        try:
-            os.killpg(self.process.pid, sig)
-        except ProcessLookupError:
-            pass
+    @property
+    def name(self) -> str:
+        return f"{self.tier}{' split' if self.split else ''}/{self.app}"
 
-    def _answers(self) -> bool:
+    def _signal(self, sig: int) -> None:
+        for process in self.processes:
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def _answers(self, port: int) -> bool:
         try:
-            Client(self.port).call("GET", "/health" if self.app == "real" else "/floor/x/nothing")
+            Client(port).call("GET", "/health" if self.app == "real" else "/floor/x/nothing")
         except ValueError:
             pass                                    # the floor's 404 page is not JSON: it answered
         except (OSError, http.client.HTTPException):
@@ -168,8 +179,8 @@ class Server:
         return True
 
     def _processes(self) -> list[tuple[str, list[str]]]:
-        """(pid, fields of /proc/pid/stat after the name) of the server's processes (its session)."""
-        found = []
+        """(pid, fields of /proc/pid/stat after the name) of the server's processes (its sessions)."""
+        found, sessions = [], {p.pid for p in self.processes}
         for pid in os.listdir("/proc"):
             if not pid.isdigit():
                 continue
@@ -177,7 +188,7 @@ class Server:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(fields[3]) == self.process.pid:                 # field 6 (session id) after the name
+            if int(fields[3]) in sessions:                        # field 6 (session id) after the name
                 found.append((pid, fields))
         return found
 
@@ -214,7 +225,7 @@ class Server:
         thread.start()
         ready.wait(5)
         time.sleep(0.2)
-        out = Scenario(self.tier, self.app, 1, 0)
+        out = Scenario(self.name, self.app, 1, 0)
         run_moves(self, pool, 1, time.perf_counter() + 30, out, None, limit=moves)
         time.sleep(0.3)
         self.redis.echo("audience-stop")
@@ -226,11 +237,12 @@ class Server:
         if self.stop in watchdog.cleanups:
             watchdog.cleanups.remove(self.stop)
         self._signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self._signal(signal.SIGKILL)
-            self.process.wait()
+        for process in self.processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self._signal(signal.SIGKILL)
+                process.wait()
         self.redis_process.stop()
 
 
@@ -247,7 +259,7 @@ class Client(api.Client):
 class Game:
     """A game (or a floor key) and where its clients are in the recorded line of moves."""
     path: str
-    moves: list[tuple[dict, str | None]]           # (body, token) per move; the floor's are made as it goes
+    moves: list[tuple[dict, str | None, int]]      # (body, token, seat) per move; the floor's are made as it goes
     stream: str
     next: int = 0
     version: int = 0
@@ -300,7 +312,7 @@ class Feed:
         for _ in range(max(POOL - len(games), -(-(moves - left) // len(self.line)), 0)):
             _, game = self.client.call("POST", "/games", {"form": "duel", "seed": "audience", "players": PLAYERS})
             tokens = [s["token"] for s in game["seats"]]
-            self.pool.put(Game(f"/games/{game['id']}/commands", [(c, tokens[s]) for s, c in self.line],
+            self.pool.put(Game(f"/games/{game['id']}/commands", [(c, tokens[s], s) for s, c in self.line],
                                f"/games/{game['id']}/stream", version=game["version"]))
 
 
@@ -320,7 +332,7 @@ def run_moves(server: Server, pool: queue.Queue, clients: int, until: float, out
 
 def move_loop(server: Server, pool: queue.Queue, slot: int, until: float, out: "Scenario", probes,
               limit: int | None) -> None:
-    client, game = Client(server.port), None
+    clients, game = [Client(port) for port in server.ports], None
     while time.perf_counter() < until and (limit is None or out.ok < limit):
         if game is None or (game.moves and game.next >= len(game.moves)):
             try:
@@ -330,13 +342,14 @@ def move_loop(server: Server, pool: queue.Queue, slot: int, until: float, out: "
                 return
             if probes is not None and slot < PROBES:
                 probes.send(("probe", slot, game.stream, game.version))
-        body, token = game.moves[game.next] if game.moves else ({"version": game.version}, None)
+        body, token, seat = game.moves[game.next] if game.moves else ({"version": game.version}, None, game.version)
+        side = seat % len(clients)                  # split: each player's moves to its own process
         start = time.perf_counter()
         try:
-            status, answer = client.call("POST", game.path, body, token)
+            status, answer = clients[side].call("POST", game.path, body, token)
         except OSError:
             out.failed += 1
-            client = Client(server.port)
+            clients[side] = Client(server.ports[side])
             continue
         out.latencies.append(time.perf_counter() - start)
         if status != 200:
@@ -526,8 +539,8 @@ def _ms(values: list[float], q: float) -> str:
 
 def run_scenario(server: Server, feed: Feed, idle_paths: list[str], clients: int, streams: int,
                  seconds: float) -> Scenario:
-    out = Scenario(server.tier, server.app, clients, streams)
-    name = f"{server.tier}/{server.app}, {clients} clients, {streams} idle streams"
+    out = Scenario(server.name, server.app, clients, streams)
+    name = f"{server.name}, {clients} clients, {streams} idle streams"
     with watchdog(f"topping up the games ({name})", "prepare"):
         feed.top_up(int(MAX_MOVE_RATE * seconds) + 100)
     parent, child = multiprocessing.Pipe()
@@ -584,29 +597,33 @@ def main() -> None:
     parser.add_argument("--streams", default="0,500,2000")
     parser.add_argument("--clients", default="1,16")
     parser.add_argument("--apps", default="floor,real")
+    parser.add_argument("--split", default="no", help="no,yes: also (or only) two one-process servers, each "
+                                                       "player's moves sent to its own")
+    parser.add_argument("--rate-limits", choices=("on", "off"), default="off",
+                        help="the real server counts every request against (generous, never reached) rate limits")
     args = parser.parse_args()
     raise_fd_limit()
     scenarios: list[Scenario] = []
     print(f"load average at start: {os.getloadavg()[0]:.2f}", flush=True)
     with tempfile.TemporaryDirectory(prefix="audience-") as tmp:
-        for tier in args.tiers.split(","):
-            for app in args.apps.split(","):
-                with watchdog(f"starting the {tier}/{app} server", "start"):
-                    server = Server(tier, app, Path(tmp))
-                try:
-                    with watchdog(f"preparing games on {tier}/{app}", "prepare"):
-                        feed = Feed(server)
-                        idle = feed.idle_paths()
-                        trips = server.round_trips(feed.pool)
-                    for streams in map(int, args.streams.split(",")):
-                        for clients in map(int, args.clients.split(",")):
-                            scenario = run_scenario(server, feed, idle, clients, streams, args.seconds)
-                            scenario.round_trips = trips
-                            scenarios.append(scenario)
-                            print(" | ".join(scenario.row()), flush=True)
-                finally:
-                    with watchdog(f"stopping the {tier}/{app} server", "stop"):
-                        server.stop()
+        for tier, split, app in [(t, sp == "yes", a) for t in args.tiers.split(",") for sp in args.split.split(",")
+                                 for a in args.apps.split(",")]:
+            with watchdog(f"starting the {tier}/{app} server", "start"):
+                server = Server(tier, app, Path(tmp), split, args.rate_limits == "on" and app == "real")
+            try:
+                with watchdog(f"preparing games on {server.name}", "prepare"):
+                    feed = Feed(server)
+                    idle = feed.idle_paths()
+                    trips = server.round_trips(feed.pool)
+                for streams in map(int, args.streams.split(",")):
+                    for clients in map(int, args.clients.split(",")):
+                        scenario = run_scenario(server, feed, idle, clients, streams, args.seconds)
+                        scenario.round_trips = trips
+                        scenarios.append(scenario)
+                        print(" | ".join(scenario.row()), flush=True)
+            finally:
+                with watchdog(f"stopping the {server.name} server", "stop"):
+                    server.stop()
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     print()
     print("| " + " | ".join(HEADER) + " |")
@@ -614,8 +631,25 @@ def main() -> None:
     for scenario in scenarios:
         print("| " + " | ".join(scenario.row()) + " |")
     print()
-    for line in targets(scenarios):
+    for line in ratios(scenarios) + targets(scenarios):
         print(line)
+
+
+def ratios(scenarios: list[Scenario]) -> list[str]:
+    """The real server's figures as ratios to the floor's in the same conditions (issue 26's targets:
+    web CPU and p50 at most 1.5x, throughput at least 60% at 16 clients, one round trip a move)."""
+    lines = []
+    for real in (s for s in scenarios if s.app == "real"):
+        floor = next((s for s in scenarios if s.app == "floor" and (s.tier, s.clients, s.streams) ==
+                      (real.tier, real.clients, real.streams)), None)
+        if floor is None or not floor.ok or not real.ok:
+            continue
+        lines.append(f"{real.tier}, {real.clients} clients, {real.streams} streams: real/floor p50 "
+                     f"x{(real.p(0.5) or 0) / (floor.p(0.5) or 1):.2f}, p99 x{(real.p(0.99) or 0) / (floor.p(0.99) or 1):.2f}, "
+                     f"throughput {real.ok / real.seconds / (floor.ok / floor.seconds):.0%}, web CPU/move "
+                     f"x{(real.cpu / real.ok) / max(1e-9, floor.cpu / floor.ok):.2f}, Redis round trips/move "
+                     f"{real.round_trips:.2f} (floor {floor.round_trips:.2f})")
+    return lines
 
 
 def targets(scenarios: list[Scenario]) -> list[str]:

@@ -159,11 +159,13 @@ class Told:
     appended: bool = False
 
 
-def fire(service: Any, game_id: str, state: dict[str, Any]) -> list[Told]:
+def fire(service: Any, game_id: str, state: dict[str, Any], held: dict[Any, Any] | None = None) -> list[Told]:
     """Deal with every seat's rules whose turn has come (`state`: the game's latest, as the hook
-    has it). When a reply was appended now, that append's own follow-up ran, for the newer version."""
+    has it; `held`: the rules queued, as the append read them in its own round trip, else read
+    here). When a reply was appended now, that append's own follow-up ran, for the newer version."""
     redis = service.store.redis
-    held = redis.hgetall(keys.conditionals(game_id))
+    if held is None:
+        held = redis.hgetall(keys.conditionals(game_id))
     told = []
     for field, raw in sorted(held.items()):
         seat, rules = int(field), _decode(raw)

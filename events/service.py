@@ -92,6 +92,7 @@ class CommandResult:
     events: list[dict[str, Any]]
     replayed: bool = False
     state: dict[str, Any] | None = field(default=None, repr=False)
+    replies: dict[str, Any] | None = field(default=None, repr=False)   # conditional replies queued after it (None: not read)
 
 
 @dataclass(frozen=True)
@@ -243,13 +244,15 @@ class GameService:
     # --- changing ----------------------------------------------------------------------------------
 
     def execute(self, game_id: str, seat: int, command: dict[str, Any], *, expected_version: int | None = None,
-                idempotency_key: str | None = None, actor: Actor | None = None) -> CommandResult:
+                idempotency_key: str | None = None, actor: Actor | None = None,
+                drops_replies: bool = False) -> CommandResult:
         """Decide `command` for `seat` against the latest state and append its events.
 
         With `expected_version`, a game at another version raises ConflictError (after checking
         whether this very command, by its idempotency key, is what moved it on). Without, a
         conflict is retried against the new state. An idempotency key makes a retry return the
-        first result; the same key with another body raises IdempotencyKeyReused.
+        first result; the same key with another body raises IdempotencyKeyReused. `drops_replies`:
+        the seat moves itself, so the conditional replies it queued go, with the append.
         """
         if isinstance(command, dict):
             command = {**command, "seat": seat}          # the authenticated seat wins over the body's
@@ -257,7 +260,7 @@ class GameService:
             raise keys.InvalidKeyPart(f"invalid idempotency key {idempotency_key!r}")
         request = _Request(game_id, seat, command, expected_version, idempotency_key,
                            fingerprint(seat, command, expected_version) if idempotency_key is not None else "",
-                           seat if actor is None else actor)
+                           seat if actor is None else actor, replies_of=seat if drops_replies else None)
         for _ in range(self.max_attempts):
             # 1. the state to decide on: cached if this process made the latest, else loaded
             loaded = self._latest.get(game_id)
@@ -317,7 +320,8 @@ class GameService:
             record = IdempotencyRecord(request.key, request.body_print, request.seat, loaded.version + 1,
                                        loaded.version + len(events))
         try:
-            version = self.store.append(request.game_id, loaded.version, batch.envelopes, record, follow_up=True)
+            appended = self.store.appended(request.game_id, loaded.version, batch.envelopes, record, follow_up=True,
+                                           replies_of=request.replies_of)
         except DuplicateCommand as dup:
             return self._replay(request, dup.record)
         except ConflictError:
@@ -325,10 +329,11 @@ class GameService:
             if request.expected_version is not None:
                 raise
             return None
+        version = appended.version
         self._keep_snapshots(request.game_id, batch)
         self._latest.put(Loaded(request.game_id, version, batch.state, batch.envelopes[-1].hash, version))
         redacted = [redact_envelope(e, request.seat, self.registry) for e in batch.envelopes]
-        result = CommandResult(request.game_id, version, redacted, state=batch.state)
+        result = CommandResult(request.game_id, version, redacted, state=batch.state, replies=appended.replies)
         self._follow(request.game_id, result, version)
         return result
 
@@ -448,6 +453,7 @@ class _Request:
     body_print: str
     actor: Actor
     via: str | None = None
+    replies_of: int | None = None
 
 
 class LatestStates:

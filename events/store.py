@@ -48,6 +48,12 @@ class Head:
 
 
 @dataclass(frozen=True)
+class Appended:
+    version: int
+    replies: dict[str, Any]         # the conditional replies queued after the append: seat -> stored JSON
+
+
+@dataclass(frozen=True)
 class StoredParts:
     """What rebuilding a state at `version` needs: a snapshot (maybe none) and the events after it."""
     latest: int
@@ -73,12 +79,21 @@ class EventStore:
 
     def append(self, game_id: str, expected_version: int, envelopes: Sequence[Envelope],
                idempotency: IdempotencyRecord | None = None, follow_up: bool = False) -> int:
-        """Append the batch if the game is at `expected_version`; return the new version.
+        """Append the batch if the game is at `expected_version`; return the new version (`appended`
+        says more)."""
+        return self.appended(game_id, expected_version, envelopes, idempotency, follow_up).version
+
+    def appended(self, game_id: str, expected_version: int, envelopes: Sequence[Envelope],
+                 idempotency: IdempotencyRecord | None = None, follow_up: bool = False,
+                 replies_of: int | None = None) -> Appended:
+        """Append the batch if the game is at `expected_version`: the new version, and the
+        conditional replies still queued then (events/conditionals.py), read in the same step.
 
         The envelopes that mark moves go to the moves index in the same script (events/moves.py).
         With `follow_up`, the batch owes follow-up work (events/followup.py): the append records the
         debt with the events and indexes the game for the deadline loops, all in one round trip on a
         single Redis (on a Cluster the game is indexed first, in a round trip of its own).
+        `replies_of`: the seat that moved itself, whose queued replies go with the append.
 
         Raises ConflictError when it is not, DuplicateCommand when the idempotency key was used, and
         NotReplicated when no replica confirmed the append in time (events/replication.py); a
@@ -92,7 +107,7 @@ class EventStore:
                 raise ValueError("envelopes must belong to the game and follow the expected version")
         idem_key = keys.idempotency(game_id, idempotency.key) if idempotency else keys.no_idempotency(game_id)
         script_keys = [keys.log(game_id), keys.head(game_id), idem_key, keys.follow_up(game_id), keys.moves(game_id),
-                       keys.meta(game_id, unmoved.UNMOVED)]
+                       keys.meta(game_id, unmoved.UNMOVED), keys.conditionals(game_id)]
         index_here = follow_up and self.index_in_append
         if index_here:
             script_keys.append(followup.index_key(game_id))
@@ -100,13 +115,14 @@ class EventStore:
             followup.owe(self.redis, game_id)
         args = [expected_version, prev_hash, envelopes[-1].hash, idempotency.to_json() if idempotency else "",
                 self.idempotency_ttl, "1" if follow_up else "", moves.flags(envelopes), moves.HEADER,
-                repr(followup.due_at()) if index_here else "", game_id, *(env.to_stored() for env in envelopes)]
+                repr(followup.due_at()) if index_here else "", game_id, "" if replies_of is None else replies_of,
+                *(env.to_stored() for env in envelopes)]
         reply, = self.replication.execute(
             self.redis, script_keys[0], lambda client: client.evalsha(self._append.sha, len(script_keys), *script_keys, *args),
             scripts=[APPEND_LUA])
         status, detail = text(reply[0]), reply[1]
         if status == "ok":
-            return int(detail)
+            return Appended(int(detail), {text(k): v for k, v in zip(reply[2::2], reply[3::2])})
         if status == "duplicate":
             raise DuplicateCommand(IdempotencyRecord.from_json(text(detail)))
         if status == "conflict":

@@ -11,7 +11,7 @@ import engine
 from engine.ai import STRONGEST
 from engine.state import active_seat
 from engine.vocabulary import OPTION_COMMANDS
-from events import GameNotFound, Loaded, accounts, conditionals, desk, roster, unmoved
+from events import GameNotFound, Loaded, accounts, desk, roster, unmoved
 from events.bot_choice import choose as bot_choice
 from events.email_prefs import server_secret
 from events.redaction import state_view
@@ -153,11 +153,11 @@ def execute(game_id: str, command: dict) -> dict:
                        "send the command for your own seat (seats are numbered from 0).")
     expected = command.pop("expected_version", None)
     key = request.headers.get(IDEMPOTENCY_HEADER)
-    result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key)
+    result = arena.service.execute(game_id, caller.seat, command, expected_version=expected, idempotency_key=key,
+                                   drops_replies=command.get("type") not in OPTION_COMMANDS)
+    # the seat moved itself (an option command is no move): its replies go, with the append
     if result.events and not result.replayed:
         unmoved.keep(arena.redis, game_id)              # moved in: kept for good, no longer counted
-        if command.get("type") not in OPTION_COMMANDS:
-            conditionals.withdraw(arena.redis, game_id, caller.seat)     # the seat moved itself: its replies go
     return {"version": result.version, "events": result.events, "replayed": result.replayed}
 
 

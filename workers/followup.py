@@ -46,7 +46,7 @@ def hook(service: Any, game_id: str, result: Any) -> None:
     state = result.state if fresh else loaded.state
     if state.get("phase") != "over":
         presence.mark_live(redis, game_id)          # the end-of-game job takes a finished game off
-    told = conditionals.fire(service, game_id, state)
+    told = conditionals.fire(service, game_id, state, None if result is None else result.replies)
     if told:
         tell(redis, game_id, told)
     if any(t.appended for t in told):

@@ -7,7 +7,8 @@ KEYS[3]  the command's idempotency record (a placeholder key in the same slot wh
 KEYS[4]  the game's follow-up marker (a string: the version whose follow-up is owed, events/followup.py)
 KEYS[5]  the game's moves index (a list: its header, then the versions of the envelopes it keeps, events/moves.py)
 KEYS[6]  the game's 'unmoved' marker (its expiry is the game's while nobody has moved in it, events/unmoved.py)
-KEYS[7]  on a single Redis, the follow-up index shard of the game (events/followup.py); absent on a
+KEYS[7]  the game's conditional replies (a hash: seat -> the replies it queued, events/conditionals.py)
+KEYS[8]  on a single Redis, the follow-up index shard of the game (events/followup.py); absent on a
          Cluster, where it lies in another slot and the caller indexes the game before the append
 ARGV[1]  the version the writer expects the game to be at
 ARGV[2]  the hash the writer expects the last event to have (64 zeros for a new game)
@@ -17,12 +18,14 @@ ARGV[5]  how long to keep it, in seconds
 ARGV[6]  '1' when the batch owes follow-up work (the outbox: recorded with the events), else ''
 ARGV[7]  one character per envelope: '1' when it goes to the moves index too, else '0'
 ARGV[8]  the moves index's header (its first element, written with a new game's first batch)
-ARGV[9]  with KEYS[7]: when a deadline loop may look at the game's follow-up (its score, moved
+ARGV[9]  with KEYS[8]: when a deadline loop may look at the game's follow-up (its score, moved
          only later: ZADD GT), else ''
 ARGV[10] the game id (its member of the follow-up index)
-ARGV[11..] the envelopes, canonical JSON, in version order
+ARGV[11] the seat whose conditional replies go (it moved itself), or ''
+ARGV[12..] the envelopes, canonical JSON, in version order
 
-Returns {'ok', new version} | {'duplicate', record} | {'conflict', current version}
+Returns {'ok', new version, seat, replies, seat, replies...: the replies still queued, for the
+follow-up to look at} | {'duplicate', record} | {'conflict', current version}
       | {'broken', current head hash}
 
 Every check runs before the first write; a script that has started writing is not cut short by
@@ -36,7 +39,7 @@ idempotency record keeps its own time: only a player's move has one, and that mo
 --]]
 local log, head, idem, follow, moves, unmoved = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local has_record = ARGV[4] ~= ''
-local FIRST = 11
+local FIRST = 12
 
 if has_record then
   local prior = redis.call('GET', idem)
@@ -62,7 +65,8 @@ end
 redis.call('HSET', head, 'version', version, 'hash', ARGV[3])
 if has_record then redis.call('SET', idem, ARGV[4], 'EX', ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('SET', follow, version) end
-if ARGV[9] ~= '' then redis.call('ZADD', KEYS[7], 'GT', ARGV[9], ARGV[10]) end
+if ARGV[9] ~= '' then redis.call('ZADD', KEYS[8], 'GT', ARGV[9], ARGV[10]) end
+if ARGV[11] ~= '' then redis.call('HDEL', KEYS[7], ARGV[11]) end
 local left = redis.call('PTTL', unmoved)
 if left > 0 then
   if redis.call('PTTL', log) == -1 then redis.call('PEXPIRE', log, left) end
@@ -70,4 +74,6 @@ if left > 0 then
   if redis.call('PTTL', moves) == -1 then redis.call('PEXPIRE', moves, left) end
   if redis.call('PTTL', follow) == -1 then redis.call('PEXPIRE', follow, left) end
 end
-return {'ok', version}
+local out = {'ok', version}
+for _, part in ipairs(redis.call('HGETALL', KEYS[7])) do out[#out + 1] = part end
+return out

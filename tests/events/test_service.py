@@ -79,7 +79,7 @@ def test_a_stale_expected_version_is_a_conflict_and_appends_nothing(service, gam
 def test_without_an_expected_version_a_lost_race_is_decided_again_on_the_new_state(service, redis_client, game_id):
     service.create_from_position(OPEN_BOARD, game_id=game_id)
     rival = GameService(redis_client)
-    real_append = service.store.append
+    real_append = service.store.appended
     raced = []
 
     def append_after_a_rival(*args, **kwargs):
@@ -87,7 +87,7 @@ def test_without_an_expected_version_a_lost_race_is_decided_again_on_the_new_sta
             raced.append(rival.execute(game_id, 0, {"type": "place", "square": "e5"}))
         return real_append(*args, **kwargs)
 
-    service.store.append = append_after_a_rival
+    service.store.appended = append_after_a_rival
     mine = service.execute(game_id, 0, {"type": "place", "square": "f5"})
     assert mine.version == raced[0].version + len(mine.events)
     board = service.load(game_id).state["board"]

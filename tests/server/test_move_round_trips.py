@@ -8,7 +8,10 @@ one round trip, the append script (events/lua/append.lua: log, head, moves index
 record, follow-up debt and its index entry); three more when rate limits count (flask-limiter: a
 sliding window per address and per person, and the window read back for the X-RateLimit headers).
 A move whose events pass a snapshot version writes the snapshot too, one trip more. The debt the
-follow-up hook settles is cleared a moment later, with every other game's, in one trip.
+follow-up hook settles is cleared a moment later, with every other game's, in one trip. The clock
+stands still (freezegun), so that nothing a process remembers for a while lapses mid-test: a
+game's live mark (once per 2 s), a guest game's seating, a guest token's seat (once a minute)
+each cost a trip when they do.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import threading
 
 import pytest
 import redis
+from freezegun import freeze_time
 
 from engine.selfplay import pick
 from events import followup, snapshots
@@ -46,6 +50,7 @@ def trips() -> int:
 
 
 @pytest.mark.parametrize("limits_on", [True, False])
+@freeze_time()
 def test_a_move_costs_one_round_trip_and_the_shipped_limits_three_more(redis_server, limits_on):
     client = redis.Redis.from_url(redis_server.url, connection_class=CountingConnection)
     client.script_load(lua("put_snapshots.lua"))         # a script's first run on a server loads it: not a move's
