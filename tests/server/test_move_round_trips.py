@@ -35,13 +35,23 @@ LIMITER_TRIPS = 3
 
 
 class CountingConnection(redis.Connection):
-    """A connection that counts what it sends (one send per command or pipeline: a round trip)."""
+    """A connection that counts what it sends (one send per command or pipeline: a round trip),
+    but for its handshake: a pool opens another connection when the settler's thread holds one."""
 
     sent: dict[int, int] = {}
+    connecting = False
+
+    def on_connect_check_health(self, *args, **kwargs):
+        self.connecting = True
+        try:
+            super().on_connect_check_health(*args, **kwargs)
+        finally:
+            self.connecting = False
 
     def send_packed_command(self, command, check_health=True):
-        thread = threading.get_ident()
-        self.sent[thread] = self.sent.get(thread, 0) + 1
+        if not self.connecting:
+            thread = threading.get_ident()
+            self.sent[thread] = self.sent.get(thread, 0) + 1
         super().send_packed_command(command, check_health)
 
 
