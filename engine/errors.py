@@ -17,6 +17,8 @@ ERROR_CODES: dict[str, str] = {
     "unknown_school": "a seat names no school",
     "school_not_available": "a seat names a school this server does not offer",
     "duplicate_school": "two seats name the same school",
+    "mixed_school_choice": "some seats but not all ask for school bans or mutual selection (or each for another)",
+    "too_many_players_for_bans": "with bans, too few schools would be left for every player (four players)",
     # whose move it is
     "game_over": "the game has ended",
     "not_your_turn": "another seat is to act",

@@ -19,7 +19,7 @@ from .shapes import (
     FinalRoundStarted, FlareInvoked, GameCreated, GameEnded, GameEvent, GatewayLost, GatewayMarked,
     ImprovisationUsed, LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved,
     PiecePickedUp, PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned,
-    PointsScored, PositionSet, ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned, SeatOptionsSet,
+    PointsScored, PositionSet, ResolutionAdvanced, SchoolBanned, SchoolChosen, SchoolDrawn, SeatAbandoned, SeatOptionsSet,
     SummonModifierGranted, SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt,
     TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
     WarpPlayed,
@@ -314,6 +314,13 @@ def _school_drawn(s: State, e: SchoolDrawn) -> None:
 @reducer("SchoolChosen")
 def _school_chosen(s: State, e: SchoolChosen) -> None:
     s["seats"][e["seat"]]["school"] = e["school"]
+    if "by" in e:
+        s["seats"][e["seat"]]["chosen_by"] = e["by"]
+
+
+@reducer("SchoolBanned")
+def _school_banned(s: State, e: SchoolBanned) -> None:
+    s["seats"][e["seat"]]["banned"] = e["school"]
 
 
 @reducer("LegendsPassed")

@@ -17,7 +17,7 @@ from .shapes import (
     DestructionBonusGranted, ExtraDrawGranted, ExtraTurnGranted, FinalRoundStarted, FlareInvoked, GameEnded,
     GatewayLost, GatewayMarked, ImprovisationUsed, LegendsPassed, PendingBeingCleared, PieceConverted,
     PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced, PieceRankChanged, PieceReleased, PieceStored,
-    PiecesSwapped, PlayerResigned, PointsScored, SchoolChosen, SchoolDrawn, SeatAbandoned, SeatEntry,
+    PiecesSwapped, PlayerResigned, PointsScored, SchoolBanned, SchoolChosen, SchoolDrawn, SeatAbandoned, SeatEntry,
     SummoningCountedAsLegend, TaskClaimed, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
     WarpPlayed,
 )
@@ -297,7 +297,14 @@ def _school_drawn(e: SchoolDrawn, n: Names) -> str:
 
 @says("SchoolChosen")
 def _school_chosen(e: SchoolChosen, n: Names) -> str:
+    if "by" in e:
+        return f"{_who(n, e['by'])} chooses {e['school'].capitalize()} for {_who(n, e['seat'])} to play."
     return f"{_who(n, e['seat'])} chooses to play {e['school'].capitalize()}."
+
+
+@says("SchoolBanned")
+def _school_banned(e: SchoolBanned, n: Names) -> str:
+    return f"{_who(n, e['seat'])} bans {e['school'].capitalize()}: nobody will play it."
 
 
 @says("LegendsPassed")

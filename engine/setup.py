@@ -4,13 +4,18 @@ the Deathmatch start pieces, whose placement is the placer's pending decision.
 Options: {"form", "seats": [{"school"}], "seed", "teams"}. With "teams": true (High Form or duel)
 four seats play in two teams of two, seat i in team i % 2 (engine/teams.py).
 
-School choice: each seat's "school" is a school id of SUPPORTED_SCHOOLS, "random" or "draft".
+School choice: each seat's "school" is a school id of SUPPORTED_SCHOOLS, "random" or "draft"; or
+every seat's is "bans", or every seat's "mutual" (BGA's "random after bans" and "mutual selection").
 GameCreated records the asks as given. At creation every "random" seat, in seat order, draws its
 school from the schools no seat named and none drew before it (SchoolDrawn, a recorded outcome:
 replay never re-rolls). Then every "draft" seat, in seat order (the turn order), picks one of the
-schools still left as a pending decision {"type": "choose", "school": ...} (SchoolChosen). The
-decks are shuffled and the opening hands dealt only once every seat has its school (`deal`);
-until then the game is in its setup phase with no turn.
+schools still left as a pending decision {"type": "choose", "school": ...} (SchoolChosen).
+With "bans", each seat in seat order bans one school not banned yet (a pending decision answered
+the same way; SchoolBanned), then every seat draws its school at random from the others
+(SchoolDrawn). With "mutual", each seat in seat order chooses the school of the next seat (the last
+seat's choice is the first seat's) from those nobody plays yet, seeing the earlier choices
+(SchoolChosen with `by`). The decks are shuffled and the opening hands dealt only once every seat
+has its school (`deal`); until then the game is in its setup phase with no turn.
 """
 from __future__ import annotations
 
@@ -82,7 +87,12 @@ def new_game(options: dict[str, Any], release: str | None = None) -> list[Event]
              points=[[0] * n for _ in schools] if form == "melee" else [0] * k,
              impro=[[c != i for c in range(n)] for i in range(n)] if form == "melee" else None,
              options=_rules_options(options))
-    if not _ask_draft(ctx, choice.draw_random(ctx, SUPPORTED_SCHOOLS)):
+    wide = schools[0] if schools[0] in choice.TABLE_WIDE else None
+    if wide == choice.BANS:
+        raise_decision(ctx, BAN, {"kind": "ban", "seat": 0, "schools": list(SUPPORTED_SCHOOLS)}, 0)
+    elif wide == choice.MUTUAL:
+        _ask_mutual(ctx, 0, list(SUPPORTED_SCHOOLS))
+    elif not _ask_draft(ctx, choice.draw_random(ctx, SUPPORTED_SCHOOLS)):
         deal(ctx)
     return ctx.events
 
@@ -109,6 +119,46 @@ def _school_chosen(ctx: Context, answer: Command) -> None:
 
 SCHOOL = decision("school", lambda state: Options(choice.options(state)), _school_chosen,
                   ask="school", prompt="Choose your school")
+
+
+def _school_banned(ctx: Context, answer: Command) -> None:
+    """A seat's ban; once every seat has banned, every seat draws its school from the others."""
+    frame, school = current_effect(ctx.state), answer["school"]
+    ctx.emit("SchoolBanned", seat=frame["seat"], school=school)
+    left = [s for s in frame["schools"] if s != school]
+    following = frame["seat"] + 1
+    if following < len(ctx.state["seats"]):
+        raise_decision(ctx, BAN, {**frame, "seat": following, "schools": left}, following)
+        return
+    close(ctx)
+    choice.draw_random(ctx, left, choice.BANS)
+    deal(ctx)
+
+
+BAN = decision("ban", lambda state: Options(choice.options(state)), _school_banned,
+               ask="school", prompt="Ban a school: nobody will play it")
+
+
+def _ask_mutual(ctx: Context, chooser: int, left: list[str]) -> None:
+    """`chooser` picks, from `left`, the school of the seat after it (the last seat: of the first)."""
+    receiver = (chooser + 1) % len(ctx.state["seats"])
+    raise_decision(ctx, MUTUAL, {"kind": "mutual", "seat": chooser, "for_seat": receiver, "schools": left}, chooser)
+
+
+def _school_given(ctx: Context, answer: Command) -> None:
+    """A seat's choice for the next seat; the cards are dealt once the last seat has chosen."""
+    frame, school = current_effect(ctx.state), answer["school"]
+    ctx.emit("SchoolChosen", seat=frame["for_seat"], school=school, by=frame["seat"])
+    following = frame["seat"] + 1
+    if following < len(ctx.state["seats"]):
+        _ask_mutual(ctx, following, [s for s in frame["schools"] if s != school])
+        return
+    close(ctx)
+    deal(ctx)
+
+
+MUTUAL = decision("mutual", lambda state: Options(choice.options(state)), _school_given,
+                  ask="school", prompt="Choose the school the next player plays")
 
 
 def deal(ctx: Context) -> None:

@@ -67,8 +67,10 @@ class Pending(TypedDict):
 # --- the state (engine/state.py) -------------------------------------------------------------------
 
 class SeatEntry(TypedDict):
-    school: str                     # a school id ("draft" until drafted)
+    school: str                     # a school id ("draft", "bans" or "mutual" until it has one)
     color: int
+    banned: NotRequired[str]        # with bans: the school this seat banned
+    chosen_by: NotRequired[int]     # with mutual selection: the seat that chose this seat's school
     resigned: NotRequired[bool]
 
 
@@ -514,10 +516,17 @@ class ResolutionAdvanced(TypedDict):
     pending: Pending | None
 
 
+class SchoolBanned(TypedDict):
+    type: Literal["SchoolBanned"]
+    school: str
+    seat: int
+
+
 class SchoolChosen(TypedDict):
     type: Literal["SchoolChosen"]
     school: str
     seat: int
+    by: NotRequired[int]            # mutual selection: the seat that chose it (else the seat itself)
 
 
 class SchoolDrawn(TypedDict):
@@ -634,7 +643,7 @@ GameEvent = Union[
     GatewayLost, GatewayMarked, ImprovisationUsed, LegendsPassed, PendingBeingCleared,
     PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced, PieceRankChanged,
     PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, PositionSet,
-    ResolutionAdvanced, SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted,
+    ResolutionAdvanced, SchoolBanned, SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted,
     SummonModifierUsed, SummoningCountedAsLegend, TaskClaimed, TasksDealt, TimeoutStreakEnded,
     TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied, WarpPlayed,
 ]

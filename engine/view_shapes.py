@@ -18,7 +18,7 @@ from .shapes import (
     CommandAccepted, ControlPassed, DestructionBonusGranted, ExtraDrawGranted, ExtraTurnGranted, FinalRound,
     FinalRoundStarted, FlareInvoked, GameCreatedPublic, GameEnded, GameResult, GatewayLost, GatewayMarked, ImprovisationUsed,
     LegendsPassed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp, PiecePlaced,
-    PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, SchoolChosen,
+    PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored, SchoolBanned, SchoolChosen,
     SchoolDrawn, SeatAbandoned, SeatOptionsSet, SummoningCountedAsLegend, SummonModifierGranted, SummonModifierUsed, TaskClaimed,
     TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, TurnStepUndone, TurnTimedOut, WarpCopied,
     WarpPlayed,
@@ -57,6 +57,8 @@ class SeatView(TypedDict):
     sideways: NotRequired[int]      # team play: how many of the deck's bottom cards lie crosswise
     hand: NotRequired[list[str]]    # the viewer's own seat only (every seat once the game is over)
     confirm_turn_end: bool          # the seat ends its turns itself, with `end_turn` (engine/confirm.py)
+    banned: NotRequired[str]        # school bans: the school this seat banned
+    chosen_by: NotRequired[int]     # mutual selection: the seat that chose this seat's school
 
 
 class Score(TypedDict):
@@ -235,7 +237,7 @@ SeenEvent = Union[
     ExtraDrawGranted, ExtraTurnGranted, FinalRoundStarted, FlareInvoked, GameEnded, GatewayLost, GatewayMarked,
     ImprovisationUsed, PendingBeingCleared, PieceConverted, PieceDestroyed, PieceMoved, PiecePickedUp,
     PiecePlaced, PieceRankChanged, PieceReleased, PieceStored, PiecesSwapped, PlayerResigned, PointsScored,
-    SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted, SummonModifierUsed,
+    SchoolBanned, SchoolChosen, SchoolDrawn, SeatAbandoned, SummonModifierGranted, SummonModifierUsed,
     SummoningCountedAsLegend, TaskClaimed, TimeoutStreakEnded, TurnEnded, TurnStarted, TurnStepRedone, SeatOptionsSet,
     TurnStepUndone, TurnTimedOut, WarpCopied, WarpPlayed,
 ]

@@ -82,6 +82,10 @@ def player_view(state: State, seat: Seat) -> PlayerView:
             "confirm_turn_end": confirm.confirms(state, i)}
         if teams.team_play(state):
             seen["sideways"] = teams.sideways(state, i)
+        if "banned" in entry:
+            seen["banned"] = entry["banned"]
+        if "chosen_by" in entry:
+            seen["chosen_by"] = entry["chosen_by"]
         if i == seat or over:
             seen["hand"] = list(state["hands"][i])
         seats.append(seen)

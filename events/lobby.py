@@ -28,8 +28,12 @@ from .errors import GameExists
 from .replies import text, text_or_none
 
 FEED_SIZE = 1000
-SCHOOL_MODES = {"random": "Random schools", "draft": "Drafted schools", "fixed": "Each picks a school"}
-"""How a table's seats get their schools, with the words the page shows (served in /vocabulary)."""
+SCHOOL_MODES = {"random": "Random schools", "draft": "Drafted schools", "fixed": "Each picks a school",
+                "bans": "Random after bans", "mutual": "Mutual selection"}
+"""How a table's seats get their schools, with the words the page shows (served in /vocabulary).
+Each but "fixed" is what every seat asks the engine for (engine/schools.py CHOICES): "bans", each
+player in seat order bans a school, then all are drawn from the rest; "mutual", each player in seat
+order chooses the school of the next."""
 RELAY_BATCH = 100
 TABLE_TTL_ENV, TABLE_TTL = "ARENA_LOBBY_TABLE_TTL", 24 * 3600
 

@@ -1,7 +1,7 @@
 """The lobby: open tables to join, quick match, and the feed the live list follows.
 
-A table names a form, its number of players, how schools are chosen (each player's own, random
-or drafted), a time control, rated or casual, and optionally the range of form ratings (openskill
+A table names a form, its number of players, how schools are chosen (each player's own, random,
+drafted, random after bans or by mutual selection: events/lobby.py SCHOOL_MODES), a time control, rated or casual, and optionally the range of form ratings (openskill
 ordinals) that may join. Its creator holds the first place; others join free places and may
 leave before the start. When the last place is taken the game starts: the table's id is the
 game's id, and seat order is drawn at random. The creator of a 4-player melee may start it with 3.
@@ -28,7 +28,7 @@ from flask_smorest import Blueprint
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from engine.ai import LEVELS
-from engine.schools import CHOICES
+from engine.schools import BANS, CHOICES
 from engine.setup import SUPPORTED_SCHOOLS
 from engine.vocabulary import SEATS, TEAM_FORMS, TEAM_SEATS
 from events import accounts, keys, lobby, ratings, results, roster
@@ -88,6 +88,9 @@ class TableIn(Strict):
                                   f"{low}" + (f" to {high}" if high > low else "") + " players", "seats")
         if data["schools"] == "fixed" and "school" not in data:
             raise ValidationError("with schools 'fixed', say which school you play", "school")
+        if data["schools"] == BANS and 2 * seats > len(SUPPORTED_SCHOOLS):
+            raise ValidationError(f"bans need two schools per player among the {len(SUPPORTED_SCHOOLS)}: choose them "
+                                  "for 2 or 3 players, or choose the schools another way", "schools")
         low, high = data.get("rating_min"), data.get("rating_max")
         if low is not None and high is not None and low > high:
             raise ValidationError("rating_min is above rating_max", "rating_min")

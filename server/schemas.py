@@ -49,7 +49,8 @@ class Strict(Schema):
 class PlayerSeatIn(Strict):
     name = Name(required=True)
     school = fields.String(required=True, validate=validate.Length(min=1, max=32),
-                           metadata={"description": "a school id, or 'random' or 'draft' (engine/setup.py)"})
+                           metadata={"description": "a school id, or 'random' or 'draft'; or 'bans' or 'mutual' "
+                                                     "for every seat (engine/setup.py)"})
     player = fields.String(validate=validate.Regexp(r"^[A-Za-z0-9_-]{1,64}$"),
                            metadata={"description": "id of a registered player to seat here"})
     bot = fields.Boolean(load_default=False, metadata={"description": "the computer plays this seat (at the cheapest "

@@ -74,11 +74,12 @@ def _schools() -> list[str]:
 
 
 def _choices() -> list[str]:
+    """The ways one seat may ask for its school (bans and mutual selection are for the whole table)."""
     try:
-        from engine.schools import CHOICES
+        from engine.schools import CHOICES, TABLE_WIDE
     except ImportError:                     # an engine without random or drafted schools
         return []
-    return list(CHOICES)
+    return [c for c in CHOICES if c not in TABLE_WIDE]
 
 
 def _geometry() -> dict:

@@ -5,9 +5,11 @@ decide the same after a change. Each record here is a whole game played by the e
 (random legal play), written with its options (or starting position) so tests/engine/test_corpus.py
 can make it again from nothing and decide every move again. The plan covers every form, every
 school, 2 vs 2 teams, timeouts and abandoned seats played by autoplay, drafted and random schools,
-a resignation and games started from a position; every record stays under 100 KB.
+school bans and mutual selection, a resignation and games started from a position; every record
+stays under 100 KB.
 
     python tools/record_corpus.py            # rewrites tests/data/corpus/*.json
+    python tools/record_corpus.py NAME...    # records only the plans named (a plan added), keeps the rest
 
 Re-record only for a deliberate rules change, in the same commit, and say why in its message.
 """
@@ -79,6 +81,8 @@ def plans() -> list[Plan]:
         out.append(Plan(f"draft-{form}-{i}", _options(form, schools), tags=("draft", form)))
     out.append(Plan("draft-teams-high_form", _options("high_form", ["draft"] * 4, teams=True),
                     tags=("draft", "teams", "high_form")))
+    out.append(Plan("bans-duel", _options("duel", ["bans"] * 2), tags=("bans", "duel")))
+    out.append(Plan("mutual-melee", _options("melee", ["mutual"] * 3), tags=("mutual", "melee", "melee3")))
     for i, (form, schools) in enumerate((("duel", ["highland", "southern"]), ("duel", ["nethervoid", "sylvan"]),
                                          ("high_form", ["everfrost", "northern"]),
                                          ("melee", ["etherweave", "highland", "northern"]),
@@ -176,15 +180,19 @@ def record(plan: Plan) -> str:
     raise SystemExit(f"{plan.name}: no finished game under {MAX_BYTES} bytes in 40 seeds")
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    for old in OUTPUT.glob("*.json"):
-        old.unlink()
-    for plan in plans():
+    chosen = [p for p in plans() if p.name in names] if names else plans()
+    if len(chosen) != len(names or chosen):
+        raise SystemExit(f"no such plan: {sorted(set(names) - {p.name for p in chosen})}")
+    if not names:
+        for old in OUTPUT.glob("*.json"):
+            old.unlink()
+    for plan in chosen:
         (OUTPUT / f"{plan.name}.json").write_text(record(plan), encoding="utf-8")
-    print(f"wrote {len(plans())} games to {OUTPUT.relative_to(ROOT)}")
+    print(f"wrote {len(chosen)} games to {OUTPUT.relative_to(ROOT)}")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

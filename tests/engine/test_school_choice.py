@@ -119,3 +119,48 @@ def test_positions_take_named_schools_only():
     with pytest.raises(engine.RuleError) as err:
         engine.from_position({"form": "duel", "seats": [{"school": "random"}, {"school": "sylvan"}]})
     assert err.value.code == "unknown_school"
+
+
+# --- bans and mutual selection (the whole table) -----------------------------------------------------
+
+def test_each_seat_bans_a_school_in_seat_order_then_every_seat_draws_from_the_rest():
+    events, state = created("melee", ["bans"] * 3)
+    for seat, banned in enumerate(("everfrost", "sylvan", "northern")):
+        assert active_seat(state) == seat and state["pending"]["kind"] == "ban" and state["hands"][seat] == []
+        assert legal(state) == [pick(s) for s in ALL if s not in ("everfrost", "sylvan", "northern")[:seat]]
+        new = engine.decide(state, {"seat": seat, **pick(banned)})
+        events, state = events + new, engine.replay(new, state)
+    assert [s["banned"] for s in state["seats"]] == ["everfrost", "sylvan", "northern"]
+    assert len(set(schools(state))) == 3 and not set(schools(state)) & {"everfrost", "sylvan", "northern"}
+    assert [e["seat"] for e in events if e["type"] == "SchoolDrawn"] == [0, 1, 2]
+    assert all(state["hands"]) and state["pending"]["kind"] == "start_pieces"             # dealt: the game begins
+    assert engine.replay(events) == state
+
+
+def test_a_banned_school_is_never_drawn_whatever_the_seed():
+    for seed in range(10):
+        _, state = created("duel", ["bans"] * 2, seed=str(seed))
+        state = play(state, pick(ALL[seed % 7]), pick(ALL[(seed + 3) % 7]))
+        assert not set(schools(state)) & {ALL[seed % 7], ALL[(seed + 3) % 7]} and len(set(schools(state))) == 2
+
+
+def test_with_mutual_selection_each_seat_chooses_the_next_seats_school_seeing_the_earlier_choices():
+    events, state = created("melee", ["mutual"] * 3)
+    for chooser, school in enumerate(("everfrost", "sylvan", "northern")):
+        assert active_seat(state) == chooser and state["pending"]["kind"] == "mutual"
+        chosen = ("everfrost", "sylvan")[:chooser]
+        assert [s["school"] for s in engine.player_view(state, chooser)["seats"]][1:chooser + 1] == list(chosen)
+        assert legal(state) == [pick(s) for s in ALL if s not in chosen]
+        new = engine.decide(state, {"seat": chooser, **pick(school)})
+        events, state = events + new, engine.replay(new, state)
+    assert schools(state) == ["northern", "everfrost", "sylvan"]
+    assert [s["chosen_by"] for s in engine.player_view(state, None)["seats"]] == [2, 0, 1]
+    assert engine.replay(events) == state
+
+
+def test_bans_and_mutual_selection_are_for_every_seat_and_bans_leave_a_school_for_each():
+    for asks, code in ((["bans", "random"], "mixed_school_choice"), (["bans", "mutual"], "mixed_school_choice"),
+                       (["bans"] * 4, "too_many_players_for_bans")):
+        with pytest.raises(engine.RuleError) as err:
+            created("melee" if len(asks) == 4 else "duel", asks)
+        assert err.value.code == code

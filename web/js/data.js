@@ -40,7 +40,12 @@ export function schoolName(data, id) {
   if (deck) return deck.name;
   if (id === "random") return "Random school";
   if (id === "draft") return "Draft (pick in turn)";
-  return id;
+  return schoolModeName(data, id);
+}
+
+// How a table chooses its schools, in the words of the one registry (GET /vocabulary: school_modes).
+export function schoolModeName(data, id) {
+  return (data.vocabulary.school_modes.find((m) => m.id === id) || {}).name || id;
 }
 
 // A form's name ("duel" -> "Duel"), or its id when the geometry does not list it.

@@ -210,6 +210,8 @@ export function seatsPanel(view, data, mySeat, skew, stats = null) {
           title: low ? "time left: under a fifth of the limit" : "time left" }, clockIcon(), duration(left)) : null),
       h("div", { class: "seat-facts" },
         h("span", {}, schoolName(data, seat.school)),
+        seat.chosen_by !== undefined ? h("span", { class: "school-by" }, `chosen by ${playerName(view, seat.chosen_by)}`) : null,
+        seat.banned ? h("span", { class: "school-ban" }, `banned ${schoolName(data, seat.banned)}`) : null,
         h("span", {}, `hand ${seat.hand_size}`),
         h("span", {}, `deck ${seat.deck_size}`),
         h("span", {}, `discard ${(seat.discard || []).length}`),

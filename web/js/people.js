@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { currentAccount, signInForm } from "./account.js";
 import { clear, h, plural } from "./dom.js";
-import { formName, schoolName } from "./data.js";
+import { formName, schoolModeName, schoolName } from "./data.js";
 import { NEWEST, inbox } from "./inbox.js";
 import { timeControlText, when } from "./panels.js";
 
@@ -111,7 +111,7 @@ export async function showPeople(el, data) {
       }
       const range = t.rating_min !== null || t.rating_max !== null ? ` · rating ${t.rating_min ?? "…"} to ${t.rating_max ?? "…"}` : "";
       return h("li", { class: "table-item", "data-table": t.id },
-        h("span", { class: "table-what" }, `${t.form_text || formName(data, t.form)} · ${t.players.length}/${t.seats} · ${t.schools} schools · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
+        h("span", { class: "table-what" }, `${t.form_text || formName(data, t.form)} · ${t.players.length}/${t.seats} · ${schoolModeName(data, t.schools)} · ${timeControlText(t.time_control)} · ${t.rated ? "rated" : "casual"}${range}`),
         h("span", { class: "table-who" }, t.players.map((p) => (p.bot_level ? `${p.name} (computer · level ${p.bot_level})` : p.name)).join(", ")), ...buttons,
         choosing?.table === t.id && !seated ? schoolChooser(t) : null);
     }));
