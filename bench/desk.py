@@ -12,7 +12,10 @@ median wall time in ms:
 - the same with the index emptied before each request, so every game is loaded and its row built
   again (what GET /players/me/games did before the index, one load per game);
 - GET /players/me/games, read from the same index;
-- the floor: one pipeline of SMEMBERS + two HGETALL on the player's keys, from redis-py.
+- the floor: one pipeline of SMEMBERS + two HGETALL on the player's keys, from redis-py;
+
+and what keeping the index costs each change to a game (the follow-up hook's `desk.index`, with the
+clock the hook already has), beside a Redis PING.
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from events import keys  # noqa: E402
+from events import desk as desk_index, game_clock, keys, roster  # noqa: E402
 from events.redis_process import start_redis  # noqa: E402
 from server import create_app  # noqa: E402
 
@@ -100,8 +103,21 @@ def main() -> None:
         for name, run, before in rows:
             ms = median_ms(run, args.repeat if before is None else max(3, args.repeat // 5), before)
             print(f"  {name:58s} {ms:8.2f} ms  {ms / base:6.1f}x floor")
+        index_cost(app, redis, me, desk["next"], args.repeat)
+
     finally:
         server.stop()
+
+
+def index_cost(app, redis, me: dict, game_id: str, repeat: int) -> None:
+    """The hook's share of a change: one desk.index of a timed game of two seats, one a player's."""
+    service = app.extensions["arena"].service
+    loaded = service.load(game_id)
+    clock = game_clock.current(redis, service, game_id, roster.seating_of(redis, game_id).tc)
+    ping = median_ms(redis.ping, repeat * 10)
+    ms = median_ms(lambda: desk_index.index(redis, service, game_id, loaded.state, loaded.version, 0.0, clock),
+                   repeat * 10)
+    print(f"  {'desk.index after a change (the hook)':58s} {ms:8.3f} ms  {ms / ping:6.1f}x a PING ({ping:.3f} ms)")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The desk in a real Chromium, at desktop and phone sizes: a signed-in player's games in the desk's
 order, one click to the next game waiting, the header's link on to the one after, and the games
-looked at no longer marked as changed; a private note written beside the game."""
+looked at no longer marked as changed; the desk following an opponent's move live; a private note
+written beside the game."""
 from __future__ import annotations
 
 import re
@@ -20,13 +21,13 @@ def _signed_up(browser, viewport: dict):
     return ctx
 
 
-def _game(ctx, url: str, me: dict, tc: dict, opponent: str, first: bool) -> str:
+def _game(ctx, url: str, me: dict, tc: dict, opponent: str, first: bool) -> tuple[str, str]:
     csrf = next(c["value"] for c in ctx.cookies() if c["name"] == "arena_csrf")
     seats = [{"name": opponent, "school": "northern"}, {"name": me["name"], "school": "sylvan", "player": me["id"]}]
     made = ctx.request.post(url + "/games", headers={"X-CSRF-Token": csrf},
                             data={"form": "duel", "time_control": tc, "players": seats if first else seats[::-1]})
     assert made.status == 201, made.text()
-    return made.json()["id"]
+    return made.json()["id"], next(s["token"] for s in made.json()["seats"] if s["name"] == opponent)
 
 
 def test_the_desk_orders_my_games_and_takes_me_to_the_next_one_waiting(browser, live_server):
@@ -35,9 +36,9 @@ def test_the_desk_orders_my_games_and_takes_me_to_the_next_one_waiting(browser, 
     try:
         name = f"desk{uuid.uuid4().hex[:6]}"
         me = ctx.request.post(live_server.url + "/accounts", data={"name": name, "password": PASSWORD}).json()
-        day = _game(ctx, live_server.url, me, {"kind": "move", "seconds": 86400}, "Bob", True)
-        hour = _game(ctx, live_server.url, me, {"kind": "move", "seconds": 3600}, "Cy", True)
-        theirs = _game(ctx, live_server.url, me, {"kind": "move", "seconds": 86400}, "Dee", False)
+        day, _ = _game(ctx, live_server.url, me, {"kind": "move", "seconds": 86400}, "Bob", True)
+        hour, _ = _game(ctx, live_server.url, me, {"kind": "move", "seconds": 3600}, "Cy", True)
+        theirs, dee = _game(ctx, live_server.url, me, {"kind": "move", "seconds": 86400}, "Dee", False)
         page = ctx.new_page()
         shot = Shots(page, "desk")
         page.goto(live_server.url + "/desk")
@@ -47,6 +48,9 @@ def test_the_desk_orders_my_games_and_takes_me_to_the_next_one_waiting(browser, 
         expect(page.locator(".desk-your_turn .changed-dot")).to_have_count(2)       # never looked at
         expect(page.locator(".desk-waiting")).to_contain_text("Dee to play")
         shot("desktop")
+        _, legal = live_server.call("GET", f"/games/{theirs}/legal", token=dee)      # Dee plays: the desk follows live
+        live_server.call("POST", f"/games/{theirs}/commands", next(c for c in legal["commands"] if c["type"] != "resign"), token=dee)
+        expect(page.locator(f'.desk-your_turn [data-game="{theirs}"]')).to_have_count(1)
 
         page.select_option("select[name=opponent]", "Cy")               # a filter, kept in the address
         expect(page.locator(".desk .game-item")).to_have_count(1)

@@ -1,13 +1,17 @@
 // The desk at /desk: every game of the signed-in player (GET /players/me/desk), those to play first
 // (least time left first), then those waiting on others, then the finished ones; a dot on each game
 // that changed since the player last looked; one button to the next game waiting; filters by form,
-// opponent and rated, kept in the address (?form=&opponent=&rated=) so a reload keeps them.
+// opponent and rated, kept in the address (?form=&opponent=&rated=) so a reload keeps them. Drawn
+// again when the player's own stream brings news (a move, a turn, a game over) and when the tab
+// comes back into view.
 
 import { api } from "./api.js";
 import { clear, h, plural } from "./dom.js";
 import { formName } from "./data.js";
 import { currentAccount } from "./account.js";
+import { inbox } from "./inbox.js";
 
+const SETTLE_MS = 300;              // a burst of news is drawn once
 const HEADINGS = { your_turn: "Your turn", waiting: "Waiting on others", finished: "Finished" };
 const BADGES = { your_turn: "Your turn", waiting: "Playing", finished: "Over" };
 
@@ -34,6 +38,14 @@ export async function showDesk(root, data) {
       h("p", {}, "Sign in to see all your games in one place. ", h("a", { href: "/account" }, "Sign in"))));
     return;
   }
+  let soon;
+  const later = () => { clearTimeout(soon); soon = setTimeout(() => drawDesk(root, data).catch(() => {}), SETTLE_MS); };
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) later(); });
+  inbox().then((news) => news.listen(later)).catch(() => { /* drawn again on coming back */ });
+  await drawDesk(root, data);
+}
+
+async function drawDesk(root, data) {
   const params = new URLSearchParams(window.location.search);
   const filters = { form: params.get("form") || "", opponent: params.get("opponent") || "", rated: params.get("rated") || "" };
   const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
@@ -42,7 +54,7 @@ export async function showDesk(root, data) {
     filters[event.target.name] = event.target.value;
     const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
     history.replaceState(null, "", `/desk${next ? `?${next}` : ""}`);
-    showDesk(root, data);
+    drawDesk(root, data);
   };
   const waiting = desk.counts.your_turn;
   const sections = Object.keys(HEADINGS).map((section) => {
