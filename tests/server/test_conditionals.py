@@ -131,3 +131,13 @@ def test_a_reply_is_rehearsed_from_what_the_seat_knows_until_its_turn_ends(clien
     assert done.json["ended"] and done.json["commands"] == []
     assert rehearse([{"type": "place", "square": "c1"}]).status_code == 422               # taken: not legal
     assert rehearse([], tokens[1]).json["code"] == "not_waiting"
+
+
+def test_the_seats_own_move_drops_its_replies_and_a_game_over_first_is_told(client):
+    for resigning, told in ((0, None), (1, "The game ended before your turn came.")):
+        game_id, tokens = ann_waits(client)
+        put(client, game_id, tokens[0], RULES)
+        assert client.post(f"/games/{game_id}/resign", headers=bearer(tokens[resigning])).status_code == 200
+        mine = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json
+        assert mine["rules"] == [] and not mine["waiting"]
+        assert (mine["told"] and mine["told"]["results"][0]["reason"]) == told
