@@ -4,6 +4,7 @@
 // Enter, Space) live in board.js; Escape cancels a selection (game.js).
 
 import { h } from "./dom.js";
+import * as storage from "./storage.js";
 
 export const KEYS = [
   ["?", "Show this list of keys"],
@@ -27,9 +28,16 @@ export class Keyboard {
     this.dialog = h("dialog", { class: "keys-help", id: "keys-help", "aria-labelledby": "keys-title" },
       h("h2", { id: "keys-title" }, "Keys"),
       h("dl", {}, KEYS.map(([key, what]) => [h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)])),
+      // single-character keys can be turned off (WCAG 2.1.4): speech input or a stray key press may trigger them
+      h("label", { class: "check" }, h("input", { type: "checkbox", id: "single-keys", checked: this.singleKeys(),
+        onchange: (e) => storage.setPref("singleKeys", e.target.checked) }), "Use the one-letter keys (all but the arrows, Enter, Escape and Ctrl)"),
       h("form", { method: "dialog" }, h("button", { type: "submit", class: "primary", id: "keys-close" }, "Close")));
     this.button = h("button", { type: "button", class: "small", id: "keys-btn", "aria-keyshortcuts": "?",
       onclick: () => this.help() }, "Keys (?)");
+  }
+
+  singleKeys() {
+    return storage.pref("singleKeys", true);
   }
 
   help() {
@@ -40,7 +48,7 @@ export class Keyboard {
   // A key pressed anywhere on the page: true when it was one of ours (then nothing else acts on it).
   key(event) {
     const typing = event.target.closest && event.target.closest("input, select, textarea, [contenteditable], dialog");
-    if (typing || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return false;
+    if (typing || event.ctrlKey || event.metaKey || event.altKey || event.isComposing || !this.singleKeys()) return false;
     const act = {
       "?": () => this.help(),
       b: () => this.toBoard(),

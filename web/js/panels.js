@@ -88,6 +88,11 @@ function restingUntil(clocks, seat) {
   return rest && Date.parse(rest.until) > Date.now() ? rest : null;
 }
 
+// A seat's colour as a small disc carrying the colour's letter (the name beside it says it in words).
+function swatch(c) {
+  return h("span", { class: "swatch", style: `background:${c.fill};color:${c.text}`, "aria-hidden": "true" }, c.letter);
+}
+
 export function statusText(view, data, mySeat) {
   if (view.status === "finished") {
     const r = view.result || {};
@@ -150,7 +155,7 @@ function teamHeads(view, mySeat) {
   const teams = new Map();
   for (const seat of view.seats || []) teams.set(seat.color, [...(teams.get(seat.color) || []), seat.seat]);
   return [...teams.entries()].map(([color, seats]) => h("p", { class: "team-score", "data-team": color },
-    h("span", { class: "swatch", style: `background:${colour(color).fill}`, "aria-hidden": "true" }), " ",
+    swatch(colour(color)), " ",
     h("strong", {}, `${seats.includes(mySeat) ? "Your team" : `Team ${colour(color).name}`}: ${(scores.get(seats[0]) || {}).score ?? 0} / ${targetOf(view)}`),
     ` · ${seats.map((s) => playerName(view, s)).join(" & ")}`));
 }
@@ -200,7 +205,7 @@ export function seatsPanel(view, data, mySeat, skew, stats = null) {
     const resting = away ? null : restingUntil(view.clocks, seat.seat);
     return h("li", { class: `seat${active ? " active" : ""}`, "data-seat": seat.seat },
       h("div", { class: "seat-head" },
-        h("span", { class: "swatch", style: `background:${c.fill}`, "aria-hidden": "true" }),
+        swatch(c),
         h("span", { class: "seat-name" }, player.name || `Seat ${seat.seat + 1}`), tags,
         active ? h("span", { class: "to-play" }, "to play") : null,
         h("span", { class: "score", title: melee ? `Score: the weakest colour; the best colour against the target of ${target}`
@@ -308,7 +313,7 @@ export function stripPanel(view, data, mySeat, skew) {
     const left = remaining(view.clocks, seat.seat, skew);
     const low = left !== null && full && left < 0.2 * full;
     return h("span", { class: `strip-seat${active ? " active" : ""}`, "data-strip-seat": seat.seat },
-      h("span", { class: "swatch", style: `background:${colour(seat.color).fill}`, "aria-hidden": "true" }),
+      swatch(colour(seat.color)),
       h("span", { class: "strip-name" }, seat.seat === mySeat ? `${player.name || "You"} (you)` : player.name || `Seat ${seat.seat + 1}`),
       h("span", { class: "strip-score" }, stripScore(scores.get(seat.seat) || {}, targetOf(view))),
       left !== null ? h("span", { class: `clock${active ? " running" : ""}${low ? " low" : ""}` }, duration(left)) : null);
