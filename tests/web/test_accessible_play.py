@@ -16,24 +16,13 @@ import uuid
 from playwright.sync_api import expect
 
 from .axe import no_serious_violations
-from .conftest import NOTIFICATION_STUB, TIMEOUT_MS, Shots
-from .test_people import sign
+from .conftest import Shots
+from .test_people import new_page
 
 NEAR_THE_END = {"board": [{"square": "d4", "seat": 0, "rank": "common"}, {"square": "d6", "seat": 0, "rank": "common"},
                           {"square": "c4", "seat": 1, "rank": "common"}, {"square": "g5", "seat": 1, "rank": "common"}],
                 "decks": {"0": [], "1": []}, "hands": {"0": ["northern-swordmaster"]}, "turn": {"seat": 0, "actions_left": 2}}
 PLAYERS = [{"name": "Ann", "school": "northern"}, {"name": "Computer", "school": "southern", "bot": True}]
-
-
-def _context(browser, width: int, height: int):
-    phone = width < 500
-    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, locale="en-GB")
-    ctx.add_init_script(NOTIFICATION_STUB)
-    ctx.set_default_timeout(TIMEOUT_MS)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    return ctx, page
 
 
 def _focused_square(page) -> str:
@@ -52,7 +41,7 @@ def _key_to_square(page, target: str) -> None:
 
 
 def test_a_whole_game_by_keyboard_alone_against_the_computer(browser, live_server):
-    ctx, page = _context(browser, 1280, 900)
+    ctx, page = new_page(browser, 1280, 900)
     shot = Shots(page, "keyboard-game")
     try:
         page.goto(live_server.url + "/")
@@ -145,7 +134,7 @@ def _until_said(page, text: str, expected: str, timeout_s: float = 60) -> None:
 
 
 def test_a_whole_game_in_words_through_the_accessibility_tree_on_a_phone(browser, live_server):
-    ctx, page = _context(browser, 390, 844)
+    ctx, page = new_page(browser, 390, 844)
     shot = Shots(page, "words-game")
     try:
         name = f"ann{uuid.uuid4().hex[:6]}"

@@ -13,8 +13,10 @@ from .conftest import NOTIFICATION_STUB, TIMEOUT_MS
 PASSWORD = "correct horse battery"
 
 
-def new_page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+def new_page(browser, width: int = 1280, height: int = 900):
+    """A fresh context and its page (a touch phone below 500 px wide), JavaScript errors kept in page.errors."""
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone, locale="en-GB")
     ctx.add_init_script(NOTIFICATION_STUB)
     ctx.set_default_timeout(TIMEOUT_MS)
     page = ctx.new_page()
