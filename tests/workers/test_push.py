@@ -120,3 +120,16 @@ def test_a_subscription_endpoint_goes_through_the_webhook_address_guard(client):
         assert client.get("/accounts/me/push", headers=bearer(bob["token"])).json["subscriptions"] == []
     finally:
         service.close()
+
+
+def test_the_vapid_key_is_made_once_and_kept_or_taken_from_the_setting(monkeypatch, tmp_path):
+    monkeypatch.setenv("ARENA_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv(push.KEY_ENV, raising=False)
+    made = push.public_key()
+    assert (tmp_path / push.KEY_FILE).stat().st_mode & 0o077 == 0
+    push._server_key.cache_clear()                               # as a new process would: read the file again
+    assert push.public_key() == made and len(unb64(made)) == 65
+    configured = ec.generate_private_key(ec.SECP256R1())
+    monkeypatch.setenv(push.KEY_ENV, b64(configured.private_numbers().private_value.to_bytes(32, "big")))
+    point = configured.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    assert push.public_key() == b64(point) != made

@@ -189,6 +189,11 @@ async function pushSection() {
   }
   async function redraw() { draw((await api.pushPrefs()).subscriptions); }
   draw(prefs.subscriptions);
+  // A browser that opted in but is not listed (its push service renewed the subscription, or the
+  // server removed an expired one the browser still holds) is handed over again.
+  if (mine && Notification.permission === "granted" && !prefs.subscriptions.some((s) => s.id === thisId)) {
+    api.addPushSubscription(mine.toJSON()).then(redraw, () => {});
+  }
   return section("Push notifications", h("p", { class: "muted" },
     "Notifications on this device even when no page of the site is open. Turn them on in each browser you use."),
   here, devices,
