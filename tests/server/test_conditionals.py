@@ -69,7 +69,10 @@ def test_a_queued_reply_is_tried_in_order_and_the_first_legal_one_plays_the_turn
     events = client.get(f"/games/{game_id}/events").json["events"]
     assert {e["version"] for e in events if e.get("via") == "conditional"} == \
         set(range(moves[-3]["version"] + 1, moves[-1]["version"] + 1))
+    put(client, game_id, tokens[0], RULES)
     assert client.post(f"/games/{game_id}/resign", headers=bearer(tokens[1])).status_code == 200
+    ended = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json
+    assert ended["rules"] == [] and ended["told"]["results"][0]["reason"] == "The game ended before your turn came."
     record = app.extensions["arena"].service.export_record(game_id)
     assert verify_record(record).ok                                                     # the mark is in the chain
     assert codec.decode(codec.encode(record, {}, {})).record() == record                # and in the archive
@@ -97,6 +100,11 @@ def test_rules_never_reach_another_seat_or_a_spectator_and_go_at_the_seats_own_m
     assert client.post(f"/games/{game_id}/commands", json={"type": "place", "square": "a3"},
                        headers=bearer(tokens[0])).status_code == 200
     assert put(client, game_id, tokens[0], late).json["code"] == "not_waiting"          # still Ann's turn
+    client.post(f"/games/{game_id}/commands", json={"type": "place", "square": "b3"}, headers=bearer(tokens[0]))
+    assert put(client, game_id, tokens[0], late).status_code == 200                    # Bob's turn: she waits
+    assert client.post(f"/games/{game_id}/resign", headers=bearer(tokens[0])).status_code == 200
+    gone = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json
+    assert gone["rules"] == [] and gone["told"] == told["told"]                          # dropped by her move, untold
 
 
 def test_a_summon_taken_back_by_an_undo_never_matches(client):
@@ -132,12 +140,3 @@ def test_a_reply_is_rehearsed_from_what_the_seat_knows_until_its_turn_ends(clien
     assert rehearse([{"type": "place", "square": "c1"}]).status_code == 422               # taken: not legal
     assert rehearse([], tokens[1]).json["code"] == "not_waiting"
 
-
-def test_the_seats_own_move_drops_its_replies_and_a_game_over_first_is_told(client):
-    for resigning, told in ((0, None), (1, "The game ended before your turn came.")):
-        game_id, tokens = ann_waits(client)
-        put(client, game_id, tokens[0], RULES)
-        assert client.post(f"/games/{game_id}/resign", headers=bearer(tokens[resigning])).status_code == 200
-        mine = client.get(f"/games/{game_id}/conditionals", headers=bearer(tokens[0])).json
-        assert mine["rules"] == [] and not mine["waiting"]
-        assert (mine["told"] and mine["told"]["results"][0]["reason"]) == told
