@@ -6,10 +6,10 @@ from itertools import combinations
 from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, undo, warp
 from .cards import CARDS, card_kind
 from .geometry import SQUARES
-from .patterns import all_fits
-from .shapes import Command
+from .patterns import Fit, Pieces, Scan
+from .shapes import Board, Command
 from .state import LEGENDARY, State, color_of, current_turn, enemy_colors, improvisations, supply, turn_actor, two_sided
-from .summon import lend_colors, may_pick_up, pattern_color
+from .summon import lend_colors, may_pick_up, own_of_kind, pattern_color
 
 
 def legal_commands(state: State, seat: int, discards: bool = True) -> list[Command]:
@@ -61,32 +61,46 @@ def _places(state: State, seat: int) -> list[Command]:
 
 
 def summons(state: State, seat: int) -> list[Command]:
+    """Every summon open to the seat: with its own pieces, then improvised with each colour that
+    may still lend it a piece (melee), for each being in hand. The board is scanned once, lent
+    pieces of every such colour allowed, and each fit goes to the ways of summoning it serves."""
     color = color_of(state, seat)
     out: list[Command] = []
     modes: list[int | None] = [None]
     if state["form"] == "melee":
         modes += [c for c in enemy_colors(state, color) if improvisations(state, seat)[c]]
+    lends = [(mode, lend_colors(state, seat, mode)) for mode in modes]
+    board = state["board"]
+    scan = Scan(Pieces(board), pattern_color(state, seat), frozenset().union(*(lend for _, lend in lends)),
+                etherweave.empty_allowance(state))
     spare = supply(state, color)
+    kinds = {legendary: own_of_kind(board, color, legendary) for legendary in (False, True) if spare[legendary] == 0}
     for card in dict.fromkeys(state["hands"][seat]):
         being = CARDS.beings.get(card)
         if being is None:
             continue
-        short = spare[being.rank == LEGENDARY] == 0
-        for mode in modes:
-            built = all_fits(state["board"], being, pattern_color(state, seat), lend_colors(state, seat, mode),
-                             etherweave.empty_allowance(state))
-            for target, fits in sorted(built.items()):
-                if mode is not None:
-                    fits = [f for f in fits if f.borrowed is not None]
+        kind = kinds.get(being.rank == LEGENDARY)          # the supply is out of the being's kind of piece
+        found = scan.fits(being)
+        for mode, lend in lends:
+            for target, fits in found.items():
+                if lend != scan.lend or mode is not None:
+                    fits = [f for f in fits if _serves(board, f, mode, lend)]
                     if not fits:
                         continue
-                if short and not may_pick_up(state["board"], color, being.rank == LEGENDARY, target, fits):
+                if kind is not None and not may_pick_up(kind, target, fits):
                     continue
                 cmd: Command = {"type": "summon", "card": card, "square": target}
                 if mode is not None:
                     cmd["improvise"] = mode
                 out.append(cmd)
     return out
+
+
+def _serves(board: Board, fit: Fit, mode: int | None, lend: frozenset[int]) -> bool:
+    """Whether `fit` is one of a summoning's with those lenders: an improvised one borrows."""
+    if fit.borrowed is None:
+        return mode is None
+    return board[fit.borrowed][1] in lend
 
 
 def _discards(state: State, seat: int) -> list[Command]:

@@ -28,23 +28,29 @@ class Fit(NamedTuple):
 
 Cells = tuple[tuple[str, int, bool], ...]       # (square, minimum rank, is the being square)
 
+# Squares as bits: square (x, y) is bit 9y + x, so the square (dx, dy) away from a bit is that bit
+# moved by 9dy + dx. A pattern laid with its being square on every square at once is then one shift
+# and one `and` per cell: the board is asked 69 questions in a handful of integer operations. Masks
+# of pieces are kept PAD bits up, so that every such shift is a right shift.
+BIT_INDEX: dict[str, int] = {sq: 9 * y + x for sq, (x, y) in COORD.items()}
+PAD = 128
+EVERY_SQUARE = sum(1 << i for i in BIT_INDEX.values())
+SQUARES_BY_NAME = tuple(sorted(SQUARES))
+
 
 class Laid(NamedTuple):
     """An orientation laid with its being square on one square of the board."""
+    target: str
     cells: Cells
-    squares: tuple[str, ...]                        # the cells' squares, in the cells' order
-    needs: tuple[tuple[int, frozenset[str]], ...]   # (rank, the squares needing at least that rank)
+    fit: Fit                        # the fit of the colour's own pieces there
 
 
 class Layout(NamedTuple):
-    """One orientation laid on every square it fits on the board, worked out once per being: the
-    search for fits then reads squares instead of adding offsets, and a pattern of your own pieces
-    only is tested with set inclusions (legal_commands runs it for every being in hand)."""
+    """One orientation laid on every square it fits on the board, worked out once per being."""
     orientation: int                # the orientation's index
-    key_need: int                   # the rank its most demanding cell needs
-    target_of: dict[str, str]       # a square filling that cell -> the being square it implies
-    keys: frozenset[str]            # the squares of target_of, to intersect with the pieces at hand
-    cells_at: dict[str, Laid]       # being square -> the pattern laid there, for squares it fits on
+    shifts: tuple[tuple[int, int, bool], ...]       # per cell: (rank needed, PAD + bit offset, is the being square)
+    targets: int                    # bits of the being squares the whole pattern lies on the board from
+    laid: dict[int, Laid]           # being square's bit index -> the pattern laid there
 
 
 _LAYOUTS: dict[str, tuple[Layout, ...]] = {}
@@ -59,16 +65,14 @@ def layouts(being: Being) -> tuple[Layout, ...]:
 
 
 def _layout(index: int, cells: tuple[tuple[int, int, int], ...]) -> Layout:
-    kx, ky, need = max(cells, key=lambda c: c[2])
-    target_of: dict[str, str] = {}
-    cells_at: dict[str, Laid] = {}
+    laid: dict[int, Laid] = {}
     for target in SQUARES:
         tx, ty = COORD[target]
-        laid = _lay(cells, tx, ty)
-        if laid is not None:
-            cells_at[target] = _laid(laid)
-            target_of[AT[(tx + kx, ty + ky)]] = target
-    return Layout(index, need, target_of, frozenset(target_of), cells_at)
+        found = _lay(cells, tx, ty)
+        if found is not None:
+            laid[BIT_INDEX[target]] = Laid(target, found, Fit(index, tuple(sq for sq, _, _ in found), None))
+    shifts = tuple((need, PAD + 9 * dy + dx, dx == 0 and dy == 0) for dx, dy, need in cells)
+    return Layout(index, shifts, sum(1 << i for i in laid), laid)
 
 
 def _lay(cells: tuple[tuple[int, int, int], ...], tx: int, ty: int) -> Cells | None:
@@ -80,33 +84,6 @@ def _lay(cells: tuple[tuple[int, int, int], ...], tx: int, ty: int) -> Cells | N
             return None
         laid.append((sq, rank, dx == 0 and dy == 0))
     return tuple(laid)
-
-
-def _laid(cells: Cells) -> Laid:
-    needs = tuple((rank, frozenset(sq for sq, need, _ in cells if need >= rank))
-                  for rank in sorted({need for _, need, _ in cells}))
-    return Laid(cells, tuple(sq for sq, _, _ in cells), needs)
-
-
-def _ranked(board: Board, color: int) -> tuple[set[str], ...]:
-    """Squares of `color`'s pieces of at least each rank: index r holds those of rank >= r."""
-    out: tuple[set[str], ...] = (set(), set(), set(), set())
-    for sq, piece in board.items():
-        if piece[1] == color:
-            for rank in range(1, piece[2] + 1):
-                out[rank].add(sq)
-    return out
-
-
-def _match_laid(board: Board, laid: Laid, color: int, lend: frozenset[int], empties: int,
-                ranked: tuple[set[str], ...]) -> tuple[tuple[str, ...], str | None] | None:
-    """`_match_cells`, with set inclusions when only the colour's own pieces may fill the pattern."""
-    if lend or empties:
-        return _match_cells(board, laid.cells, color, lend, empties)
-    for rank, squares in laid.needs:
-        if not squares <= ranked[rank]:
-            return None
-    return laid.squares, None
 
 
 def _match_cells(board: Board, cells: Cells, color: int, lend: frozenset[int],
@@ -147,10 +124,10 @@ def fits_at(board: Board, being: Being, target: str, color: int, lend: frozenset
     if being.anchor == FREE:
         return _free_fits_for(board, target, _free_fits(board, being, color, lend, empties))
     out = []
-    ranked = _ranked(board, color)
+    at = BIT_INDEX[target]
     for lay in layouts(being):
-        laid = lay.cells_at.get(target)
-        m = _match_laid(board, laid, color, lend, empties, ranked) if laid is not None else None
+        laid = lay.laid.get(at)
+        m = _match_cells(board, laid.cells, color, lend, empties) if laid is not None else None
         if m:
             out.append(Fit(lay.orientation, m[0], m[1]))
     return out
@@ -207,46 +184,95 @@ def _free_fits_for(board: Board, target: str, fits: list[Fit]) -> list[Fit]:
     return [f for f in fits if target not in f.squares]
 
 
-FITS_REMEMBERED = 4096                          # boards x beings kept by `all_fits`, at most
-_fits_memo: dict[tuple[object, ...], dict[str, list[Fit]]] = {}
+class Pieces:
+    """A board read once: the squares of each colour's pieces, and of everyone's, as bit masks,
+    by rank (index r: rank r or more; 4 is empty)."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.anyone = [0] * 5
+        self.by_color: dict[int, list[int]] = {}
+        for sq, piece in board.items():
+            bit = 1 << BIT_INDEX[sq]
+            self.anyone[piece[2]] |= bit
+            self.by_color.setdefault(piece[1], [0] * 5)[piece[2]] |= bit
+        for masks in (self.anyone, *self.by_color.values()):
+            masks[2] |= masks[3]
+            masks[1] |= masks[2]
+
+    def of(self, colors: set[int] | frozenset[int]) -> list[int]:
+        """The masks of the pieces of `colors` together, PAD bits up (for `Layout.shifts`)."""
+        out = [0] * 5
+        for color in colors:
+            for rank, mask in enumerate(self.by_color.get(color, ())):
+                out[rank] |= mask << PAD
+        return out
 
 
-def all_fits(board: Board, being: Being, color: int, lend: frozenset[int] = frozenset(),
-             empties: int = 0) -> dict[str, list[Fit]]:
-    """target square -> fits, for every target where the being can be summoned (5.2 and 5.3).
+class Scan:
+    """Where each being of a hand can be summoned, for one summoner on one board.
 
-    Remembered by what it depends on (each piece's square, colour and rank, the being, the colours):
-    a bot's search asks again and again about the boards it keeps coming back to. A pure function's
-    memo changes no answer; the answer is shared, so callers only read it."""
-    key = (frozenset((sq, piece[1], piece[2]) for sq, piece in board.items()), being.id, color, lend, empties)
-    found = _fits_memo.get(key)
-    if found is None:
-        if len(_fits_memo) >= FITS_REMEMBERED:
-            _fits_memo.clear()
-        found = _fits_memo[key] = _all_fits(board, being, color, lend, empties)
-    return found
+    An orientation laid on every target at once fits the summoner's own pieces where the mask of
+    each cell's pieces, shifted by the cell's offset, has a bit (`Layout.shifts`). Where lent pieces
+    or empty squares may stand in, the same masks narrow the targets down to those where every
+    cell has something that might fill it (and, with lent pieces only, all but one cell holds an
+    own piece); those few are matched cell by cell. Free-anchored patterns go by placements."""
 
+    def __init__(self, pieces: Pieces, color: int, lend: frozenset[int] = frozenset(), empties: int = 0):
+        self.board, self.color, self.lend, self.empties = pieces.board, color, lend, empties
+        self.anyone = pieces.anyone
+        self.own = pieces.of({color})
+        self.lent = pieces.of(lend - {color})
+        empty = (EVERY_SQUARE & ~pieces.anyone[1]) << PAD if empties else 0
+        # [is the being square][rank]: what might fill a cell (a lent piece never fills the being square)
+        self.loose = ([o | m for o, m in zip(self.own, self.lent)], list(self.own))
+        self.loose[0][COMMON] |= empty
+        self.loose[1][COMMON] |= empty
 
-def _all_fits(board: Board, being: Being, color: int, lend: frozenset[int], empties: int) -> dict[str, list[Fit]]:
-    if being.anchor == FREE:
-        fits = _free_fits(board, being, color, lend, empties)
-        by_target = {sq: _free_fits_for(board, sq, fits) for sq in SQUARES} if fits else {}
-        return {sq: f for sq, f in by_target.items() if f}
-    out: dict[str, list[Fit]] = {}
-    anchors = _anchor_squares(board, color, lend, empties)
-    filling = [set(), *({sq for sq, rank in anchors if rank >= need} for need in (1, 2, 3))]
-    ranked = _ranked(board, color)
-    for lay in layouts(being):
-        target_of = lay.target_of
-        for sq in lay.keys & filling[lay.key_need]:
-            target = target_of[sq]
-            there = board.get(target)
-            if there is not None and there[2] > being.rank:          # being_square_ok, inlined
+    def fits(self, being: Being) -> dict[str, list[Fit]]:
+        """target square -> fits, for every target where the being can be summoned (5.2 and 5.3),
+        the targets in the order of their names."""
+        board = self.board
+        if being.anchor == FREE:
+            fits = _free_fits(board, being, self.color, self.lend, self.empties)
+            by_target = {sq: _free_fits_for(board, sq, fits) for sq in SQUARES_BY_NAME} if fits else {}
+            return {sq: f for sq, f in by_target.items() if f}
+        found: list[tuple[str, Fit]] = []
+        own, loose, exact = self.own, self.loose, not (self.lend or self.empties)
+        open_targets = ~self.anyone[being.rank + 1]     # no piece above the being's rank there (5.3)
+        for lay in layouts(being):
+            mine = near = lay.targets & open_targets
+            once = twice = 0                            # targets where one cell, two cells lack an own piece
+            for need, by, origin in lay.shifts:
+                has = own[need] >> by
+                mine &= has
+                if not exact:
+                    near &= loose[origin][need] >> by
+                    twice |= once & ~has
+                    once |= ~has
+            found += [(laid.target, laid.fit) for laid in _laid_on(lay, mine)]
+            if exact:
                 continue
-            m = _match_laid(board, lay.cells_at[target], color, lend, empties, ranked)
-            if m:
-                fits = out.setdefault(target, [])
-                fit = Fit(lay.orientation, m[0], m[1])
-                if fit not in fits:
-                    fits.append(fit)
-    return {target: sorted(out[target]) for target in sorted(out)}
+            if self.empties:
+                for laid in _laid_on(lay, near & ~mine):
+                    m = _match_cells(board, laid.cells, self.color, self.lend, self.empties)
+                    if m:
+                        found.append((laid.target, Fit(lay.orientation, m[0], m[1])))
+                continue
+            near &= ~mine & ~twice                      # exactly one cell lacks an own piece: it borrows
+            for k, (need, by, origin) in enumerate(lay.shifts):
+                if not origin:
+                    found += [(laid.target, Fit(lay.orientation, laid.fit.squares, laid.fit.squares[k]))
+                              for laid in _laid_on(lay, near & self.lent[need] >> by)]
+        out: dict[str, list[Fit]] = {}
+        for target, fit in sorted(found):
+            out.setdefault(target, []).append(fit)
+        return out
+
+
+def _laid_on(lay: Layout, targets: int) -> Iterator[Laid]:
+    """The orientation laid on each being square of the bit mask `targets`."""
+    while targets:
+        low = targets & -targets
+        yield lay.laid[low.bit_length() - 1]
+        targets ^= low

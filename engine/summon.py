@@ -67,23 +67,30 @@ def shortage_pickups(state: State, seat: int, being: Being, target: str, fits: l
 
 def pickups(board: Board, color: int, legendary: bool, target: str, fits: list[Fit]) -> list[str] | None:
     """`shortage_pickups` once the supply is known to be out of the being's kind of piece."""
-    found = _pickups(board, color, legendary, target, fits)
+    found = _pickups(own_of_kind(board, color, legendary), target, fits)
     return None if found is None else sorted(found)
 
 
-def may_pick_up(board: Board, color: int, legendary: bool, target: str, fits: list[Fit]) -> bool:
-    """Whether a summoning short of pieces can go ahead (`pickups` is not an empty list)."""
-    found = _pickups(board, color, legendary, target, fits)
+def own_of_kind(board: Board, color: int, legendary: bool) -> list[str]:
+    """The squares of `color`'s legendary pieces, or of its other pieces: what a summoning short
+    of that kind of piece may pick up (5.5)."""
+    return [sq for sq, p in board.items() if p[1] == color and (p[2] == LEGENDARY) == legendary]
+
+
+def may_pick_up(kind: list[str], target: str, fits: list[Fit]) -> bool:
+    """Whether a summoning short of pieces can go ahead (`pickups` is not an empty list), given
+    `own_of_kind`: surely so when there are more such pieces than the squares of one fit."""
+    if fits and len(kind) > len(fits[0].squares):
+        return True
+    found = _pickups(kind, target, fits)
     return found is None or next(found, None) is not None
 
 
-def _pickups(board: Board, color: int, legendary: bool, target: str, fits: list[Fit]) -> Iterator[str] | None:
-    there = board.get(target)
-    if there and there[1] == color and (there[2] == LEGENDARY) == legendary:
+def _pickups(kind: list[str], target: str, fits: list[Fit]) -> Iterator[str] | None:
+    if target in kind:
         return None                                  # the piece on the target becomes the being
     locked = set(fits[0].squares).intersection(*(f.squares for f in fits[1:])) if fits else set()
-    return (sq for sq, p in board.items()
-            if p[1] == color and (p[2] == LEGENDARY) == legendary and sq not in locked and sq != target)
+    return (sq for sq in kind if sq not in locked)
 
 
 def check(state: State, seat: int, card: str, target: str, improvise: int | None) -> tuple[Being, list[Fit], list[str] | None]:

@@ -1,10 +1,12 @@
 """Generated: every being's pattern fits in each of its orientations, and near misses do not."""
+import random
+
 import pytest
 
 import engine
 from engine.cards import CARDS
 from engine.geometry import AT, COORD
-from engine.patterns import fits_at
+from engine.patterns import Pieces, Scan, being_square_ok, fits_at
 from tests.engine.helpers import legal, position
 
 BEINGS = [b for b in CARDS.beings.values() if b.anchor == "being"]
@@ -66,3 +68,20 @@ def test_pattern_with_a_piece_too_low_or_an_enemy_piece_misses_that_orientation(
         _, pieces = _layout(being, index, **kind)
         found, _ = _fits(being, pieces)
         assert index not in found
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_scan_of_a_whole_board_finds_exactly_the_fits_cell_by_cell_matching_finds(seed):
+    """`Scan.fits` (bit masks, every target at once) against `fits_at` and the being-square rule
+    (one target, cell by cell), on random crowded boards, with lent pieces and empty squares
+    standing in or not, for every being."""
+    rng = random.Random(seed)
+    squares = rng.sample(sorted(COORD), rng.randint(20, 45))
+    board = {sq: [k + 1, rng.randrange(3), rng.choice((1, 1, 1, 2, 2, 3))] for k, sq in enumerate(squares)}
+    for lend, empties in ((frozenset(), 0), (frozenset({1}), 0), (frozenset({1, 2}), 0), (frozenset(), 2),
+                          (frozenset({2}), 1)):
+        scan = Scan(Pieces(board), 0, lend, empties)
+        for being in CARDS.beings.values():
+            one_by_one = {sq: sorted(fits) for sq in sorted(COORD) if being_square_ok(board, being, sq)
+                          and (fits := fits_at(board, being, sq, 0, lend, empties))}
+            assert scan.fits(being) == one_by_one, (being.id, lend, empties)
