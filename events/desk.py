@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from engine.shapes import GameState
 from engine.state import active_seat
 
 from . import game_clock, keys, pauses, roster
@@ -81,7 +82,7 @@ def facts(game_id: str, seat: int, state: dict[str, Any], version: int, changed_
         how = " on the tie-break"
     return Row(game_id, seat, state["form"], bool(state.get("teams")), names,
                [roster.labelled({**s, "name": n}) for s, n in zip(seats, names)],
-               None if over else active_seat(state), over, version, changed_at,
+               None if over else _waiting_for(state), over, version, changed_at,
                roster.fairness(info)["rated"], deadline,
                list(result.get("winners") or []) if over else [], how if over else "")
 
@@ -95,7 +96,8 @@ def index(redis: Any, service: Any, game_id: str, state: dict[str, Any], version
     if not players:
         return
     at = _changed_at(service, game_id, version) if changed_at is None else changed_at
-    end = _deadline(redis, service, game_id, seating, state, clock) if active_seat(state) in players else None
+    waiting = _waiting_for(state)
+    end = _deadline(redis, service, game_id, seating, state, clock) if waiting is not None and waiting in players else None
     info = roster.info(redis, game_id)
     pipe = redis.pipeline(transaction=False)
     for seat, pid in players.items():
@@ -107,7 +109,11 @@ def index(redis: Any, service: Any, game_id: str, state: dict[str, Any], version
 
 
 def row_waits(state: dict[str, Any], seat: int) -> bool:
-    return state["phase"] != "over" and active_seat(state) == seat
+    return state["phase"] != "over" and _waiting_for(state) == seat
+
+
+def _waiting_for(state: dict[str, Any]) -> int | None:
+    return active_seat(cast(GameState, state))
 
 
 def _deadline(redis: Any, service: Any, game_id: str, seating: roster.Seating, state: dict[str, Any],

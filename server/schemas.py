@@ -250,7 +250,10 @@ class GameOut(Schema):
         "being played), unseen (how many it shows nowhere), in_deck and in_hands (where those lie)")})
     players = fields.List(fields.Dict())
     time_control = fields.Dict(allow_none=True)
-    clocks = fields.Dict(allow_none=True)
+    clocks = fields.Dict(allow_none=True, metadata={"description": (
+        "deadlines and banks now (null without a time control): kind, now, waiting_for, since, deadline, seats "
+        "[{seat, remaining}], vacation [{seat, until}]; with weekend rest also weekend_rest (true) and resting "
+        "[{seat, until, time_zone}], the seats whose weekend it is now")})
     provenance = fields.Nested(ProvenanceOut)
     status_text = fields.String(metadata={"description": "a game not started: why ('cancelled: invitation "
                                                          "declined', 'waiting for 1 invited player to accept')"})
