@@ -106,6 +106,9 @@ def test_pushes_reach_each_opted_in_browser_encrypted_and_signed_and_expired_one
     kinds = [m["kind"] for m in phone.messages()]
     assert kinds == ["your_turn", "chat_mention"], kinds
     assert phone.messages()[1]["body"] == "Ann: @bob good luck"
+    assert client.delete(f"/accounts/me/push/subscriptions/{left['id']}", headers=me).status_code == 204   # opted out
+    assert client.delete(f"/accounts/me/push/subscriptions/{left['id']}", headers=me).status_code == 404
+    assert client.get("/accounts/me/push", headers=me).json["subscriptions"] == []
 
 
 def test_a_subscription_endpoint_goes_through_the_webhook_address_guard(client):
