@@ -1,6 +1,7 @@
 """Moves under an audience: idle streams and slow clients next to 1 and 16 move clients.
 
-    python bench/audience.py [--seconds 4] [--tiers before,after] [--streams 0,500,2000]
+    python bench/audience.py [--seconds 4] [--tiers before,after] [--streams 0,500,2000] [--clients 1,16]
+                             [--split no,yes] [--rate-limits off|on]
 
 For each tier (before: gunicorn gthread 2 x 8 as shipped until issue 10; after: the async front,
 2 processes x 8 threads) it serves two apps side by side, each on its own redis-server
@@ -13,7 +14,11 @@ Redis commands per move (INFO commandstats; stream reads included), and for 4 pr
 the games being played, the delay from a move's append (its event's time) to its arrival.
 The idle streams and slow clients live in a process of their own, the move clients in threads.
 Also printed: the memory of the server's processes per 1,000 idle streams (RSS after they open,
-less RSS before, before the slow clients start).
+less RSS before, before the slow clients start), and the real server's figures as ratios to the
+floor's in the same scenario. With `--split yes`, each app is also served by two one-process
+servers on ports of their own, each player's moves sent to its own (so each move meets a state
+cached by the other process that is out of date); `--rate-limits on` has the real server count
+every request against (never reached) limits, as shipped.
 
 The real server's games end, so before each scenario its pool of games is topped up with moves
 enough for MAX_MOVE_RATE (a client that still finds it empty stops and is counted as starved).
@@ -26,6 +31,7 @@ import argparse
 import asyncio
 import faulthandler
 import http.client
+import itertools
 import json
 import multiprocessing
 import os
@@ -60,6 +66,9 @@ PROBES = 4
 SLOW = 200
 TIMEOUT = 5.0
 WORKERS, THREADS = 2, 8
+# the audience's connections come from 16 loopback addresses (127.0.1.1-16), as from many clients:
+# each address has ~28,000 ephemeral ports toward the server, and a cap per address counts each
+SOURCES = itertools.cycle([f"127.0.1.{i}" for i in range(1, 17)])
 PHASE_SECONDS = {"start": 120, "prepare": 300, "open": OPEN_SECONDS + 60, "moves": 60, "close": 60, "stop": 60}
 
 
@@ -407,7 +416,7 @@ async def _audience(conn, port: int, paths: list[str], slow: int) -> None:
 
 
 async def _open(port: int, path: str, headers: dict) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(next(SOURCES), 0))
     lines = [f"GET {path} HTTP/1.1", "Host: bench", *(f"{k}: {v}" for k, v in headers.items())]
     writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
     return reader, writer
@@ -447,7 +456,8 @@ async def _slow_client(port: int, stop: asyncio.Event, cut: list[int]) -> None:
     head = b"GET /health HTTP/1.1\r\nHost: bench\r\nX-Slow: " + b"s" * 500
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), TIMEOUT)
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port, local_addr=(next(SOURCES), 0)),
+                                                    TIMEOUT)
         except (OSError, asyncio.TimeoutError):
             await asyncio.sleep(0.5)
             continue

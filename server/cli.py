@@ -88,10 +88,18 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)      # PR_SET_PDEATHSIG
 
 
+FILES_WANTED = 16384                # open files for 10,000 streams, slow clients and Redis (README)
+
+
 @main.command()
 @web_options
 def serve(host: str, port: int, web_workers: int, threads: int) -> None:
     """Run Redis (embedded unless REDIS_URL), the web server and the workers; Ctrl-C stops all."""
+    from .streams.front import raise_fd_limit
+    files = raise_fd_limit()            # before the children start: they inherit it (the embedded Redis too)
+    if files < FILES_WANTED:
+        click.echo(f"arena serve: at most {files} open files per process (the hard limit): about as many streams "
+                   f"and connections; raise it (README, 'Operating-system limits') for more", err=True)
     url, embedded = _redis()
     settings = Settings.from_env()
     env = {**os.environ, "REDIS_URL": url}

@@ -71,12 +71,25 @@ def _health_only(app: Any) -> Any:
     return only
 
 
+NR_OPEN = "/proc/sys/fs/nr_open"         # Linux: the most a process may have, whatever its hard limit says
+
+
 def raise_fd_limit() -> int:
-    """Every connection is a file descriptor: lift the soft limit to the hard one."""
+    """Every connection is a file descriptor: lift the soft limit to the hard one (an unlimited
+    hard limit to the kernel's ceiling); the limit now in force."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
+    wanted = hard
+    if hard == resource.RLIM_INFINITY:
+        try:
+            wanted = int(open(NR_OPEN).read())
+        except (OSError, ValueError):
+            wanted = 1 << 20
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (OSError, ValueError):
+            return soft                 # not allowed here: what there is
+    return wanted
 
 
 def run(factory: str, host: str, port: int, workers: int) -> None:

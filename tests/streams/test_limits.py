@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import resource
 import time
 
 import httpx
 import pytest
 
+from server.streams.front import raise_fd_limit
 from server.streams.limits import Limits
 from server.streams.tier import next_beat
 
@@ -160,3 +162,14 @@ def test_a_limit_that_is_not_positive_is_refused_at_start(monkeypatch):
     with pytest.raises(ValueError, match="ARENA_HEARTBEAT_SECONDS must be a positive number"):
         Limits.from_env()
     assert next_beat(10.0, 10.0, 2.0) == 12.0 and next_beat(10.0, 15.5, 2.0) == 16.0 and next_beat(13.0, 12.0, 2.0) == 13.0
+
+
+def test_the_front_lifts_its_open_files_limit_to_the_hard_one():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 256), hard))
+    try:
+        lifted = raise_fd_limit()
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == lifted
+        assert lifted == hard or hard == resource.RLIM_INFINITY
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
