@@ -8,15 +8,17 @@ one round trip, the append script (events/lua/append.lua: log, head, moves index
 record, follow-up debt and its index entry); three more when rate limits count (flask-limiter: a
 sliding window per address and per person, and the window read back for the X-RateLimit headers).
 A move whose events pass a snapshot version writes the snapshot too, one trip more. The debt the
-follow-up hook settles is cleared a moment later, with every other game's, in one trip. The clock
-stands still (freezegun), so that nothing a process remembers for a while lapses mid-test: a
-game's live mark (once per 2 s), a guest game's seating, a guest token's seat (once a minute)
-each cost a trip when they do.
+follow-up hook settles is cleared a moment later, with every other game's, in one trip. The clocks
+stand still (freezegun, and every events.memo.Memo's), so that nothing a process remembers for a
+while lapses mid-test on a slow machine: a game's live mark (once per 2 s), a guest game's
+seating, a guest token's seat (once a minute) each cost a trip when they do.
 """
 from __future__ import annotations
 
+import gc
 import random
 import threading
+import time
 
 import pytest
 import redis
@@ -24,6 +26,7 @@ from freezegun import freeze_time
 
 from engine.selfplay import pick
 from events import followup, snapshots
+from events.memo import Memo
 from events.scripts import lua
 from server import create_app
 
@@ -59,9 +62,22 @@ def trips() -> int:
     return CountingConnection.sent.get(threading.get_ident(), 0)
 
 
+@pytest.fixture
+def memories_kept():
+    """Every memory a process keeps for a while (events/memo.py) with its clock stopped."""
+    now = time.monotonic()
+    memos = [o for o in gc.get_objects() if isinstance(o, Memo)]
+    clocks = [memo.clock for memo in memos]
+    for memo in memos:
+        memo.clock = lambda: now
+    yield
+    for memo, clock in zip(memos, clocks):
+        memo.clock = clock
+
+
 @pytest.mark.parametrize("limits_on", [True, False])
 @freeze_time()
-def test_a_move_costs_one_round_trip_and_the_shipped_limits_three_more(redis_server, limits_on):
+def test_a_move_costs_one_round_trip_and_the_shipped_limits_three_more(redis_server, limits_on, memories_kept):
     client = redis.Redis.from_url(redis_server.url, connection_class=CountingConnection)
     client.script_load(lua("put_snapshots.lua"))         # a script's first run on a server loads it: not a move's
     app = create_app({"REDIS_CLIENT": client, "TESTING": True, "ARENA_RATE_LIMITS": limits_on})
