@@ -57,6 +57,15 @@ function markGlyph(cx, cy, kind) {
   return s("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, rx: 6, class: `mark mark-${kind}` });
 }
 
+// Where a legal command can be made: a disc or ring; a choice among squares (an effect's question) a
+// diamond, so that it differs from a place or summon by its shape as well as its colour.
+function targetShape(cx, cy, r, kind) {
+  const cls = `target target-${kind}`;
+  if (!kind.startsWith("choose")) return s("circle", { cx, cy, r, class: cls });
+  const d = r * 1.3;
+  return s("polygon", { points: `${cx},${cy - d} ${cx + d},${cy} ${cx},${cy + d} ${cx - d},${cy}`, class: cls });
+}
+
 const MELEE_SYMBOLS = ["▲", "■", "●"];
 const PREVIEW_KEYS = ["pattern", "affects", "path", "being"];
 
@@ -174,7 +183,7 @@ export class Board {
         parts.push(s("polygon", { points: `${cx},${py + 3} ${px + CELL - 3},${cy} ${cx},${py + CELL - 3} ${px + 3},${cy}`, class: "gateway" }));
       }
       if (piece) parts.push(...pieceShape(cx, cy, piece.rank, piece.color));
-      if (mark) parts.push(s("circle", { cx, cy, r: piece ? RADIUS[piece.rank] + 5 : 9, class: `target target-${mark.kind}` }));
+      if (mark) parts.push(targetShape(cx, cy, piece ? RADIUS[piece.rank] + 5 : 9, mark.kind));
       content.replaceChildren(...parts);
       g.classList.toggle("legal", Boolean(mark));
       g.classList.toggle("selected", selected === square);

@@ -78,7 +78,7 @@ export function endScreen(view, stats, data, mySeat, onRematch) {
       h("td", {}, `${row.score}${result.target ? ` / ${result.target}` : ""}`), h("td", { class: "breakdown" }, breakdownText(view, row, data))))));
   const players = stats ? stats.players : [];
   const statTable = players.length ? h("table", { class: "stats" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), players.map((p) => h("th", {}, p.name || playerName(view, p.seat))))),
+    h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only" }, "Statistic")), players.map((p) => h("th", {}, p.name || playerName(view, p.seat))))),
     h("tbody", {}, STAT_ROWS.map(([name, get]) => h("tr", {}, h("th", {}, name), players.map((p) => h("td", {}, String(get(p)))))))) : null;
   const tie = tiebreakText(view, result);
   return [

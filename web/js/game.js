@@ -823,7 +823,8 @@ export class GamePage {
 
   // What the board shows, in the form's own words: the legend matches what is drawn.
   renderKey(view) {
-    const items = [[h("span", { class: "key-dot" }), " you can act here"], [h("span", { class: "key-recent" }), " changed by the last moves"],
+    const items = [[h("span", { class: "key-dot" }), " you can act here"], [h("span", { class: "key-choose" }), " a square to choose"],
+      [h("span", { class: "key-recent" }), " changed by the last moves"],
       [h("span", { class: "key-preview" }), " what a choice uses / affects"]];
     if (view.form === "high_form") items.push([h("span", { class: "key-central" }), " central squares"]);
     else items.push([h("span", { class: "key-duel" }), " duel start marks"], [h("span", { class: "key-melee" }, "▲■●"), " melee start squares"]);
