@@ -10,7 +10,8 @@ append), record, export and verify (exported records), signing and provenance (w
 record, and where a stored game comes from), invitations (games waiting for invited players),
 unmoved (games nobody moved in: expiry and caps), connection (which Redis holds what: a Cluster for
 games and players when REDIS_CLUSTER_URL is set), replication (an append answered once a replica
-has it), topology (arena cluster-check), embedded and redis_process (redis-server).
+has it), topology (arena cluster-check), embedded and redis_process (redis-server); settings
+(every process's configuration, read once).
 Other layers' data kept beside the games, each behind its module: roster (who sits where), tokens
 (seat and player tokens), clocks (the fold), game_clock (the clock cached per game), pauses
 (vacations on the clocks), inbox (notifications, webhook failures), ratings; scripts runs every

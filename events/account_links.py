@@ -7,7 +7,6 @@ as long as the link lives, and using the link deletes it, so of two uses (even r
 """
 from __future__ import annotations
 
-import os
 import re
 import secrets
 from typing import Any
@@ -17,6 +16,7 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from . import keys
 from .email_prefs import server_secret
 from .replies import text
+from .settings import current
 
 SECONDS = {"verify": 24 * 3600, "reset": 3600}
 _NONCE = re.compile(r"[0-9a-f]{32}")
@@ -36,7 +36,7 @@ def make(redis: Any, player_id: str, purpose: str, **data: str) -> str:
 def use(redis: Any, token: str, purpose: str) -> dict[str, Any] | None:
     """The link's data (with 'p', its player) when it is genuine, of `purpose`, not expired and not
     used yet, and uses it up; None otherwise."""
-    secret = os.environ.get("ARENA_SECRET") or text(redis.get(keys.mail_secret()))
+    secret = current().secret or text(redis.get(keys.mail_secret()))
     if not secret:
         return None                         # no secret yet: no link was ever made
     try:

@@ -12,12 +12,12 @@ setting REDIS_CLUSTER_URL moves all of them at once and leaving it unset changes
 """
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
+from .settings import current
 
 CLUSTER_ENV, QUEUE_ENV = "REDIS_CLUSTER_URL", "REDIS_URL"
 CONNECT_TIMEOUT = 2.0           # seconds: a dead node is noticed quickly, so failover is not waited out
@@ -27,7 +27,7 @@ _lock = threading.Lock()
 
 
 def cluster_url() -> str | None:
-    return os.environ.get(CLUSTER_ENV) or None
+    return current().redis_cluster_url
 
 
 def is_cluster(client: Any) -> bool:
@@ -58,7 +58,7 @@ def _cluster_defaults(kwargs: dict[str, Any]) -> dict[str, Any]:
 
 def queue_url() -> str:
     """The URL of the Redis for RQ: REDIS_URL, else the embedded server's socket (started if need be)."""
-    url = os.environ.get(QUEUE_ENV)
+    url = current().redis_url
     if url:
         return url
     from .embedded import EmbeddedRedis, data_dir

@@ -11,14 +11,15 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from .settings import current
 
 PAUSE_SECONDS = 60.0
 
 
 def reached(name: str) -> None:
-    if os.environ.get("ARENA_PAUSE_AT") != name:
+    if current().pause_at != name:
         return
-    flag = os.environ.get("ARENA_PAUSE_FLAG")
+    flag = current().pause_flag
     if flag:
         Path(flag).write_text(str(os.getpid()))
     threading.Event().wait(PAUSE_SECONDS)

@@ -12,7 +12,6 @@ Unsubscribe tokens are signed with ARENA_SECRET, or else with a secret made once
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import time
 from typing import Any
@@ -22,6 +21,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from . import due, inbox, keys
 from .clocks import format_epoch
 from .replies import text
+from .settings import current
 
 KINDS = ("your_turn", "deadline_soon", "game_over", "digest")
 DEFAULTS = {"your_turn": True, "deadline_soon": True, "game_over": False, "digest": True}
@@ -83,7 +83,7 @@ def set_preferences(redis: Any, player_id: str, address: str | None, kinds: dict
 def server_secret(redis: Any) -> str:
     """ARENA_SECRET, or a secret made once and kept in Redis: what the server signs links with and
     derives its bots' seeds from (workers/bots.py)."""
-    configured = os.environ.get("ARENA_SECRET")
+    configured = current().secret
     if configured:
         return configured
     redis.set(keys.mail_secret(), secrets.token_hex(32), nx=True)

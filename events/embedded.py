@@ -28,13 +28,14 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .redis_process import redis_server_path
+from .settings import current
 
-DEFAULT_DATA_DIR = "./var"
 MAX_SOCKET_PATH = 100            # sun_path holds 108 bytes on Linux, 104 on macOS
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("ARENA_DATA_DIR") or DEFAULT_DATA_DIR)
+    """ARENA_DATA_DIR."""
+    return current().data_dir
 
 
 class EmbeddedRedis:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import os
 import threading
 import time
 from dataclasses import dataclass
@@ -39,9 +38,8 @@ from typing import Any
 from . import keys
 from .replies import text
 from .scripts import lua, run_script
+from .settings import current
 
-GRACE_ENV = "ARENA_FOLLOW_UP_GRACE"
-DEFAULT_GRACE = 5.0
 _DONE = lua("follow_up_done.lua")
 _CLAIM = lua("claim_deadlines.lua")          # the index and its leases work as the deadline index's
 _RELEASE = lua("release_deadline.lua")
@@ -50,7 +48,8 @@ log = logging.getLogger(__name__)
 
 
 def grace() -> float:
-    return float(os.environ.get(GRACE_ENV, DEFAULT_GRACE))
+    """ARENA_FOLLOW_UP_GRACE."""
+    return current().follow_up_grace
 
 
 def due_at(now: float | None = None) -> float:

@@ -16,7 +16,6 @@ that hash and takes the seeks it pairs off it in one MULTI, so no seek is ever p
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from typing import Any, Callable
 
@@ -26,6 +25,7 @@ from . import game_ids, keys, scripts
 from .connection import is_cluster
 from .errors import GameExists
 from .replies import text, text_or_none
+from .settings import current
 
 FEED_SIZE = 1000
 SCHOOL_MODES = {"random": "Random schools", "draft": "Drafted schools", "fixed": "Each picks a school",
@@ -35,12 +35,11 @@ Each but "fixed" is what every seat asks the engine for (engine/schools.py CHOIC
 player in seat order bans a school, then all are drawn from the rest; "mutual", each player in seat
 order chooses the school of the next."""
 RELAY_BATCH = 100
-TABLE_TTL_ENV, TABLE_TTL = "ARENA_LOBBY_TABLE_TTL", 24 * 3600
 
 
 def table_ttl() -> float:
-    """Seconds an open table waits for its next player before it expires (the environment's, or a day)."""
-    return float(os.environ.get(TABLE_TTL_ENV) or TABLE_TTL)
+    """Seconds an open table waits for its next player before it expires (ARENA_LOBBY_TABLE_TTL)."""
+    return float(current().lobby_table_ttl)
 
 
 def new_id() -> str:

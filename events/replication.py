@@ -17,7 +17,6 @@ with the same idempotency key gets the original answer if the write survived.
 """
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -28,8 +27,8 @@ from redis.exceptions import (AskError, ClusterDownError, ConnectionError, Moved
 
 from .connection import is_cluster
 from .errors import NotReplicated
+from .settings import Settings, current
 
-REPLICAS_ENV, TIMEOUT_ENV = "ARENA_WAIT_REPLICAS", "ARENA_WAIT_MS"
 CACHE_SECONDS = 2.0             # how long a master's replica count is trusted
 MAX_ATTEMPTS = 4                # a MOVED/ASK/NOSCRIPT answer means nothing ran: try again
 
@@ -44,8 +43,9 @@ class Replication:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def from_env(cls) -> "Replication":
-        return cls(int(os.environ.get(REPLICAS_ENV) or 1), int(os.environ.get(TIMEOUT_ENV) or 1000))
+    def of(cls, settings: Settings) -> "Replication":
+        """ARENA_WAIT_REPLICAS and ARENA_WAIT_MS."""
+        return cls(settings.wait_replicas, settings.wait_ms)
 
     def execute(self, redis: Any, key: str, *calls: Call, scripts: Sequence[str] = ()) -> list[Any]:
         """Run `calls` (all on `key`'s slot) in one pipeline on the master that owns `key`, and
@@ -137,9 +137,9 @@ _default: list[Replication] = []
 
 
 def default() -> Replication:
-    """The process's Replication, from the environment."""
+    """The process's Replication, from its settings."""
     if not _default:
-        _default.append(Replication.from_env())
+        _default.append(Replication.of(current()))
     return _default[0]
 
 

@@ -42,6 +42,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .durable import key_file
 from .embedded import data_dir
 from .envelope import canonical_json
+from .settings import current
 
 ALG = "Ed25519"
 STATEMENT_FORMAT = "tash-kalar-arena/signed-record"
@@ -85,7 +86,7 @@ def describe_key(public: Ed25519PublicKey) -> dict[str, Any]:
 
 def server_key() -> Ed25519PrivateKey:
     """This server's signing key (ARENA_SIGNING_KEY, else the key file, made on first use)."""
-    return _server_key(os.environ.get(KEY_ENV, "").strip(), str(data_dir() / KEY_FILE))
+    return _server_key(current().signing_key.strip(), str(data_dir() / KEY_FILE))
 
 
 @lru_cache(maxsize=4)
@@ -118,15 +119,13 @@ def _key_file(path: Path) -> Ed25519PrivateKey:
 def trusted_keys() -> dict[str, Ed25519PublicKey]:
     """Key id -> public key of every signer whose records count as genuine here."""
     own = server_key().public_key()
-    return {key_id(own): own, **_configured_trusted(os.environ.get(TRUSTED_ENV, ""))}
+    return {key_id(own): own, **_configured_trusted(current().trusted_keys)}
 
 
 @lru_cache(maxsize=4)
-def _configured_trusted(text: str) -> dict[str, Ed25519PublicKey]:
+def _configured_trusted(items: tuple[str, ...]) -> dict[str, Ed25519PublicKey]:
     out = {}
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
+    for item in items:
         try:
             public = public_key_from_option(item)
         except (ValueError, OSError) as exc:

@@ -11,7 +11,6 @@ says whether data of an older key layout is still waiting to be moved (`arena mi
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -22,6 +21,7 @@ from redis.exceptions import RedisError
 from . import connection, keys
 from .replication import default as default_replication
 from .replies import text
+from .settings import current
 
 # Keys of older layouts: any left means `arena migrate` has work (tables are found by SCAN, not here).
 LEGACY_KEYS = (keys.legacy_deadlines(), keys.legacy_deadline_leases(), keys.legacy_open_tables(),
@@ -163,7 +163,7 @@ def _slot_count(ranges: list[list[str]]) -> int:
 
 
 def _check_queue(report: Report, url: str) -> None:
-    report.queue = {"url": redact(url), "env": connection.QUEUE_ENV if os.environ.get(connection.QUEUE_ENV)
+    report.queue = {"url": redact(url), "env": connection.QUEUE_ENV if current().redis_url
                     else "embedded"}
     try:
         client = connection.connect_queue(decode_responses=True, socket_connect_timeout=connection.CONNECT_TIMEOUT)

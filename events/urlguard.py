@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import os
 import re
 import socket
 import string
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 from urllib.parse import quote, urlsplit
+from .settings import current
 
 ALLOW_ENV = "ARENA_WEBHOOK_ALLOW"
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -77,8 +77,9 @@ class AllowList:
     hosts: frozenset[str] = frozenset()
 
     @classmethod
-    def from_env(cls) -> AllowList:
-        return _parsed_allow_list(os.environ.get(ALLOW_ENV, ""))
+    def configured(cls) -> AllowList:
+        """ARENA_WEBHOOK_ALLOW, of the process's settings."""
+        return _parsed_allow_list(current().webhook_allow)
 
     def allows_host(self, host: str) -> bool:
         return host.rstrip(".") in self.hosts
@@ -88,11 +89,9 @@ class AllowList:
 
 
 @lru_cache(maxsize=8)
-def _parsed_allow_list(text: str) -> AllowList:
+def _parsed_allow_list(items: tuple[str, ...]) -> AllowList:
     networks, hosts = [], set()
-    for item in (part.strip().lower() for part in text.split(",")):
-        if not item:
-            continue
+    for item in (part.lower() for part in items):
         try:
             networks.append(ipaddress.ip_network(item.strip("[]"), strict=False))
         except ValueError:
@@ -152,7 +151,7 @@ def _literal(host: str) -> Address | None:
 
 def vet(target: Target, allow: AllowList | None = None) -> list[str]:
     """The addresses to connect to (resolved now, each one allowed), or Refused / Unresolved."""
-    allow = AllowList.from_env() if allow is None else allow
+    allow = AllowList.configured() if allow is None else allow
     literal = _literal(target.host)
     addresses = [literal] if literal is not None else _resolve(target)
     if allow.allows_host(target.host):

@@ -1,8 +1,9 @@
 """The HTTP API: a thin Flask layer over the engine and the event store.
 
     from server import create_app
-    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # one Redis for everything
-    app = create_app()          # as events.connect() chooses: REDIS_CLUSTER_URL, REDIS_URL or embedded
+    app = create_app()          # the process's settings (events/settings.py): REDIS_CLUSTER_URL, REDIS_URL or embedded
+    app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # those, with some variables set otherwise
+    app = create_app(settings=Settings.load())                   # settings built by the caller
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from flask_smorest import Api
 
 from events import layout
 from events.connection import queue_for
+from events.settings import Settings, current
 
 from . import (accounts, chat, docs, email_prefs, errors, games, health, history, lobby, notifications, players,
                profiles, recovery, vacations, web)
@@ -28,13 +30,14 @@ API_SPEC = {
 }
 
 
-def create_app(config: dict[str, Any] | None = None) -> Flask:
+def create_app(config: dict[str, Any] | None = None, settings: Settings | None = None) -> Flask:
+    """The app with `settings` (default: the process's), any setting `config` names set otherwise
+    (`{"ARENA_MAX_BODY": 1024}`), and `config` in Flask's config."""
     app = Flask(__name__)
     app.config.update(API_SPEC)
     app.config.update(config or {})
-    limits.configure(app)
     app.json.sort_keys = False
-    Arena(app)
+    arena = Arena(app, (settings or current()).overridden(config or {}))
     api = Api(app, spec_kwargs={"info": {"description": "Play, watch, rewind and audit games of Tash-Kalar."},
                                 "extra_plugins": [apidoc.ProblemResponses(app)]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
@@ -59,8 +62,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     web.register(app)
     errors.register(app)
     invitations.register(app)
-    limits.init(app, queue_for(app.extensions["arena"].redis))     # counters on one Redis, beside RQ
+    limits.init(app, queue_for(arena.redis))     # counters on one Redis, beside RQ
     inputs.register(app)
     headers.register(app)
-    layout.ensure_quietly(app.extensions["arena"].redis, time.time(), app.config["ARENA_LOBBY_TABLE_TTL"])
+    layout.ensure_quietly(arena.redis, time.time(), arena.settings.lobby_table_ttl)
     return app

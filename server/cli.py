@@ -23,7 +23,8 @@
     arena restore GAME          an archived game back into Redis
                                 (web and worker processes do it at start; safe to run again)
 
-Configuration comes only from environment variables (README.md lists them all).
+Configuration: environment variables over an optional TOML file named by ARENA_CONFIG, read once
+into the settings object events/settings.py declares (README.md lists them all).
 """
 from __future__ import annotations
 
@@ -35,19 +36,15 @@ import sys
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import click
 
 from engine.vocabulary import FORMS
-from workers.settings import Settings
+from events.settings import current, install
 
 STOP_SECONDS = 15.0
-
-
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    return int(raw) if raw else default
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,12 +67,11 @@ def _gunicorn(host: str, port: int, workers: int, threads: int) -> list[str]:
 def web_options(command):
     """The web server's options, shared by `serve` and `web`; each defaults to its environment variable."""
     for option in reversed([
-        click.option("--host", default=lambda: os.environ.get("ARENA_HOST", "127.0.0.1"),
-                     show_default="ARENA_HOST or 127.0.0.1"),
-        click.option("--port", type=int, default=lambda: _env_int("PORT", 8000), show_default="PORT or 8000"),
-        click.option("--web-workers", type=int, default=lambda: _env_int("WEB_CONCURRENCY", 2),
+        click.option("--host", default=lambda: current().host, show_default="ARENA_HOST or 127.0.0.1"),
+        click.option("--port", type=int, default=lambda: current().port, show_default="PORT or 8000"),
+        click.option("--web-workers", type=int, default=lambda: current().web_concurrency,
                      show_default="WEB_CONCURRENCY or 2"),
-        click.option("--threads", type=int, default=lambda: _env_int("WEB_THREADS", 8), show_default="WEB_THREADS or 8"),
+        click.option("--threads", type=int, default=lambda: current().web_threads, show_default="WEB_THREADS or 8"),
     ]):
         command = option(command)
     return command
@@ -101,7 +97,7 @@ def serve(host: str, port: int, web_workers: int, threads: int) -> None:
         click.echo(f"arena serve: at most {files} open files per process (the hard limit): about as many streams "
                    f"and connections; raise it (README, 'Operating-system limits') for more", err=True)
     url, embedded = _redis()
-    settings = Settings.from_env()
+    settings = current()
     env = {**os.environ, "REDIS_URL": url}
     worker = [sys.executable, "-m", "workers", "--queue"]
     web = [sys.executable, "-m", "server.cli", "web", "--host", host, "--port", str(port),
@@ -147,10 +143,11 @@ def bot_process(i: int) -> str:
 
 def _redis() -> tuple[str, Any]:
     """REDIS_URL, or the embedded server's socket (and the server, when this command started it)."""
-    from events.connection import QUEUE_ENV, queue_url
+    from events.connection import queue_url
     from events.embedded import EmbeddedRedis, data_dir
-    if os.environ.get(QUEUE_ENV):
-        return os.environ[QUEUE_ENV], None
+    configured = current().redis_url
+    if configured:
+        return configured, None
     started = not EmbeddedRedis(data_dir()).is_running()
     return queue_url(), EmbeddedRedis(data_dir()) if started else None
 
@@ -188,8 +185,9 @@ def stream(host: str, port: int, web_workers: int, threads: int) -> None:
 
 def _front(factory: str, host: str, port: int, workers: int, threads: int) -> None:
     from .streams import front
-    os.environ["REDIS_URL"] = _redis()[0]           # every front process uses the same Redis
-    os.environ["WEB_THREADS"] = str(threads)
+    url = _redis()[0]
+    os.environ.update(REDIS_URL=url, WEB_THREADS=str(threads))     # for uvicorn's worker processes
+    install(replace(current(), redis_url=url, web_threads=threads))   # and for this one
     front.run(factory, host, port, workers)
 
 
@@ -397,7 +395,7 @@ def archive(days: float) -> None:
     """Move finished games out of Redis into the archive (a full pass: the archive index, then every stored game)."""
     from events.archive import archiver
     redis, service = _service()
-    now, older_than, plain = time.time(), days * 86400, Settings.from_env().archive_dir
+    now, older_than, plain = time.time(), days * 86400, current().archive_dir
     done = archiver.sweep(redis, service, now, older_than, limit=10 ** 9, plain_records=plain)
     done.update(archiver.walk(redis, service, now, older_than, plain_records=plain))
     click.echo(f"archived {done['archived']} games; " + ", ".join(f"{k}: {v}" for k, v in sorted(done.items())

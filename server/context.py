@@ -1,4 +1,4 @@
-"""The application's shared objects: one Redis client and one game service per app.
+"""The application's shared objects: its settings, one Redis client and one game service per app.
 
 The service is given its follow-up hook here, once (workers/followup.py: clocks, bots,
 notifications, the end of the game after every change); a test may give another as FOLLOW_UP.
@@ -10,13 +10,16 @@ from __future__ import annotations
 from flask import Flask, current_app
 
 from events import GameService, connect
+from events.settings import Settings
 from workers import followup
 
 
 class Arena:
-    """Flask extension: `Arena.of()` gives the current app's Redis client and GameService."""
+    """Flask extension: `Arena.of()` gives the current app's settings, Redis client and GameService."""
 
-    def __init__(self, app: Flask) -> None:
+    def __init__(self, app: Flask, settings: Settings) -> None:
+        self.settings = settings
+        # a URL create_app's config names: everything there; else as events.connect() chooses
         self.redis = app.config.get("REDIS_CLIENT") or connect(app.config.get("REDIS_URL"))
         self.service = GameService(self.redis, follow_up=app.config.get("FOLLOW_UP", followup.hook),
                                    **{"settle_later": True, **app.config.get("SERVICE_OPTIONS", {})})
@@ -25,3 +28,8 @@ class Arena:
     @staticmethod
     def of() -> "Arena":
         return current_app.extensions["arena"]
+
+
+def settings() -> Settings:
+    """The current app's settings (events/settings.py)."""
+    return Arena.of().settings

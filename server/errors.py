@@ -6,11 +6,10 @@ Retry-After) when Redis cannot be reached.
 """
 from __future__ import annotations
 
-import os
 from html import escape
 from typing import Any
 
-from flask import Flask, Response, json, request
+from flask import Flask, Response, current_app, json, request
 from redis.exceptions import ClusterDownError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ReadOnlyError as RedisReadOnlyError
@@ -81,7 +80,8 @@ STORE_UNAVAILABLE = ("The game server cannot reach its games just now; wait a fe
 
 
 def retry_after_seconds() -> int:
-    return int(os.environ.get("ARENA_RETRY_AFTER") or 2)
+    """ARENA_RETRY_AFTER, in the app answering."""
+    return int(current_app.extensions["arena"].settings.retry_after)
 
 
 def _redis_unavailable(err: Exception) -> Response:

@@ -25,18 +25,14 @@ from events.connection import is_cluster, queue_for
 
 from .context import Arena
 from .errors import retry_after_seconds
-from .limits import SETTINGS
-from workers.settings import Settings
 
 from .schemas import HealthOut
 
 blp = Blueprint("health", __name__, description="Liveness and what is down")
-SETTINGS["ARENA_OPERATOR_TOKEN"] = ("", "the secret that shows /health's details (send it as 'Authorization: Bearer "
-                                        "<token>'); unset: only the public status is shown")
 
 
 def _operator() -> bool:
-    wanted = str(current_app.config.get("ARENA_OPERATOR_TOKEN") or "")
+    wanted = Arena.of().settings.operator_token
     scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
     return bool(wanted) and scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), wanted.encode())
 
@@ -59,7 +55,7 @@ def _workers() -> dict:
 def _bots() -> dict:
     """Live workers of the computer players' queue (ARENA_BOT_QUEUE): without one, bots never move."""
     redis = queue_for(Arena.of().redis)
-    queue = Queue(Settings.from_env().bot_queue, connection=redis)
+    queue = Queue(Arena.of().settings.bot_queue, connection=redis)
     live = sum(pulses.alive(redis, worker.name) for worker in Worker.all(queue=queue))
     return {"ok": live > 0, "count": live, "queue": queue.name}
 

@@ -10,8 +10,8 @@ decorator, placed under its route:
     @limited("create", "games created", per_address="30/minute;300/hour", per_player="20/minute;200/hour")
     def create_game(...): ...
 
-which reads ARENA_LIMIT_CREATE_ADDRESS and ARENA_LIMIT_CREATE_PLAYER (app config first, then the
-environment, else the defaults given), shared by every view naming the same scope. `large_body`
+which reads ARENA_LIMIT_CREATE_ADDRESS and ARENA_LIMIT_CREATE_PLAYER (the settings' values, else the
+defaults given), shared by every view naming the same scope. `large_body`
 lets a view take bodies up to ARENA_MAX_IMPORT_BODY instead of ARENA_MAX_BODY. Refusals are
 problem+json: 429 `rate_limited` with Retry-After, 413 `body_too_large`.
 
@@ -20,7 +20,6 @@ Behind a reverse proxy, ARENA_PROXY_HOPS says how many proxies' X-Forwarded-For 
 from __future__ import annotations
 
 import math
-import os
 import time
 from typing import Any, Callable
 
@@ -29,38 +28,18 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from events import accounts, keys, lobby, tokens
+from events import accounts, keys, tokens
+from events.settings import Settings, SettingsError
 
 from .auth import person_calling
+from .context import settings
 from .errors import ApiError, problem
 from .sessions import COOKIE
 
-# config key (= environment variable) -> (default, what it limits); rate limits add theirs below.
-SETTINGS: dict[str, tuple[Any, str]] = {
-    "ARENA_MAX_BODY": (64 * 1024, "bytes of a request body (every endpoint but imports)"),
-    "ARENA_MAX_IMPORT_BODY": (2 * 1024 * 1024, "bytes of an imported record"),
-    "ARENA_MAX_UNMOVED_GAMES": (20, "games a player or an address may have created that nobody moved in yet"),
-    "ARENA_UNMOVED_GAME_TTL": (7 * 24 * 3600, "seconds after which a game nobody moved in is deleted "
-                                              "(plus its move or bank time when timed)"),
-    "ARENA_INVITATION_TIMEOUT": (3 * 24 * 3600, "seconds invited players have to accept before the game "
-                                                "is cancelled"),
-    "ARENA_REMATCH_TIMEOUT": (24 * 3600, "seconds the players of a finished game have to accept a rematch offer "
-                                         "before it expires"),
-    "ARENA_LOBBY_TABLE_TTL": (lobby.TABLE_TTL, "seconds an open lobby table waits for its next player before it expires "
-                                         "(its creator is told)"),
-    "ARENA_MAX_OPEN_TABLES": (3, "open lobby tables one account, and one client address, may have at once"),
-    "ARENA_BOT_ACCOUNT_GAMES": (20, "unfinished games a bot account may have at once: beyond, it may not accept "
-                                    "invitations nor join tables"),
-    "ARENA_PROXY_HOPS": (0, "reverse proxies in front of the server whose X-Forwarded-For (and -Proto) is trusted"),
-    "ARENA_SECURE_COOKIES": (False, "1: session, CSRF and device cookies are always Secure; 0: when the request "
-                                    "came over https (directly, or as a trusted proxy's X-Forwarded-Proto says)"),
-    "ARENA_RATE_LIMITS": (True, "0 turns every rate limit off (body sizes and the unmoved-game cap stay)"),
-}
+# ARENA_LIMIT_<SCOPE>_<ADDRESS|PLAYER> -> (default, what it counts): each declared by `limited`, beside
+# its views; the values set are the settings' `rate_limits` (events/settings.py holds every other setting).
+RATE_LIMITS: dict[str, tuple[str, str]] = {}
 LIMIT_ATTR, BODY_ATTR = "_arena_limits", "_arena_body_limit"
-
-
-def setting(name: str) -> Any:
-    return current_app.config[name]
 
 
 def bot_has_room(redis: Any, player_id: str) -> None:
@@ -68,25 +47,22 @@ def bot_has_room(redis: Any, player_id: str) -> None:
     unfinished (429 bot_busy); a person is never counted."""
     if not accounts.is_bot(redis, player_id):
         return
-    cap = setting("ARENA_BOT_ACCOUNT_GAMES")
+    cap = settings().bot_account_games
     if redis.scard(keys.player_games(player_id)) - redis.hlen(keys.results(player_id)) >= cap:
         raise ApiError(429, "bot_busy", f"This bot account is playing {cap} games already, as many as a bot may; "
                                         "finish one first.", headers={"Retry-After": "60"}, retry_after=60)
 
 
-def configure(app: Flask) -> None:
-    """Every setting from the environment (or its default) into the app config, unless set there."""
-    for name, (default, _) in SETTINGS.items():
-        raw = os.environ.get(name)
-        if raw in (None, ""):
-            value = default
-        elif isinstance(default, bool):
-            value = raw.strip().lower() not in ("0", "false", "no", "off")      # ARENA_RATE_LIMITS=off
-        elif isinstance(default, int):
-            value = int(raw)
-        else:
-            value = raw
-        app.config.setdefault(name, value)
+def rate_limit(name: str) -> str:
+    """The limit a variable sets: the settings' value, else its declared default."""
+    return settings().rate_limits.get(name) or RATE_LIMITS[name][0]
+
+
+def check_rate_limit_names(values: Settings) -> None:
+    """A rate limit set that no view declares is a typo: refuse to start, naming it."""
+    unknown = sorted(set(values.rate_limits) - set(RATE_LIMITS))
+    if unknown:
+        raise SettingsError(f"no such rate limit: {', '.join(unknown)} (README.md, Configuration, lists them)")
 
 
 # --- who is asking -------------------------------------------------------------------------------------
@@ -127,7 +103,7 @@ def limited(scope: str, what: str, *, per_address: str, per_player: str | None =
         if default is not None:
             name = f"ARENA_LIMIT_{scope.upper()}_{kind}"
             who = "client address" if kind == "ADDRESS" else "person (account or player, whatever its credential; a guest by seat)"
-            SETTINGS.setdefault(name, (default, f"{what} per {who}"))
+            RATE_LIMITS.setdefault(name, (default, f"{what} per {who}"))
             names.append((scope, kind, name))
 
     def wrap(fn: Callable) -> Callable:
@@ -138,18 +114,20 @@ def limited(scope: str, what: str, *, per_address: str, per_player: str | None =
 
 def large_body(fn: Callable) -> Callable:
     """Let a view take bodies up to ARENA_MAX_IMPORT_BODY."""
-    setattr(fn, BODY_ATTR, "ARENA_MAX_IMPORT_BODY")
+    setattr(fn, BODY_ATTR, "max_import_body")
     return fn
 
 
 def init(app: Flask, redis: Any) -> Limiter:
     """Count the declared limits in `redis`, cap bodies, and answer refusals as problem+json."""
-    if app.config["ARENA_PROXY_HOPS"]:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["ARENA_PROXY_HOPS"], x_proto=app.config["ARENA_PROXY_HOPS"])
+    hops = app.extensions["arena"].settings.proxy_hops
+    check_rate_limit_names(app.extensions["arena"].settings)
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)       # type: ignore[method-assign]
     limiter = Limiter(key_func=client_address, app=app, storage_uri="redis://",
                       storage_options={"connection_pool": redis.connection_pool},
                       strategy="sliding-window-counter", headers_enabled=True, key_prefix=keys.rate_limits(),
-                      enabled=bool(app.config["ARENA_RATE_LIMITS"]), retry_after="delta-seconds")
+                      enabled=app.extensions["arena"].settings.rate_limits_on, retry_after="delta-seconds")
     for endpoint, view in list(app.view_functions.items()):
         for scope, kind, name in getattr(view, LIMIT_ATTR, []):
             per_address = kind == "ADDRESS"
@@ -164,12 +142,12 @@ def init(app: Flask, redis: Any) -> Limiter:
 
 
 def _reader(name: str) -> Callable[[], str]:
-    return lambda: current_app.config[name]
+    return lambda: rate_limit(name)
 
 
 def _cap_body() -> None:
     view = current_app.view_functions.get(request.endpoint or "")
-    request.max_content_length = setting(getattr(view, BODY_ATTR, "ARENA_MAX_BODY"))
+    request.max_content_length = getattr(settings(), getattr(view, BODY_ATTR, "max_body"))
     if request.content_length is not None and request.content_length > request.max_content_length:
         raise body_too_large()
 

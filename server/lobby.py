@@ -35,7 +35,7 @@ from events import accounts, keys, lobby, ratings, results, roster
 
 from . import auth, limits, sse, starting
 from .words import form_words
-from .context import Arena
+from .context import Arena, settings
 from .errors import ApiError
 from .games import problems
 from .schemas import FORMS, Strict, TimeControlIn
@@ -290,13 +290,13 @@ def open_table(data: dict):
              "rated": data["rated"] and not data["computers"],
              "rating_min": data.get("rating_min"), "rating_max": data.get("rating_max"), "creator": me.id,
              "players": [_place(me, data), *_computers(data)], "status": "open", "game_id": None, "created": _now(),
-             "expires": _now() + limits.setting(lobby.TABLE_TTL_ENV)}
+             "expires": _now() + settings().lobby_table_ttl}
     _claim_place(table, [limits.address_owner(), f"p:{me.id}"])
     return _out(lobby.open_table(Arena.of().redis, table))
 
 
 def _claim_place(table: dict, owners: list[str]) -> None:
-    redis, cap, now = Arena.of().redis, limits.setting("ARENA_MAX_OPEN_TABLES"), _now()
+    redis, cap, now = Arena.of().redis, settings().max_open_tables, _now()
     full = lobby.claim_place(redis, owners, table, cap, now)
     if full is not None:
         wait = max(1, math.ceil(lobby.place_frees_in(redis, full, now)))
@@ -358,7 +358,7 @@ def join(data: dict, table_id: str):
             if any(p["school"] == data["school"] for p in table["players"]):
                 raise ApiError(409, "school_taken", f"Another player at this table plays {data['school']}; choose another school.")
         table = {**table, "players": table["players"] + [_place(me, data)],
-                 "expires": _now() + limits.setting(lobby.TABLE_TTL_ENV)}
+                 "expires": _now() + settings().lobby_table_ttl}
         return _starting(table) if len(table["players"]) == table["seats"] else table
 
     return _out(_finish_start(lobby.change_table(Arena.of().redis, table_id, take)))

@@ -18,21 +18,11 @@ from flask import Response, request
 from events import accounts, attempts, keys, tokens
 
 from . import sessions
+from .context import settings
 from .errors import ApiError
-from .limits import SETTINGS, client_address, setting
+from .limits import client_address
 
 DEVICE_COOKIE = "arena_device"
-
-SETTINGS.update({
-    "ARENA_SIGNIN_FAILURES_PER_ADDRESS": (10, "wrong passwords for one name from one client address (or one device "
-                                              "that signed in before) per ARENA_SIGNIN_ADDRESS_WINDOW; also wrong "
-                                              "current passwords of a password change, per session or token"),
-    "ARENA_SIGNIN_ADDRESS_WINDOW": (15 * 60, "seconds of that window"),
-    "ARENA_SIGNIN_FAILURES_PER_NAME": (100, "wrong passwords for one name from everywhere per "
-                                            "ARENA_SIGNIN_NAME_WINDOW (a browser that signed in to the account "
-                                            "before is not held by it); also per account for password changes"),
-    "ARENA_SIGNIN_NAME_WINDOW": (3600, "seconds of that window"),
-})
 
 
 def _digest(text: str) -> str:
@@ -40,11 +30,11 @@ def _digest(text: str) -> str:
 
 
 def _near() -> tuple[int, int]:
-    return setting("ARENA_SIGNIN_FAILURES_PER_ADDRESS"), setting("ARENA_SIGNIN_ADDRESS_WINDOW")
+    return settings().signin_failures_per_address, settings().signin_address_window
 
 
 def _far() -> tuple[int, int]:
-    return setting("ARENA_SIGNIN_FAILURES_PER_NAME"), setting("ARENA_SIGNIN_NAME_WINDOW")
+    return settings().signin_failures_per_name, settings().signin_name_window
 
 
 def signin_bounds(redis: Any, name: str, account: accounts.Account | None) -> tuple[list[attempts.Bound], bool]:

@@ -18,18 +18,15 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from events import account_links, accounts, attempts, email_prefs, keys
 from workers import email as mail
-from workers.settings import Settings
 
 from . import limits
 from .accounts import HASHER, PASSWORD
-from .context import Arena
+from .context import Arena, settings
 from .errors import ApiError
 from .games import problems
 from .schemas import Strict
 
 blp = Blueprint("recovery", __name__, description="Confirming an e-mail address, resetting a forgotten password")
-limits.SETTINGS["ARENA_ACCOUNT_MAILS"] = (3, "address confirmation mails, and password reset mails, sent to one "
-                                             "account per hour (more are not sent)")
 ASKED = ("If an account has that name or address, and has confirmed its e-mail address, a link to reset its "
          "password is on its way there; it works once, within an hour.")
 
@@ -64,7 +61,7 @@ class LinkQuery(Schema):
 
 def _sendable(pid: str, kind: str) -> bool:
     """Whether one more account mail of `kind` may go to the player this hour (counted if so)."""
-    bound = attempts.Bound(keys.account_mails(pid, kind), limits.setting("ARENA_ACCOUNT_MAILS"), 3600)
+    bound = attempts.Bound(keys.account_mails(pid, kind), settings().account_mails, 3600)
     return attempts.count(Arena.of().redis, [bound]) == 0
 
 
@@ -78,8 +75,8 @@ def send_confirmation(pid: str, address: str) -> bool:
     if not _sendable(pid, "verify"):
         return False
     token = account_links.make(redis, pid, "verify", a=address)
-    link = f"{mail.Mail.from_env().public_url}/email/confirm?token={token}"
-    mail.send_account_mail(redis, Settings.from_env(), address, "Confirm your e-mail address",
+    link = f"{settings().public_url}/email/confirm?token={token}"
+    mail.send_account_mail(redis, settings(), address, "Confirm your e-mail address",
                            f"To get e-mail from Tash-Kalar Arena at this address, open: {link}\n"
                            "It works once, within a day. If you did not ask for it, ignore this e-mail.\n",
                            _job_id("verify", token))
@@ -125,8 +122,8 @@ def ask_reset(data: dict):
     prefs = email_prefs.preferences(redis, pid) if pid else None
     if prefs and prefs["verified"] and _sendable(pid, "reset"):
         token = account_links.make(redis, pid, "reset")
-        link = f"{mail.Mail.from_env().public_url}/accounts/password-reset?token={token}"
-        mail.send_account_mail(redis, Settings.from_env(), prefs["address"], "Reset your password",
+        link = f"{settings().public_url}/accounts/password-reset?token={token}"
+        mail.send_account_mail(redis, settings(), prefs["address"], "Reset your password",
                                f"To choose a new password for Tash-Kalar Arena, open: {link}\nIt works once, "
                                "within an hour, and signs you out everywhere. If you did not ask for it, "
                                "ignore this e-mail: your password stays as it is.\n", _job_id("reset", token))

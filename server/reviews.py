@@ -19,7 +19,6 @@ from engine.narrate import describe_command
 from events import reviews, roster
 from events.clocks import now
 from workers import review as review_jobs
-from workers.settings import Settings
 
 from . import auth, limits
 from .context import Arena
@@ -84,7 +83,7 @@ def ask(game_id: str):
     arena = Arena.of()
     seat = auth.caller_for_game(arena.redis, game_id).seat
     _over(game_id)
-    found = review_jobs.ask(arena.redis, game_id, Settings.from_env(), now())
+    found = review_jobs.ask(arena.redis, game_id, arena.settings, now())
     return _out(game_id, found, seat), 200 if found["status"] == reviews.DONE else 202
 
 

@@ -14,6 +14,7 @@ from flask import Response, current_app, g, request
 
 from events import accounts
 
+from .context import settings
 from .errors import ApiError
 
 COOKIE = "arena_session"
@@ -38,8 +39,7 @@ def current(redis) -> accounts.Session | None:
 def secure() -> bool:
     """Cookies are Secure with ARENA_SECURE_COOKIES (or SESSION_COOKIE_SECURE), or when the request
     came over https: directly, or as a trusted proxy's X-Forwarded-Proto says (server/limits.py)."""
-    config = current_app.config
-    return bool(config.get("ARENA_SECURE_COOKIES") or config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+    return settings().secure_cookies or bool(current_app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
 
 def set_cookies(response: Response, cookie: str, csrf: str) -> Response:

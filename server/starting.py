@@ -33,7 +33,7 @@ from events.clocks import format_epoch, now
 from events.invitations import invitation_id
 
 from . import invitations, limits
-from .context import Arena
+from .context import Arena, settings
 from .errors import ApiError
 from .launch import launch, unmoved_ttl
 
@@ -134,7 +134,7 @@ class GameSpec:
         seats = [s.roster() for s in self.seats]
         return {"options": self.engine_options(), "setup": self.setup, "seats": seats, "info": self.info(),
                 "owners": self.owners(), "creator": self.creator,
-                "ttl": unmoved_ttl(limits.setting("ARENA_UNMOVED_GAME_TTL"), self.time_control),
+                "ttl": unmoved_ttl(settings().unmoved_game_ttl, self.time_control),
                 "creator_seat": next((i for i, s in enumerate(self.seats) if self.creator and s.player == self.creator),
                                      None)}
 
@@ -222,7 +222,7 @@ def start(spec: GameSpec) -> Started:
     if not invited:
         return _start_now(redis, game_id, spec, stored)
     validate(spec)
-    timeout = limits.setting("ARENA_REMATCH_TIMEOUT" if spec.origin == "rematch" else "ARENA_INVITATION_TIMEOUT")
+    timeout = settings().rematch_timeout if spec.origin == "rematch" else settings().invitation_timeout
     _claim_unmoved_slot(redis, game_id, stored["owners"], timeout)  # until it starts (then counted anew) or is over
     issued = tokens.issue_seat_tokens(redis, game_id, len(spec.seats), skip=invited, players=_own_seat(spec))
     deadline = invitations.invite(game_id, stored, invited, spec.creator, timeout,
@@ -254,7 +254,7 @@ def _claim_unmoved_slot(redis: Any, game_id: str, owners: list[str], ttl: int) -
     if not owners:
         return
     moment = now()
-    cap = limits.setting("ARENA_MAX_UNMOVED_GAMES")
+    cap = settings().max_unmoved_games
     full = unmoved.claim(redis, owners, game_id, cap=cap, until=moment + ttl, now=moment)
     if full is not None:
         who = "your player" if full.startswith("p:") else "your address"

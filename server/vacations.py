@@ -8,17 +8,14 @@ re-indexes the timeouts of your games at their new deadlines.
 """
 from __future__ import annotations
 
-import os
 import time
 from datetime import datetime, timezone
 
-from flask import current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from events import GameNotFound, desk, due, game_clock, keys, pauses, roster, vacations
 from events.clocks import format_epoch
-from workers.settings import Settings
 
 from . import auth, limits
 from .context import Arena
@@ -28,7 +25,6 @@ from .schemas import Strict
 
 blp = Blueprint("vacation", __name__, url_prefix="/accounts/me/vacation", description="Vacation")
 DAY = 86400.0
-DEFAULT_DAYS = 30
 
 
 class VacationIn(Strict):
@@ -46,8 +42,7 @@ class VacationOut(Schema):
 
 
 def allowance_days() -> float:
-    configured = current_app.config.get("VACATION_DAYS", os.environ.get("ARENA_VACATION_DAYS"))
-    return float(configured) if configured not in (None, "") else float(DEFAULT_DAYS)
+    return Arena.of().settings.vacation_days
 
 
 def _year(now: float) -> tuple[float, float]:
@@ -98,7 +93,7 @@ def reindex(player_id: str) -> None:
             items[due.member("timeout", game_id, clock.wait)] = end
             remind = due.member("remind", game_id, clock.wait)
             if due.when(arena.redis, remind) is not None:
-                items[remind] = pauses.reminder(arena.redis, clock, seating, Settings.from_env().reminder_fraction)
+                items[remind] = pauses.reminder(arena.redis, clock, seating, arena.settings.reminder_fraction)
     due.add(arena.redis, items)
 
 

@@ -13,19 +13,45 @@ import pytest
 
 from events.embedded import EmbeddedRedis
 from events.redis_process import RedisCluster, RedisProcess, start_cluster, start_redis
-from server.limits import SETTINGS
+from events import settings
+from server.limits import RATE_LIMITS
 
 pytest_plugins = ["tests.problems_seen"]       # the API document checked against every refusal seen
 
 # Abuse limits generous for the whole suite (and the servers it starts); tests/server/test_limits.py
 # sets them low where that is the point.
-for _name in SETTINGS:
-    if _name.startswith("ARENA_LIMIT_"):
-        os.environ.setdefault(_name, "1000000/minute")
+for _name in RATE_LIMITS:
+    os.environ.setdefault(_name, "1000000/minute")
 os.environ.setdefault("ARENA_MAX_UNMOVED_GAMES", "1000000")
 os.environ.setdefault("ARENA_MAX_OPEN_TABLES", "1000000")
 os.environ.setdefault("ARENA_OPERATOR_TOKEN", "operator-of-the-tests")
 OPERATOR = {"Authorization": f"Bearer {os.environ['ARENA_OPERATOR_TOKEN']}"}       # /health's details
+
+
+# The settings are read once per process (events/settings.py); a test that changes the environment
+# gets them read again, as a process started with that environment would.
+_setenv, _delenv = pytest.MonkeyPatch.setenv, pytest.MonkeyPatch.delenv
+
+
+def _setenv_and_forget(self: pytest.MonkeyPatch, *args, **kwargs) -> None:
+    _setenv(self, *args, **kwargs)
+    settings.forget()
+
+
+def _delenv_and_forget(self: pytest.MonkeyPatch, *args, **kwargs) -> None:
+    _delenv(self, *args, **kwargs)
+    settings.forget()
+
+
+pytest.MonkeyPatch.setenv, pytest.MonkeyPatch.delenv = _setenv_and_forget, _delenv_and_forget   # type: ignore[method-assign]
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings():
+    """Each test starts from the environment as it is (a previous test's changes undone)."""
+    settings.forget()
+    yield
+    settings.forget()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,8 +63,10 @@ def session_data_dir(tmp_path_factory: pytest.TempPathFactory):
         return
     root = tmp_path_factory.mktemp("data")
     os.environ["ARENA_DATA_DIR"] = str(root)
+    settings.forget()
     yield
     os.environ.pop("ARENA_DATA_DIR", None)
+    settings.forget()
     EmbeddedRedis(root).stop()          # a test that connected with no REDIS_URL started it
 
 

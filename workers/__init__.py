@@ -15,7 +15,7 @@
     jobs       the RQ job functions (thin)
     worker     the worker class (SimpleWorker with a deadline loop; restarts RQ's loop if it quits)
     crash_points named points where a crash test holds a worker (ARENA_PAUSE_AT)
-    settings   environment variables; runtime: connection, service and clock of a job
+    runtime    a job's connection, service, clock and settings (events/settings.py, read once per process)
     rq_settings  settings module for `rq worker -c workers.rq_settings`
 
 Dependencies point one way: server -> workers -> events -> engine.

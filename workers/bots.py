@@ -16,7 +16,7 @@ from events.bot_choice import choose
 from events.email_prefs import server_secret
 
 from . import turns
-from .settings import Settings
+from events.settings import Settings
 
 MAX_COMMANDS = 200                  # commands one job plays, at most (a wait needs a handful)
 

@@ -36,7 +36,7 @@ from events.connection import queue_for
 
 from . import deadlines, lobby_sweep, recovery, runtime
 from .followup import service as service_of
-from .settings import Settings
+from events.settings import Settings
 
 log = logging.getLogger(__name__)
 BATCH = 32                          # members claimed per round at most

@@ -23,7 +23,7 @@ import engine
 from events import SYSTEM, ConflictError, GameNotFound, clocks, due, game_clock, pauses, roster
 
 from . import email, endgame, invitations, notify, queues, turns
-from .settings import Settings
+from events.settings import Settings
 
 log = logging.getLogger(__name__)
 WAIT_OUT = 0.3                      # seconds: shorter remainders are waited out, longer indexed again

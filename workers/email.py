@@ -25,11 +25,9 @@ List-Unsubscribe-Post too) that turns off its kind.
 """
 from __future__ import annotations
 
-import os
 import smtplib
 import ssl
 import time
-from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -39,46 +37,27 @@ from rq import Retry, get_current_job
 from engine.state import active_seat
 from events import GameNotFound, email_prefs, game_clock, keys, notices, pauses, presence, roster, vacations
 from events.replies import text
+from events.settings import Settings
 
 from . import queues, runtime
 
 TIMEOUT = 20
 
 
-@dataclass(frozen=True)
-class Mail:
-    """E-mail settings, from the environment."""
-    url: str | None
-    sender: str
-    public_url: str
-    turn_interval: float
-    retries: tuple[int, ...]
-
-    @classmethod
-    def from_env(cls) -> "Mail":
-        retries = os.environ.get("ARENA_EMAIL_RETRIES", "30,120,600,3600")
-        return cls(os.environ.get("ARENA_SMTP_URL") or None,
-                   os.environ.get("ARENA_MAIL_FROM") or "Tash-Kalar Arena <arena@localhost>",
-                   (os.environ.get("ARENA_PUBLIC_URL") or "http://localhost:8000").rstrip("/"),
-                   float(os.environ.get("ARENA_EMAIL_TURN_INTERVAL") or 3600),
-                   tuple(int(p) for p in retries.split(",") if p.strip()))
-
-
 # --- offering and delivering ------------------------------------------------------------------------
 
-def may_offer(note: dict[str, Any], mail: Mail | None = None) -> bool:
+def may_offer(note: dict[str, Any], settings: Settings) -> bool:
     """Whether `offer` might queue a mail for this notification (its kind is mailed, SMTP is set up)."""
-    return note.get("type") in email_prefs.KINDS and bool((mail or Mail.from_env()).url)
+    return note.get("type") in email_prefs.KINDS and bool(settings.smtp_url)
 
 
-def offer(redis: Any, player_id: str, note: dict[str, Any], settings: Any, mail: Mail | None = None,
+def offer(redis: Any, player_id: str, note: dict[str, Any], settings: Settings,
           pipeline: Any = None, now: float | None = None) -> bool:
     """Queue an e-mail for a new notification if the player wants one now (in `pipeline`, a
     transaction on the queues' Redis, when given); True if queued. Offering one notification again
     decides as the first time did (its own "your turn" marker does not stop it)."""
     kind = note.get("type")
-    mail = mail or Mail.from_env()
-    if not may_offer(note, mail):
+    if not may_offer(note, settings):
         return False                    # no SMTP server: no mail, and no read of the player's preferences
     prefs = email_prefs.preferences(redis, player_id)
     if not prefs["verified"] or not prefs["kinds"][kind]:
@@ -88,36 +67,36 @@ def offer(redis: Any, player_id: str, note: dict[str, Any], settings: Any, mail:
         if _not_now(redis, player_id, game_id, runtime.now() if now is None else now):
             return False                # watching the game, or away
         sent = keys.email_turn_sent(player_id, game_id)
-        if not redis.set(sent, note["id"], nx=True, ex=max(1, int(mail.turn_interval))) and \
+        if not redis.set(sent, note["id"], nx=True, ex=max(1, int(settings.email_turn_interval))) and \
                 text(redis.get(sent)) != note["id"]:
             return False                # one "your turn" per game per interval
-    link = f"{mail.public_url}/play/{game_id}"
+    link = f"{settings.public_url}/play/{game_id}"
     subject = notices.subject(kind, **{**note, "game": game_id})
     body = f"{note.get('text') or subject}\n\nPlay: {link}\n"
-    enqueue(redis, settings, mail, player_id, kind, subject, body, game_id, f"mail-{note['id']}", pipeline)
+    enqueue(redis, settings, player_id, kind, subject, body, game_id, f"mail-{note['id']}", pipeline)
     return True
 
 
-def _retry(mail: Mail) -> Retry | None:
+def _retry(settings: Settings) -> Retry | None:
     """RQ's retries of a mail job: the ARENA_EMAIL_RETRIES intervals, if any."""
-    return Retry(max=len(mail.retries), interval=list(mail.retries)) if mail.retries else None
+    return Retry(max=len(settings.email_retries), interval=list(settings.email_retries)) if settings.email_retries else None
 
 
-def enqueue(redis: Any, settings: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str,
+def enqueue(redis: Any, settings: Settings, player_id: str, kind: str, subject: str, body: str,
             game_id: str | None, job_id: str, pipeline: Any = None) -> None:
     queues.enqueue(queues.notify_queue(redis, settings), "workers.email.deliver_job", player_id, kind, subject, body,
-                   game_id, job_id=job_id, retry=_retry(mail), job_timeout=TIMEOUT * 3, pipeline=pipeline)
+                   game_id, job_id=job_id, retry=_retry(settings), job_timeout=TIMEOUT * 3, pipeline=pipeline)
 
 
 def deliver_job(player_id: str, kind: str, subject: str, body: str, game_id: str | None) -> str:
     """The RQ job: send one e-mail (re-checking what may have changed since it was queued)."""
     redis = runtime.connection()
-    job, mail = get_current_job(), Mail.from_env()
-    attempt = 1 if job is None or job.retries_left is None else len(mail.retries) - job.retries_left + 1
-    return deliver(redis, mail, player_id, kind, subject, body, game_id, attempt)
+    job, settings = get_current_job(), runtime.settings()
+    attempt = 1 if job is None or job.retries_left is None else len(settings.email_retries) - job.retries_left + 1
+    return deliver(redis, settings, player_id, kind, subject, body, game_id, attempt)
 
 
-def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, body: str, game_id: str | None,
+def deliver(redis: Any, settings: Settings, player_id: str, kind: str, subject: str, body: str, game_id: str | None,
             attempt: int = 1) -> str:
     prefs = email_prefs.preferences(redis, player_id)
     if not prefs["verified"] or not prefs["kinds"].get(kind):
@@ -126,14 +105,14 @@ def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, bod
         reason = _not_now(redis, player_id, game_id, runtime.now())
         if reason:
             return reason
-    link = f"{mail.public_url}/email/unsubscribe?token={email_prefs.unsubscribe_token(redis, player_id, kind)}"
+    link = f"{settings.public_url}/email/unsubscribe?token={email_prefs.unsubscribe_token(redis, player_id, kind)}"
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = mail.sender, prefs["address"], subject
+    message["From"], message["To"], message["Subject"] = settings.mail_from, prefs["address"], subject
     message["List-Unsubscribe"] = f"<{link}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(f"{body}\nTo stop these e-mails ({kind.replace('_', ' ')}), open: {link}\n")
     try:
-        send(mail.url, message)
+        send(settings, message)
     except (OSError, smtplib.SMTPException) as err:
         email_prefs.record_failure(redis, player_id, kind, subject, attempt, f"{type(err).__name__}: {err}",
                                    time.time())
@@ -141,21 +120,20 @@ def deliver(redis: Any, mail: Mail, player_id: str, kind: str, subject: str, bod
     return "sent"
 
 
-def send_account_mail(redis: Any, settings: Any, address: str, subject: str, body: str, job_id: str) -> None:
+def send_account_mail(redis: Any, settings: Settings, address: str, subject: str, body: str, job_id: str) -> None:
     """Queue a mail about the account itself (an address to confirm, a password reset link) to
     `address`, whatever the preferences: it is how an address gets verified."""
-    mail = Mail.from_env()
     queues.enqueue(queues.notify_queue(redis, settings), "workers.email.account_mail_job", address, subject, body,
-                   job_id=job_id, retry=_retry(mail), job_timeout=TIMEOUT * 3)
+                   job_id=job_id, retry=_retry(settings), job_timeout=TIMEOUT * 3)
 
 
 def account_mail_job(address: str, subject: str, body: str) -> str:
     """The RQ job: send one account mail."""
-    mail = Mail.from_env()
+    settings = runtime.settings()
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = mail.sender, address, subject
+    message["From"], message["To"], message["Subject"] = settings.mail_from, address, subject
     message.set_content(body)
-    send(mail.url, message)
+    send(settings, message)
     return "sent"
 
 
@@ -167,8 +145,9 @@ def _not_now(redis: Any, player_id: str, game_id: str, now: float) -> str | None
     return "away" if vacations.away_until(redis, player_id, now) is not None else None
 
 
-def send(url: str | None, message: EmailMessage) -> None:
-    """Hand the message to the SMTP server of `url` (see the module docstring)."""
+def send(settings: Settings, message: EmailMessage) -> None:
+    """Hand the message to the SMTP server of ARENA_SMTP_URL (see the module docstring)."""
+    url = settings.smtp_url
     if not url:
         raise smtplib.SMTPException("no ARENA_SMTP_URL is set")
     parts = urlsplit(url)
@@ -178,7 +157,7 @@ def send(url: str | None, message: EmailMessage) -> None:
     if parts.scheme not in ("smtp", "smtps", "smtp+starttls"):
         raise smtplib.SMTPException(f"ARENA_SMTP_URL must be smtp://, smtp+starttls:// or smtps://, not {parts.scheme}://")
     port = parts.port or (465 if tls_first else 587 if starttls else 25)
-    context = ssl.create_default_context(cafile=os.environ.get("ARENA_SMTP_CA_FILE") or None)
+    context = ssl.create_default_context(cafile=settings.smtp_ca_file)
     client = smtplib.SMTP_SSL(parts.hostname, port, timeout=TIMEOUT, context=context) if tls_first \
         else smtplib.SMTP(parts.hostname, port, timeout=TIMEOUT)
     with client:
@@ -209,10 +188,9 @@ def waiting_games(redis: Any, service: Any, player_id: str, now: float) -> list[
     return sorted(out, key=lambda g: (g["left"] is None, g["left"] or 0.0, g["game_id"]))
 
 
-def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, mail: Mail | None = None) -> float | None:
+def digest(redis: Any, service: Any, settings: Settings, player_id: str, now: float) -> float | None:
     """Queue the player's digest if games wait for them; when the next one is due (None: turned off).
     None while the player is on vacation: the next one is due when they are back."""
-    mail = mail or Mail.from_env()
     prefs = email_prefs.preferences(redis, player_id)
     if not prefs["verified"] or not prefs["kinds"]["digest"]:
         return None
@@ -220,11 +198,11 @@ def digest(redis: Any, service: Any, settings: Any, player_id: str, now: float, 
     if back is not None:
         return back
     games = waiting_games(redis, service, player_id, now)
-    if games and mail.url:
+    if games and settings.smtp_url:
         lines = [f"- {g['form']} against {', '.join(g['opponents'])}: "
                  f"{'no time limit' if g['left'] is None else _left(g['left']) + ' left'} "
-                 f"{mail.public_url}/play/{g['game_id']}" for g in games]
-        enqueue(redis, settings, mail, player_id, "digest", f"{len(games)} game(s) waiting for you",
+                 f"{settings.public_url}/play/{g['game_id']}" for g in games]
+        enqueue(redis, settings, player_id, "digest", f"{len(games)} game(s) waiting for you",
                 "Games waiting for your move, the most urgent first:\n\n" + "\n".join(lines) + "\n", None,
                 f"mail-digest-{player_id}-{int(now)}")
     return now + email_prefs.DIGEST_EVERY

@@ -31,7 +31,7 @@ from events.durable import write_file
 
 from . import notify, results, runtime, turns
 from .ratings import rate
-from .settings import Settings
+from events.settings import Settings
 
 def standings(state: dict[str, Any], seating: roster.Seating) -> list[dict[str, Any]]:
     rows = []

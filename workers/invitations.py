@@ -15,7 +15,7 @@ from events import invitations, rematches, unmoved
 from events.invitations import CANCELLED, WAITING
 
 from . import notify
-from .settings import Settings
+from events.settings import Settings
 
 EXPIRED = "invitation_expired"
 

@@ -12,7 +12,7 @@ from typing import Any
 from events import lobby
 
 from . import notify
-from .settings import Settings
+from events.settings import Settings
 
 
 def sweep(redis: Any, now: float, settings: Settings | None = None) -> int:

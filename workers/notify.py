@@ -33,7 +33,7 @@ from events import crash_points, inbox, keys, notices, push
 from events.connection import queue_for
 
 from . import email, queues, runtime
-from .settings import Settings
+from events.settings import Settings
 
 KINDS = tuple(notices.KINDS)            # declared once, with their renderings, in events/notices.py
 REMEMBER_SECONDS = 30 * 24 * 3600
@@ -47,7 +47,7 @@ def notification(kind: str, game_id: str, seat: int, ref: int, **data: Any) -> d
 
 def mail_sent() -> bool:
     """Whether this server sends e-mail at all (ARENA_SMTP_URL is set): pages say so when it does not."""
-    return bool(email.Mail.from_env().url)
+    return bool(runtime.settings().smtp_url)
 
 
 def stated(kind: str, game_id: str, seat: int, state: str, **data: Any) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def send(redis: Any, player_id: str, note: dict[str, Any], settings: Settings | 
     moment = runtime.now() if now is None else now
     note = {**note, "player": player_id}
     body = json.dumps(note, separators=(",", ":"), sort_keys=True)
-    owed = email.may_offer(note) or bool(push.targets(redis, player_id, note["type"]))
+    owed = email.may_offer(note, settings) or bool(push.targets(redis, player_id, note["type"]))
     url = inbox.deliver_once(redis, player_id, note["id"], body, moment, settings.inbox_size,
                              moment - REMEMBER_SECONDS, owed)
     if url is None:
@@ -82,7 +82,7 @@ def hand_over(redis: Any, player_id: str, body: str, settings: Settings, url: st
     note = json.loads(body)
     url = inbox.webhook_url(redis, player_id) if url is None else url
     browsers = push.targets(redis, player_id, note["type"])
-    if not url and not email.may_offer(note) and not browsers:
+    if not url and not email.may_offer(note, settings) and not browsers:
         inbox.settle(redis, player_id, note["id"])          # nothing to queue (any more)
         return
     jobs = queue_for(redis)

@@ -25,7 +25,7 @@ from rq.registry import ScheduledJobRegistry
 from events.connection import queue_for
 
 from . import runtime
-from .settings import Settings
+from events.settings import Settings
 
 GAME_JOB_TIMEOUT = 120
 RESULT_TTL = 0                      # a finished job leaves nothing behind

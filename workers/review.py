@@ -19,7 +19,7 @@ from events.email_prefs import server_secret
 from events.redaction import engine_event
 
 from . import queues
-from .settings import Settings
+from events.settings import Settings
 
 log = logging.getLogger(__name__)
 REVIEW_JOB_TIMEOUT = 3600

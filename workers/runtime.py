@@ -15,14 +15,15 @@ from rq import get_current_job
 from events.clocks import now
 from events.scripts import lua, run_script
 
-from .settings import Settings
+from events.settings import Settings, current
 
 __all__ = ["connection", "data_for", "lua", "now", "run_script", "settings"]
 _lock = threading.Lock()
 
 
 def settings() -> Settings:
-    return Settings.from_env()
+    """The process's settings (events/settings.py): `python -m workers` installs them at start."""
+    return current()
 
 
 _clusters: dict[str, Any] = {}

@@ -32,7 +32,7 @@ from events.replies import text
 from events.roster import Seating, seating_of
 
 from . import notify, queues, runtime
-from .settings import Settings
+from events.settings import Settings
 
 BOT_GRACE = 30.0                    # seconds a bot's move may take before a deadline loop enqueues it again
 FINISH_RECHECK = 10.0               # seconds after which a loop looks whether the end-of-game work got done

@@ -29,7 +29,7 @@ from events import layout, lobby
 
 from . import runtime
 from .deadline_loop import DeadlineLoop
-from .settings import Settings
+from events.settings import Settings
 
 log = logging.getLogger(__name__)
 MAINTENANCE_SECONDS = 60

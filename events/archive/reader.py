@@ -8,7 +8,6 @@ kept with it (they would be snapshots in Redis for a live game).
 """
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ from .. import keys
 from ..memo import Memo
 from ..replies import text
 from . import codec, storage
+from ..settings import current
 
 CACHE_SIZE = 128
 
@@ -64,8 +64,8 @@ _readers: dict[tuple[str, int], ArchiveReader] = {}
 def default() -> ArchiveReader:
     """This process's reader of the archive its environment names (one cache for every service and
     helper of the process)."""
-    store = storage.from_env()
-    where = (store.describe(), int(os.environ.get("ARENA_ARCHIVE_CACHE") or CACHE_SIZE))
+    store = storage.configured()
+    where = (store.describe(), current().archive_cache)
     reader = _readers.get(where)
     if reader is None:
         reader = _readers.setdefault(where, ArchiveReader(store, where[1]))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..durable import write_file
+from ..settings import current
 
 SUFFIX = ".tka"
 
@@ -88,7 +89,7 @@ def _sync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def from_env() -> FileStorage:
+def configured() -> FileStorage:
     """The storage this process archives to: `$ARENA_DATA_DIR/archive/games` (shared by hosts
     that share the directory)."""
-    return FileStorage(Path(os.environ.get("ARENA_DATA_DIR") or "./var") / "archive" / "games")
+    return FileStorage(current().archive_dir / "games")

@@ -6,7 +6,8 @@
     hub.py       blocking XREADs (one per 128 followed keys), fanned out to the subscribers
     presence.py  the viewers of open streams, written for the whole process in one pipeline
     standing.py  a stream's token and mutes, trusted a few seconds, told at once of changes (pub/sub)
-    limits.py    the front's limits from the environment, open-stream counts per address and token
+    slots.py     open-stream counts per address and per token, kept in Redis for every process
+    proxies.py   the client address behind ARENA_PROXY_HOPS trusted proxies
     protocol.py  uvicorn's HTTP protocol with a header deadline, a header size cap, a connection cap
     body.py      request bodies read on the loop (bounded) before a WSGI thread is taken
 

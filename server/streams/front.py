@@ -5,11 +5,11 @@
 
 Under the front, the Flask app runs through a2wsgi's WSGIMiddleware on a pool of WEB_THREADS
 threads, so rules computation never stalls the event loop; request bodies are read on the loop
-first (body.py), so a slow body holds no thread either.
+first (body.py), so a slow body holds no thread either. Its settings are the Flask app's
+(events/settings.py): one object for the app and the tier.
 """
 from __future__ import annotations
 
-import os
 import resource
 from contextlib import asynccontextmanager
 from typing import Any
@@ -20,10 +20,11 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 
 from events.connection import cluster_url, queue_url
+from events.settings import current
 
 from .. import create_app
 from .body import BufferedBody, send_problem
-from .limits import limits
+from .proxies import TrustedProxies
 from .routes import ROUTES, StreamRoute
 from .tier import StreamTier
 
@@ -33,12 +34,12 @@ def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROU
     """The front for `flask_app` (default: the Arena API) and its stream `routes`, on the Redis
     events.connection chooses: game data (and streams) on REDIS_CLUSTER_URL's Cluster when it is
     set, else everything on REDIS_URL (or the embedded server)."""
-    settings = limits()
-    cluster = cluster_url()
-    url = cluster or queue_url()
-    flask_app = flask_app or create_app({} if cluster else {"REDIS_URL": url})
-    tier = StreamTier(flask_app, url, settings)
-    rest = BufferedBody(WSGIMiddleware(flask_app, workers=settings.wsgi_threads), settings.max_body_bytes,
+    if flask_app is None:
+        cluster = cluster_url()
+        flask_app = create_app({} if cluster else {"REDIS_URL": queue_url()})
+    settings = flask_app.extensions["arena"].settings
+    tier = StreamTier(flask_app, flask_app.config.get("REDIS_URL") or cluster_url() or queue_url(), settings)
+    rest = BufferedBody(WSGIMiddleware(flask_app, workers=settings.web_threads), settings.largest_body,
                         settings.body_timeout)
     if streams_only:
         rest = _health_only(rest)
@@ -50,6 +51,8 @@ def create_front(flask_app: Flask | None = None, routes: list[StreamRoute] = ROU
 
     app = Starlette(routes=[*(tier.route(r) for r in routes), Mount("", app=rest)], lifespan=lifespan)
     app.state.tier = tier
+    if settings.proxy_hops:
+        app.add_middleware(TrustedProxies, hops=settings.proxy_hops)
     return app
 
 
@@ -97,11 +100,9 @@ def run(factory: str, host: str, port: int, workers: int) -> None:
     import uvicorn
 
     from .protocol import GuardedHttpProtocol
-    settings = limits()
+    settings = current()
     raise_fd_limit()
-    forwarded = os.environ.get("ARENA_FORWARDED_ALLOW_IPS")
     app = factory if ":" in factory else f"server.streams.front:{factory}"
     uvicorn.run(app, factory=True, host=host, port=port, workers=workers, http=GuardedHttpProtocol,
                 timeout_keep_alive=settings.keepalive_timeout, backlog=4096, timeout_graceful_shutdown=3,
-                proxy_headers=bool(forwarded), forwarded_allow_ips=forwarded or None, server_header=False,
-                access_log=os.environ.get("ARENA_ACCESS_LOG", "1") != "0")
+                proxy_headers=False, server_header=False, access_log=settings.access_log)   # proxies.py

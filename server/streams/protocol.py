@@ -13,7 +13,7 @@ import json
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from ..errors import PROBLEM, problem_body
-from .limits import limits
+from events.settings import current
 
 REASONS = {408: b"Request Timeout", 431: b"Request Header Fields Too Large", 503: b"Service Unavailable"}
 
@@ -25,7 +25,7 @@ class HeadTooLarge(Exception):
 class GuardedHttpProtocol(HttpToolsProtocol):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.limits = limits()
+        self.limits = current()
         self.head_timer: asyncio.TimerHandle | None = None
         self.head_bytes = 0
         self.head_too_large = False

@@ -35,9 +35,9 @@ from .. import auth, sessions, sse
 from ..context import Arena
 from ..errors import PROBLEM, STORE_UNAVAILABLE, problem_body
 from ..merged import Merged
+from events.settings import Settings
 from . import interleave
 from .hub import StreamHub
-from .limits import Limits
 from .presence import PresenceBook
 from .routes import StreamRoute
 from .slots import StreamSlots
@@ -58,7 +58,7 @@ class Opened:
 
 
 class StreamTier:
-    def __init__(self, flask_app: Flask, redis_url: str, limits: Limits) -> None:
+    def __init__(self, flask_app: Flask, redis_url: str, limits: Settings) -> None:
         self.flask_app = flask_app
         self.limits = limits
         self.hub = StreamHub(redis_url, max_pending=limits.stream_backlog, shard_keys=limits.stream_shard_keys)

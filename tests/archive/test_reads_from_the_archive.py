@@ -21,7 +21,7 @@ from events import keys
 from events.archive import archiver, storage
 from server import create_app
 from workers import endgame
-from workers.settings import Settings
+from events.settings import Settings
 
 from tests.cluster.conftest import cluster_env  # noqa: F401 - REDIS_CLUSTER_URL for the module
 
@@ -91,7 +91,7 @@ def the_same_after_archiving(app, players: list[dict], names: list[str]) -> None
     """The games `names` stored, finished by the end-of-game job and read; archived together; read
     again cold: every answer the same, and the rematches offered before accepted after."""
     service, redis = app.extensions["arena"].service, app.extensions["arena"].redis
-    client, settings = app.test_client(), Settings.from_env()
+    client, settings = app.test_client(), Settings.load()
     seated = [{"name": p["name"], "player": p["id"]} for p in players]
     games = {}
     for name in names:

@@ -164,7 +164,7 @@ def lobby_flow(app, queue) -> dict:
     tc = {"kind": "move", "seconds": 3600}
     racers[0].post("/lobby/seeks", {"form": "duel", "time_control": tc})
     assert racers[1].post("/lobby/seeks", {"form": "duel", "time_control": tc}).json["status"] == "matched"
-    with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=app.config["ARENA_LOBBY_TABLE_TTL"] + 5)):
+    with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=app.extensions["arena"].settings.lobby_table_ttl + 5)):
         run_worker(queue)                                        # the deadline loop's lobby sweep
         assert not {t["id"] for t in tables} & {t["id"] for t in ann.get("/lobby/tables").json["tables"]}
     told = {n["game_id"] for n in ann.get("/players/me/notifications").json["notifications"]

@@ -16,6 +16,12 @@ def client(app):
     return app.test_client()
 
 
+def reconfigure(app, **variables) -> None:
+    """Set some of a running app's settings otherwise (as a process started with those variables)."""
+    arena = app.extensions["arena"]
+    arena.settings = arena.settings.overridden(variables)
+
+
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 

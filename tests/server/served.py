@@ -13,12 +13,13 @@ import pytest
 from werkzeug.serving import make_server
 
 from server import create_app
-from server.limits import SETTINGS
+from events.settings import Settings
+from server.limits import RATE_LIMITS
 
 PASSWORD = "correct horse battery"
 # the shipped limits, whatever tests/conftest.py put in the environment for the rest of the suite
-SHIPPED = {name: default for name, (default, _) in SETTINGS.items()
-           if name.startswith("ARENA_LIMIT_") or name in ("ARENA_MAX_OPEN_TABLES", "ARENA_MAX_UNMOVED_GAMES")}
+SHIPPED = {**{name: default for name, (default, _) in RATE_LIMITS.items()},
+           "ARENA_MAX_OPEN_TABLES": Settings.max_open_tables, "ARENA_MAX_UNMOVED_GAMES": Settings.max_unmoved_games}
 
 
 @dataclass

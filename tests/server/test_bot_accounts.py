@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from .conftest import bearer
+from .conftest import bearer, reconfigure
 from .people import fresh, registered
 
 PASSWORD = "correct horse battery"
@@ -106,7 +106,7 @@ def test_a_bot_never_seeks_a_quick_match_nor_sits_at_a_rated_table(client):
 
 
 def test_a_bot_plays_only_so_many_games_at_once(client, app):
-    app.config["ARENA_BOT_ACCOUNT_GAMES"] = 1
+    reconfigure(app, ARENA_BOT_ACCOUNT_GAMES=1)
     robo, ann = _bot(client), registered(client, "Ann")
     first, second = _invite(client, ann, robo), _invite(client, ann, robo)
     answer = client.post(f"/players/me/invitations/{first['seats'][1]['invitation']}/accept", headers=bearer(robo["token"]))

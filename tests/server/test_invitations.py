@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 from freezegun import freeze_time
 from rq import Queue
 
-from tests.server.conftest import bearer
+from tests.server.conftest import bearer, reconfigure
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -106,7 +106,7 @@ def test_a_decline_cancels_the_game_for_everyone(client):
 
 
 def test_an_unanswered_invitation_expires_into_a_cancelled_game(app, client):
-    app.config["ARENA_INVITATION_TIMEOUT"] = 600
+    reconfigure(app, ARENA_INVITATION_TIMEOUT=600)
     bob = _register(client, "Bob")
     with freeze_time(START):
         created = _invite(client, bob)

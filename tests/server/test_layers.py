@@ -15,7 +15,6 @@ SCHEDULING = {
     "workers.email": "queueing an account mail: an address to confirm, a password reset link (server/recovery.py)",
     "workers.worker": "`arena worker` starting a worker process",
     "workers.ladder": "`arena bots` playing computer games in worker processes",
-    "workers.settings": "the workers' settings, to start them (`arena serve`) and to time reminders",
     "workers.review": "asking for a game's review, which queues its job on the bot queue",
 }
 

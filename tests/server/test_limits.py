@@ -114,14 +114,6 @@ def test_a_game_that_ends_without_a_move_stays(app, client, redis_client):
     assert redis_client.ttl(keys.log(created["id"])) == -1
 
 
-def test_every_limit_is_an_environment_variable_in_the_readme():
-    from pathlib import Path
-
-    from server.limits import SETTINGS
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert [name for name in SETTINGS if f"| `{name}` |" not in readme] == []
-
-
 def test_an_anonymous_caller_counts_by_its_address_only(redis_server):
     _, client = _client(redis_server, _address(), ARENA_LIMIT_CREATE_PLAYER="1/minute")
     assert [client.post("/games", json=DUEL).status_code for _ in range(3)] == [201, 201, 201]

@@ -66,7 +66,7 @@ def test_the_newest_tables_come_first_a_page_at_a_time_and_expired_ones_are_gone
     assert second["tables"][0]["id"] == opened[0]
     assert viewer.get("/lobby/tables?limit=0").status_code == 400
     assert viewer.get("/lobby/tables?order=oldest").status_code == 400
-    ttl = served.app.config["ARENA_LOBBY_TABLE_TTL"]
+    ttl = served.app.extensions["arena"].settings.lobby_table_ttl
     with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=ttl + 1)):
         listed = {t["id"] for t in viewer.get("/lobby/tables?limit=200").json()["tables"]}
     assert not listed & set(opened)

@@ -10,8 +10,9 @@ from freezegun import freeze_time
 from events import keys, presence
 from workers import endgame
 from events.clocks import parse_time
-from workers.settings import Settings
+from events.settings import Settings
 
+from .conftest import reconfigure
 from .people import fresh, person
 
 DAY = 86400
@@ -69,7 +70,7 @@ def test_live_games_list_spectator_counts_and_drops_finished_games(app, tmp_path
 
 @pytest.fixture
 def vacation_app(app):
-    app.config["VACATION_DAYS"] = 3
+    reconfigure(app, ARENA_VACATION_DAYS=3)
     return app
 
 

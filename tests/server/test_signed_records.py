@@ -23,7 +23,7 @@ from events import roster
 from server import cli, create_app
 from tests.server.conftest import bearer
 from workers import endgame
-from workers.settings import Settings
+from events.settings import Settings
 
 
 @pytest.fixture(autouse=True)
@@ -218,7 +218,7 @@ def test_an_untrusted_import_never_changes_a_rating(client, app, redis_server):
         assert client.post("/games/import", json=rec).json["provenance"]["origin"] == origin
         roster.save(redis, rec["game_id"], [{"name": "Ann", "player": ann["id"]}, {"name": "Bob", "player": bob["id"]}],
                     {"form": "duel", "time_control": None})
-        summaries[origin] = endgame.finish(redis, app.extensions["arena"].service, rec["game_id"], Settings.from_env())
+        summaries[origin] = endgame.finish(redis, app.extensions["arena"].service, rec["game_id"], Settings.load())
     assert summaries["unsigned"]["ratings"] == {}
     assert not redis.exists(keys.meta(games["unsigned"]["game_id"], "rating"))
     assert redis.get(keys.meta(games["unsigned"]["game_id"], "form_rating")) is None       # nor the form rating

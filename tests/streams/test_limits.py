@@ -11,15 +11,15 @@ import time
 import httpx
 import pytest
 
+from events.settings import Settings
 from server.streams.front import raise_fd_limit
-from server.streams.limits import Limits
 from server.streams.tier import next_beat
 
 from .conftest import SSE, Front, new_game
 from tests.conftest import OPERATOR
 
 LIMITS = {"ARENA_STREAMS_PER_ADDRESS": "4", "ARENA_STREAMS_PER_TOKEN": "2", "ARENA_HEADER_TIMEOUT": "2",
-          "ARENA_MAX_HEADER_BYTES": "4096", "ARENA_MAX_BODY_BYTES": "4096", "ARENA_BODY_TIMEOUT": "1",
+          "ARENA_MAX_HEADER_BYTES": "4096", "ARENA_MAX_BODY": "4096", "ARENA_MAX_IMPORT_BODY": "4096", "ARENA_BODY_TIMEOUT": "1",
           "ARENA_HEARTBEAT_SECONDS": "0.5", "ARENA_KEEPALIVE_TIMEOUT": "1", "ARENA_RETRY_AFTER": "7"}
 
 
@@ -146,21 +146,11 @@ def test_an_idle_keep_alive_connection_is_closed_after_the_keep_alive_timeout(fr
     asyncio.run(scenario())
 
 
-def test_every_limit_is_an_environment_variable_in_the_readme():
-    from dataclasses import fields
-    from pathlib import Path
-
-    from server.streams.limits import Limits, variable
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    missing = [variable(f.name) for f in fields(Limits) if f"`{variable(f.name)}`" not in readme]
-    assert not missing, missing
-
-
 def test_a_limit_that_is_not_positive_is_refused_at_start(monkeypatch):
     """A zero heartbeat would spin the stream loop (every stream of the process would stop)."""
     monkeypatch.setenv("ARENA_HEARTBEAT_SECONDS", "0")
     with pytest.raises(ValueError, match="ARENA_HEARTBEAT_SECONDS must be a positive number"):
-        Limits.from_env()
+        Settings.load()
     assert next_beat(10.0, 10.0, 2.0) == 12.0 and next_beat(10.0, 15.5, 2.0) == 16.0 and next_beat(13.0, 12.0, 2.0) == 13.0
 
 

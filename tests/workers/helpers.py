@@ -9,14 +9,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from events.archive.storage import name_of
-from workers.settings import Settings
+from events.settings import Settings
 from workers.worker import make_worker
 
 
 def run_worker(redis) -> bool:
     """A real RQ worker in burst mode: its deadline loop deals with what is due, queued jobs run,
     then it returns."""
-    return make_worker(redis, Settings.from_env()).work(burst=True, logging_level="WARNING")
+    return make_worker(redis, Settings.load()).work(burst=True, logging_level="WARNING")
 
 
 def record_file(archive: Path, game_id: str) -> Path:

@@ -11,7 +11,7 @@ from engine.cards import CARDS
 from events import bot_choice, due
 from workers import followup, results
 from workers.queues import job_id
-from workers.settings import Settings
+from events.settings import Settings
 
 from .helpers import bearer, later, new_game, record_file, run_worker
 

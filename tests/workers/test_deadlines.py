@@ -15,7 +15,7 @@ from events import SYSTEM, keys
 from events import due as workers_due
 from workers import deadlines, followup, runtime
 from workers.deadline_loop import DeadlineLoop
-from workers.settings import Settings
+from events.settings import Settings
 
 from .helpers import (bearer, deadline, event_types, later, log_lines, new_game, parse, play_legal, register,
                       run_worker)
@@ -67,7 +67,7 @@ def test_a_remainder_under_a_second_is_waited_out_and_the_turn_never_times_out_e
     due = deadline(client, game["id"])
     service = followup.service(redis_db)
     with freeze_time(later(due, -0.2)) as frozen:
-        done = deadlines.apply_timeout(redis_db, service, game["id"], 1, Settings.from_env(), runtime.now,
+        done = deadlines.apply_timeout(redis_db, service, game["id"], 1, Settings.load(), runtime.now,
                                        pause=lambda s: frozen.tick(timedelta(seconds=s)))
     assert done == ("timed_out", None)
     [timed_out] = events_of(client, game["id"], "TurnTimedOut")
@@ -96,7 +96,7 @@ def test_a_move_made_while_the_timeout_is_judged_wins_and_the_loop_returns_quiet
             moved.append(play_legal(client, game, seat=1))
         return later(due, 1).timestamp()
     moved: list = []
-    done = deadlines.apply_timeout(redis_db, followup.service(redis_db), game["id"], 1, Settings.from_env(),
+    done = deadlines.apply_timeout(redis_db, followup.service(redis_db), game["id"], 1, Settings.load(),
                                    now_after_the_player_moved)
     assert done == ("moved", None) and moved
     assert "TurnTimedOut" not in event_types(client, game["id"])
@@ -115,7 +115,7 @@ def test_after_k_timeouts_in_a_row_the_seat_is_abandoned_and_the_other_side_may_
 def test_a_deadline_claimed_by_a_loop_that_died_is_applied_once_its_claim_lapses(client, redis_db):
     game = new_game(client, time_control=MINUTE)
     due = deadline(client, game["id"])
-    lease = Settings.from_env().deadline_lease
+    lease = Settings.load().deadline_lease
     claimed = workers_due.claim(redis_db, later(due, 0.1).timestamp(), lease, 10)      # ... and never released
     assert [item.member for item in claimed.items] == [f"timeout:{game['id']}:1"]
     with freeze_time(later(due, 0.2 + lease / 2)):
@@ -136,7 +136,7 @@ def test_two_loops_racing_over_the_index_deal_with_each_deadline_once(client, re
         dealt.append(item.member)
         return handle(redis, service, item, settings, now)
     monkeypatch.setattr(deadlines, "handle", recorded)
-    loops = [DeadlineLoop(redis_server.client(db=1), Settings.from_env(), [], name=lambda i=i: f"racer{i}")
+    loops = [DeadlineLoop(redis_server.client(db=1), Settings.load(), [], name=lambda i=i: f"racer{i}")
              for i in range(2)]
     start = threading.Barrier(2)
 

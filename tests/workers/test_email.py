@@ -18,7 +18,7 @@ from rq import Queue
 from events import due, email_prefs, keys, presence
 from events.redis_process import free_port
 from workers import email as mail
-from workers.settings import Settings
+from events.settings import Settings
 
 from .helpers import run_worker
 
@@ -188,7 +188,7 @@ def test_failures_are_retried_recorded_and_shown(app, redis_db, monkeypatch):
     failures = [p.client.get("/accounts/me/email").json["failures"] for p in (ann, bob)]
     shown = next(f for f in failures if f)
     assert [f["attempt"] for f in shown] == [3, 2, 1] and "ConnectionRefusedError" in shown[0]["error"]
-    failed = Queue(Settings.from_env().notify_queue, connection=redis_db).failed_job_registry.get_job_ids()
+    failed = Queue(Settings.load().notify_queue, connection=redis_db).failed_job_registry.get_job_ids()
     assert len([j for j in failed if not j.startswith("account-")]) == 1      # (the addresses' confirmations too)
 
 

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from events.redis_process import free_port
+from events.settings import Settings
 from workers import email as mail
 
 from .test_email import Inbox, Person, mails_to, table_game
@@ -114,19 +115,17 @@ def _message(to: str = "tls@example.test") -> EmailMessage:
     return message
 
 
-def test_smtps_delivers_over_tls_with_the_trusted_ca(implicit_tls, certificates, monkeypatch):
+def test_smtps_delivers_over_tls_with_the_trusted_ca(implicit_tls, certificates):
     inbox, port = implicit_tls
-    monkeypatch.setenv("ARENA_SMTP_CA_FILE", str(certificates[0]))
-    mail.send(f"smtps://arena:s3cret@127.0.0.1:{port}", _message())
+    mail.send(Settings(smtp_url=f"smtps://arena:s3cret@127.0.0.1:{port}", smtp_ca_file=str(certificates[0])), _message())
     assert inbox.sessions == [(True, "arena")] and inbox.messages[0]["Subject"] == "over TLS"
 
 
 @pytest.mark.parametrize("form", ["smtp://arena:s3cret@127.0.0.1:{port}?starttls=1",
                                   "smtp+starttls://arena:s3cret@127.0.0.1:{port}"])
-def test_starttls_upgrades_before_logging_in(starttls, certificates, monkeypatch, form):
+def test_starttls_upgrades_before_logging_in(starttls, certificates, form):
     inbox, port = starttls
-    monkeypatch.setenv("ARENA_SMTP_CA_FILE", str(certificates[0]))
-    mail.send(form.format(port=port), _message())
+    mail.send(Settings(smtp_url=form.format(port=port), smtp_ca_file=str(certificates[0])), _message())
     assert inbox.sessions == [(True, "arena")]
 
 
@@ -134,7 +133,7 @@ def test_certificates_are_verified_by_default(implicit_tls, starttls, monkeypatc
     monkeypatch.delenv("ARENA_SMTP_CA_FILE", raising=False)
     for url in (f"smtps://127.0.0.1:{implicit_tls[1]}", f"smtp://127.0.0.1:{starttls[1]}?starttls=1"):
         with pytest.raises(ssl.SSLCertVerificationError):
-            mail.send(url, _message())
+            mail.send(Settings(smtp_url=url), _message())
     assert implicit_tls[0].messages == [] and starttls[0].messages == []
 
 
@@ -144,7 +143,7 @@ def test_starttls_asked_for_but_not_offered_sends_nothing_in_plain_text():
     controller.start()
     try:
         with pytest.raises(smtplib.SMTPNotSupportedError):
-            mail.send(f"smtp://127.0.0.1:{controller.port}?starttls=1", _message())
+            mail.send(Settings(smtp_url=f"smtp://127.0.0.1:{controller.port}?starttls=1"), _message())
     finally:
         controller.stop()
     assert inbox.messages == []

@@ -9,6 +9,8 @@ from freezegun import freeze_time
 
 from events import invitations, keys
 
+from tests.server.conftest import reconfigure
+
 from .helpers import bearer, register, run_worker
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=timezone.utc)
@@ -28,7 +30,7 @@ def expired_notes(client, player: dict) -> list[dict]:
 
 
 def test_the_inviter_and_the_invitee_are_told_when_an_invitation_expires(app, client, redis_db):
-    app.config["ARENA_INVITATION_TIMEOUT"] = 600
+    reconfigure(app, ARENA_INVITATION_TIMEOUT=600)
     ann, bob, cy = register(client, "Ann"), register(client, "Bob"), register(client, "Cy")
     with freeze_time(START) as clock:
         lapsed = invite(client, ann, bob)

@@ -19,7 +19,7 @@ from rq import Queue
 
 from events import due, email_prefs, inbox, keys
 from workers import notify
-from workers.settings import Settings
+from events.settings import Settings
 
 from .helpers import register, run_worker
 from .processes import ROOT, START_SECONDS, wait_for
@@ -62,7 +62,7 @@ def test_mail_and_webhook_go_once_though_the_sender_was_killed(point, durable_cl
     outbox = due.member("outbox", player)
     due_at = due.when(server, outbox)
     assert due_at is not None, "the outbox was not indexed before the notification was stored"
-    queued = Queue(Settings.from_env().notify_queue, connection=server).count
+    queued = Queue(Settings.load().notify_queue, connection=server).count
     assert queued == (0 if point == "notify.stored" else 2)                    # nothing yet / mail and webhook
 
     time.sleep(max(0.0, due_at - time.time()))
@@ -92,7 +92,7 @@ def test_hand_overs_racing_for_one_notification_queue_its_mail_and_webhook_once(
     def hand_over() -> None:
         try:
             start.wait(5)
-            notify.hand_over(redis_db, player, body, Settings.from_env())
+            notify.hand_over(redis_db, player, body, Settings.load())
         except BaseException as exc:             # a racer that fails must fail the test, not vanish
             failures.append(exc)
     racers = [threading.Thread(target=hand_over) for _ in range(6)]
@@ -101,7 +101,7 @@ def test_hand_overs_racing_for_one_notification_queue_its_mail_and_webhook_once(
     for racer in racers:
         racer.join(10)
     assert not any(r.is_alive() for r in racers) and failures == []
-    assert Queue(Settings.from_env().notify_queue, connection=redis_db).count == 2         # one mail, one webhook
+    assert Queue(Settings.load().notify_queue, connection=redis_db).count == 2         # one mail, one webhook
     assert inbox.owed(redis_db, player) == {}
     run_worker(redis_db)
     assert len(smtp.messages) == 1 and [h["X-Arena-Delivery"] for h, _ in hook.requests] == [note["id"]]

@@ -1,10 +1,8 @@
-"""The runnable product: the README's first screen, the Procfile, and configuration by environment."""
+"""The runnable product: the README's first screen and the Procfile (its settings: tests/test_settings.py)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
-
-import workers.settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,11 +23,3 @@ def test_the_procfile_runs_the_web_a_game_worker_and_webhook_deliveries_in_a_pro
     assert lines["worker"] == "python -m workers --queue ${ARENA_QUEUE:-arena}"
     assert lines["notifier"] == "python -m workers --queue ${ARENA_NOTIFY_QUEUE:-arena-notify}"
     assert "--with-scheduler" not in (ROOT / "Procfile").read_text()
-
-
-def test_every_environment_variable_is_documented_in_the_readme():
-    readme = (ROOT / "README.md").read_text()
-    names = set(re.findall(r"\b(ARENA_[A-Z_]+|REDIS_URL)\b", workers.settings.__doc__))
-    names |= set(re.findall(r'environ.get\("([A-Z_]+)"', (ROOT / "server" / "cli.py").read_text()))
-    names |= set(re.findall(r'_env_int\("([A-Z_]+)"', (ROOT / "server" / "cli.py").read_text()))
-    assert names and all(f"`{name}`" in readme for name in names), sorted(n for n in names if f"`{n}`" not in readme)

@@ -7,7 +7,7 @@ from rq.job import JobStatus
 
 from events import pulses
 from workers import recovery
-from workers.settings import Settings
+from events.settings import Settings
 from workers.worker import make_worker
 
 from .helpers import new_game, register, run_worker
@@ -16,7 +16,7 @@ from .helpers import new_game, register, run_worker
 def taken_by_a_worker_that_dies(redis, queue: Queue, name: str):
     """Dequeue the queue's first job as worker `name` would when it starts it (then it is killed)."""
     job, _ = Queue.dequeue_any([queue], None, connection=redis)
-    make_worker(redis, Settings.from_env(), [queue.name], name=name).prepare_execution(job)
+    make_worker(redis, Settings.load(), [queue.name], name=name).prepare_execution(job)
     job.set_status(JobStatus.STARTED)
     return job
 

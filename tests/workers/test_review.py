@@ -8,7 +8,7 @@ from rq import Queue
 import engine
 from engine.ai import review as engine_review
 from engine.state import active_seat
-from workers.settings import Settings
+from events.settings import Settings
 
 from .helpers import bearer, run_worker
 
@@ -49,7 +49,7 @@ def test_a_finished_games_review_marks_moves_and_tells_each_player_only_their_ow
     game_id, (ann, bob) = _finished(client)
     asked = client.post(f"/games/{game_id}/review", headers=bearer(ann))
     assert (asked.status_code, asked.json["status"], asked.json["simulations"]) == (202, "pending", 3)
-    Queue(Settings.from_env().bot_queue, connection=redis_db).empty()     # the job lost (a Redis without it)
+    Queue(Settings.load().bot_queue, connection=redis_db).empty()     # the job lost (a Redis without it)
     assert client.post(f"/games/{game_id}/review", headers=bearer(bob)).json["status"] == "pending"   # queued again
     run_worker(redis_db)                                                  # the bot queue's job
     mine = client.get(f"/games/{game_id}/review", headers=bearer(ann)).json
