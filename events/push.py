@@ -22,7 +22,6 @@ import base64
 import binascii
 import hashlib
 import json
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -35,9 +34,9 @@ from .clocks import format_epoch
 from .durable import key_file
 from .embedded import data_dir
 from .replies import text
+from .settings import current
 
 KEY_ENV = "ARENA_VAPID_KEY"
-SUBJECT_ENV = "ARENA_VAPID_SUBJECT"
 KEY_FILE = "vapid-key.pem"
 MAX_SUBSCRIPTIONS = 20
 
@@ -50,7 +49,7 @@ class BadSubscription(ValueError):
 
 def server_key() -> ec.EllipticCurvePrivateKey:
     """This server's VAPID key (ARENA_VAPID_KEY, else the key file, made on first use)."""
-    return _server_key(os.environ.get(KEY_ENV, "").strip(), str(data_dir() / KEY_FILE))
+    return _server_key(current().vapid_key.strip(), str(data_dir() / KEY_FILE))
 
 
 @lru_cache(maxsize=4)
@@ -79,7 +78,7 @@ def public_key() -> str:
 
 def subject() -> str:
     """Whom a push service may contact about this server's pushes (a mailto: or https: URL)."""
-    return os.environ.get(SUBJECT_ENV) or "mailto:operator@tash-kalar-arena.invalid"
+    return current().vapid_subject
 
 
 def b64encode(data: bytes) -> str:

@@ -130,6 +130,10 @@ class Settings:
     email_turn_interval: float = setting("ARENA_EMAIL_TURN_INTERVAL", 3600.0, minimum=0)
     email_retries: tuple[int, ...] = setting("ARENA_EMAIL_RETRIES", (30, 120, 600, 3600))
 
+    # --- browser push (events/push.py) ---------------------------------------------------------------------
+    vapid_key: str = setting("ARENA_VAPID_KEY", "")
+    vapid_subject: str = setting("ARENA_VAPID_SUBJECT", "mailto:operator@tash-kalar-arena.invalid")
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "rate_limits", MappingProxyType(dict(self.rate_limits)))
         object.__setattr__(self, "public_url", self.public_url.rstrip("/"))
