@@ -106,6 +106,13 @@ def test_a_whole_game_by_keyboard_alone_against_the_computer(browser, live_serve
         expect(status).to_have_text(re.compile("Replay"))
         shot("replay", full_page=False)
         no_serious_violations(page, "replay")
+
+        page.keyboard.press("?")                                          # the one-letter keys turned off
+        expect(page.get_by_role("checkbox", name=re.compile("Use the one-letter keys"))).to_be_focused()
+        page.keyboard.press("Space")
+        page.keyboard.press("Escape")
+        page.keyboard.press("b")
+        assert _focused_square(page) == ""
         assert page.errors == []
     finally:
         ctx.close()
