@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, cast
 
 from engine.shapes import GameState
@@ -28,9 +29,11 @@ from .replies import text
 HOW = {"resignation": " by resignation", "abandonment": " by abandonment"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Row:
-    """How one game stands for one player: facts only; server/game_words.py says them in words."""
+    """How one game stands for one player: facts only; server/game_words.py says them in words.
+    Rows are compared (and hashed) by identity: one stored row read again is the same object
+    (`rows` decodes each once), so what is made of it can be kept beside it."""
     game_id: str
     seat: int
     form: str
@@ -162,8 +165,14 @@ def rows(redis: Any, service: Any, player_id: str) -> tuple[list[Row], list[str]
                 unbegun.append(game_id)
                 continue
             raw = built.to_json()
-        out.append(Row.from_json(game_id, raw, seen.get(game_id, 0)))
+        out.append(_decoded(game_id, raw, seen.get(game_id, 0)))
     return out, unbegun
+
+
+@lru_cache(maxsize=8192)
+def _decoded(game_id: str, raw: str | bytes, seen: int) -> Row:
+    """A stored row, decoded once while it stays the same (a desk of 200 games decodes what changed)."""
+    return Row.from_json(game_id, raw, seen)
 
 
 SECTIONS = ("your_turn", "waiting", "finished")     # the desk's order: yours to play, others', over

@@ -8,6 +8,8 @@ schema took as long as everything else together (bench/desk.py).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import jsonify
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -74,6 +76,12 @@ def my_desk(query: dict):
 
 
 def _desk_row(row: desk.Row, moment: float) -> dict:
-    return {**game_row(row, moment), "section": desk.section(row), "changed": row.changed,
-            "seen_version": row.seen, "rated": row.rated, "changed_at": format_epoch(row.changed_at),
+    return {**game_row(row, moment), **_desk_fields(row)}
+
+
+@lru_cache(maxsize=8192)
+def _desk_fields(row: desk.Row) -> dict:
+    """The desk's own fields of a row (kept per row: rows are shared objects; never change the answer)."""
+    return {"section": desk.section(row), "changed": row.changed, "seen_version": row.seen, "rated": row.rated,
+            "changed_at": format_epoch(row.changed_at),
             "deadline": format_epoch(row.deadline) if row.deadline is not None else None}

@@ -7,6 +7,8 @@ you are to play against a clock, `seconds_left`.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from events.desk import Row
 
 from .words import duration_words, form_words
@@ -14,6 +16,16 @@ from .words import duration_words, form_words
 
 def described(row: Row, now: float) -> dict:
     """The display fields of a game of yours (events/desk.py's row of it) at `now`."""
+    fixed = _fixed(row)
+    if not row.your_turn or row.deadline is None:
+        return fixed
+    left = max(0.0, row.deadline - now)
+    return {**fixed, "seconds_left": round(left), "status_text": f"your turn, {duration_words(left)} left"}
+
+
+@lru_cache(maxsize=8192)
+def _fixed(row: Row) -> dict:
+    """What a row says whatever the time (kept per row: rows are shared objects; never change the answer)."""
     mine = row.side(row.seat)
     out = {"form_text": form_words(row.form, len(row.names), row.teams),
            "opponents": [n for i, n in enumerate(row.labels) if i != row.seat and row.side(i) != mine],
@@ -23,10 +35,7 @@ def described(row: Row, now: float) -> dict:
         return {**out, "status_text": _result_words(row)}
     if not row.your_turn:
         return {**out, "status_text": f"{row.names[row.active] if row.active is not None else 'nobody'} to play"}
-    if row.deadline is None:
-        return {**out, "status_text": "your turn"}
-    left = max(0.0, row.deadline - now)
-    return {**out, "seconds_left": round(left), "status_text": f"your turn, {duration_words(left)} left"}
+    return {**out, "status_text": "your turn"}
 
 
 def _result_words(row: Row) -> str:

@@ -76,7 +76,7 @@ def game_row(row: desk.Row, moment: float) -> dict:
     """A game of yours as "your games" lists it."""
     return {"id": row.game_id, "seat": row.seat, "form": row.form, "version": row.version,
             "status": "finished" if row.over else "playing", "your_turn": row.your_turn,
-            **game_words.described(row, moment)}
+            **game_words.described(row, moment)}       # a new dict: the words kept per row stay as they are
 
 
 class ClaimIn(Strict):
