@@ -1,10 +1,11 @@
 """Moves under an audience: idle streams and slow clients next to 1 and 16 move clients.
 
-    python bench/audience.py [--seconds 4] [--tiers before,after] [--streams 0,500,2000] [--clients 1,16]
+    python bench/audience.py [--seconds 4] [--tiers after] [--streams 0,500,2000] [--clients 1,16]
                              [--split no,yes] [--rate-limits off|on]
 
-For each tier (before: gunicorn gthread 2 x 8 as shipped until issue 10; after: the async front,
-2 processes x 8 threads) it serves two apps side by side, each on its own redis-server
+For each tier (after: the async front, 2 processes x 8 threads; before: gunicorn gthread 2 x 8 as
+shipped until issue 10, whose streams were the Flask app's own until issue 23 removed them: under
+it every stream now answers 501, so it measures moves only) it serves two apps side by side, each on its own redis-server
 (`appendfsync always`, as the embedded one): the floor (bench/floor_app.py: Flask, a move is one
 Lua append) and the real server. Each scenario opens N idle streams (on 400 quiet games) and, with
 N > 0, 200 connections that send their headers a byte every 0.5 s (reconnecting when cut), then
@@ -603,7 +604,7 @@ HEADER = ["tier", "app", "clients", "idle streams", "opened/unanswered/refused",
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=4.0)
-    parser.add_argument("--tiers", default="before,after")
+    parser.add_argument("--tiers", default="after")
     parser.add_argument("--streams", default="0,500,2000")
     parser.add_argument("--clients", default="1,16")
     parser.add_argument("--apps", default="floor,real")

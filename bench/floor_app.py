@@ -1,10 +1,10 @@
 """The floor of bench/audience.py: a bare Flask app whose move is one Lua append, with a stream.
 
     POST /floor/<key>          {"version": v} -> one Lua call: XADD "<v+1>-0" if XLEN is v
-    GET  /floor/<key>/stream   the key's entries as SSE (Last-Event-ID = version)
+    GET  /floor/<key>/stream   the key's entries as SSE (Last-Event-ID = version), on the front only
 
-Served the same ways as the real server: `create_floor_app()` under gunicorn (gthread), or
-`create_floor_front()` under the async front (server/streams/), whose hub then follows the keys.
+Served the same ways as the real server: `create_floor_app()` under gunicorn (gthread: moves only),
+or `create_floor_front()` under the async front (server/streams/), whose hub then follows the keys.
 """
 from __future__ import annotations
 
@@ -45,10 +45,6 @@ def create_floor_app() -> Flask:
         version = int(request.get_json()["version"])
         done = append(keys=[floor_key(key)], args=[version, json.dumps({"version": version + 1, "t": time.time()})])
         return ({"version": done}, 200) if done >= 0 else ({"conflict": True}, 409)
-
-    @app.get("/floor/<key>/stream")
-    def stream(key: str):
-        return sse.flask_response(open_floor({}, key), follow=True)
 
     return app
 

@@ -4,6 +4,10 @@
     app = create_app()          # the process's settings (events/settings.py): REDIS_CLUSTER_URL, REDIS_URL or embedded
     app = create_app({"REDIS_URL": "redis://localhost:6379/0"})   # those, with some variables set otherwise
     app = create_app(settings=Settings.load())                   # settings built by the caller
+
+The app serves every endpoint but the live streams, which the async front serves (server/streams/,
+`arena serve` / `arena web`): under plain WSGI (`gunicorn 'server:create_app()'`) a stream URL makes
+its usual checks, then answers 501 `streams_not_served_here`.
 """
 from __future__ import annotations
 

@@ -38,6 +38,7 @@ ERRORS = {
     415: "the body is not application/json",
     422: "refused by the rules of the game (`code` is one of RuleErrorCode), or a record that does not verify",
     429: "over a rate limit or the cap of games nobody moved in (see Retry-After)",
+    501: "a live stream asked of the Flask app alone (plain WSGI): streams are served by `arena serve` / `arena web`",
     503: "the game store is unavailable; try again shortly (see Retry-After)",
 }
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again",

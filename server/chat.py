@@ -164,10 +164,11 @@ def read(query: dict, game_id: str):
 @blp.route("/games/<game_id>/chat/stream")
 @blp.arguments(ChatStreamQuery, location="query")
 @blp.response(200, content_type="text/event-stream")
-@problems(400, 401, 403, 404)
+@problems(400, 401, 403, 404, 501)
 def stream(query: dict, game_id: str):
     """Server-Sent Events, one `chat` event per message of the channel (id = the message's id)."""
-    return sse.flask_response(open_stream(query, game_id), query["follow"])
+    open_stream(query, game_id)
+    raise sse.not_served_here()
 
 
 def open_stream(query: dict, game_id: str) -> sse.Source:

@@ -167,7 +167,7 @@ def _stop(children: dict[str, subprocess.Popen]) -> None:
 
 @main.command()
 @web_options
-@click.option("--gthread", is_flag=True, help="the Flask app alone under gunicorn (no async stream tier)")
+@click.option("--gthread", is_flag=True, help="the Flask app alone under gunicorn (no stream: those URLs answer 501; route them to `arena stream`)")
 def web(host: str, port: int, web_workers: int, threads: int, gthread: bool) -> None:
     """Run the web front only: streams on the event loop, the Flask app on WEB_THREADS threads."""
     if gthread:

@@ -16,7 +16,7 @@ from events.envelope import VIA_CONDITIONAL
 from events import moves as moves_index
 from events.redaction import redact_envelope
 
-from . import auth, chat, merged, rematch, sse, svg
+from . import auth, chat, rematch, sse, svg
 from . import limits
 from .context import Arena
 from .errors import ApiError
@@ -224,7 +224,7 @@ def board_svg(query: dict, game_id: str):
 @blp.route("/<game_id>/stream")
 @blp.arguments(chat.GameStreamQuery, location="query")
 @blp.response(200, content_type="text/event-stream")
-@problems(400, 401, 404)
+@problems(400, 401, 404, 501)
 def stream(query: dict, game_id: str):
     """Server-Sent Events, one per stored event (id = version); resume with Last-Event-ID.
 
@@ -232,11 +232,9 @@ def stream(query: dict, game_id: str):
     over `rematch` events, each time its rematch offer changes (as GET /games/{id}/rematch shows it,
     without a token); every id is then a cursor ("12;players=<message id>") that resumes the game,
     its chat and its rematch news alike (server/chat.py).
-    Served by the async tier (server/streams/) under `arena serve`; this view is its fallback."""
-    source = open_stream(query, game_id)
-    if isinstance(source, Merged):
-        return merged.flask_response(source, query["follow"])
-    return sse.flask_response(source, query["follow"])
+    Served by the async tier (server/streams/); the Flask app alone answers 501."""
+    open_stream(query, game_id)
+    raise sse.not_served_here()
 
 
 def open_stream(query: dict, game_id: str) -> sse.Source | Merged:

@@ -244,10 +244,11 @@ class LobbyStreamQuery(Schema):
 @blp.route("/stream")
 @blp.arguments(LobbyStreamQuery, location="query")
 @blp.response(200, content_type="text/event-stream")
-@problems(400)
+@problems(400, 501)
 def stream(query: dict):
     """Server-Sent Events of the lobby's changes: opened, changed, started, closed, expired (a table), matched."""
-    return sse.flask_response(open_stream(query), query["follow"])
+    open_stream(query)
+    raise sse.not_served_here()
 
 
 def open_stream(query: dict) -> sse.Source:

@@ -13,19 +13,15 @@ GameEnded frame, from where the client's cursor had them (the start, unless it r
 the ids then name them too; a client that reconnects gets the same parts from the same places.
 
 The parts share one hash tag (a game's keys do), so they live in one slot of a Redis Cluster and
-one XREAD may follow them all. The async tier follows each part with its usual follower (server/streams/tier.py) and merges
-them (server/streams/interleave.py); the Flask fallback here reads every part in turn and blocks on
-one XREAD over all their keys.
+one XREAD may follow them all. The async tier follows each part with its usual follower
+(server/streams/tier.py) and merges them (server/streams/interleave.py).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
-
-from flask import Response, stream_with_context
+from typing import Any, Callable, Sequence
 
 from . import sse
-from .context import Arena
 
 Cursor = Callable[[Sequence[sse.StreamId]], str]
 OPENED = sse.CONNECTED.strip()                  # each part's follower says it; the merged stream once
@@ -88,39 +84,3 @@ def _hash_tag(key: str) -> str | None:
     start = key.find("{")
     end = key.find("}", start + 1)
     return key[start + 1:end] if start >= 0 and end > start + 1 else None
-
-
-def flask_response(merged: Merged, follow: bool) -> Response:
-    """The merged stream served by Flask itself (holds a thread; the async tier does not)."""
-    return Response(stream_with_context(_follow(Arena.of().redis, merged, follow)), mimetype="text/event-stream",
-                    headers=sse.HEADERS)
-
-
-def _follow(redis: Any, merged: Merged, follow: bool) -> Iterator[str]:
-    positions = Positions(merged)
-    parts = list(merged.parts)
-    read_upto = [part.after for part in parts]
-    opening = sse.CONNECTED
-    with sse.watching(redis, merged) as beat:      # type: ignore[arg-type]  # it reads only .presence
-        while True:
-            beat()
-            text = opening
-            if not opening and merged.unchanged is not None and not merged.unchanged():
-                return                                  # e.g. a player muted: the client resumes, filtered anew
-            i = 0
-            while i < len(parts):                       # parts that join on the way are read in this round
-                backlog = sse.read_after(redis, parts[i], read_upto[i])
-                text += positions.relabel(i, "".join(item.text for item in backlog.frames))
-                read_upto[i] = backlog.upto
-                for part in positions.joined():
-                    parts.append(part)
-                    read_upto.append(part.after)
-                i += 1
-            if text:
-                yield text
-            opening = ""
-            if not follow:
-                return
-            keys = {part.key: sse.format_id(read_upto[i]) for i, part in enumerate(parts)}
-            if not redis.xread(keys, count=1, block=sse.FALLBACK_BLOCK_SECONDS * 1000):
-                yield sse.KEEP_ALIVE

@@ -73,12 +73,11 @@ def _after(query: dict) -> str:
 @blp.route("/me/stream")
 @blp.arguments(InboxQuery, location="query")
 @blp.response(200, content_type="text/event-stream")
-@problems(400, 401)
+@problems(400, 401, 501)
 def stream(query: dict):
-    """Server-Sent Events, one per notification (id = its stream id); resume with Last-Event-ID.
-
-    Served by the async tier (server/streams/) under `arena serve`; this view is its fallback."""
-    return sse.flask_response(open_stream(query), query["follow"])
+    """Server-Sent Events, one per notification (id = its stream id); resume with Last-Event-ID."""
+    open_stream(query)
+    raise sse.not_served_here()
 
 
 def open_stream(query: dict) -> sse.Source:

@@ -1,33 +1,26 @@
-"""Server-Sent Events read from Redis streams: one description of a stream for both servers.
+"""Server-Sent Events read from Redis streams: what a stream is, for the async tier that serves it.
 
 A stream endpoint is an *opener*: a function run in a Flask request context (so the usual token
 lookup and problem+json refusals apply) that answers with a `Source`: the Redis stream key to
 follow, the entry id to resume after (from Last-Event-ID) and a `render` that turns stream
 entries into SSE frames as this viewer may see them (per-seat redaction happens there). The async
-tier (server/streams/) follows a Source with one shared blocking reader per process; the Flask
-view (`flask_response`) follows it with a blocking read per request and is kept for the test
-client and a plain WSGI deployment.
+tier (server/streams/) follows a Source with one shared blocking reader per process. The Flask
+view of a stream URL (which documents it in the API) runs the same opener, so its refusals are
+the same, then answers 501 `streams_not_served_here`: the Flask app alone serves no stream.
 """
 from __future__ import annotations
 
 import json
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field as dataclass_field
-from typing import Any, Callable, Hashable, Iterator, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
-from flask import Response, stream_with_context
-
-from events import presence
-
-from .context import Arena
+from .errors import ApiError
 
 StreamId = tuple[int, int]                    # a Redis stream entry id "<ms>-<seq>" as numbers
 Entry = tuple[Any, Any]                       # (entry id, fields) as redis-py returns them
 CONNECTED = ": connected\n\n"                 # sent first, so headers and a first line go out at once
 KEEP_ALIVE = ": keep-alive\n\n"
 PAGE = 100                                    # entries per read
-FALLBACK_BLOCK_SECONDS = 3                    # the Flask fallback's wait, under redis-py's socket timeout
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
@@ -137,52 +130,9 @@ def read_after(redis: Any, source: Source, after: StreamId) -> Backlog:
     return backlog
 
 
-def flask_response(source: Source, follow: bool) -> Response:
-    """The stream served by Flask itself: one blocking read per request (holds a thread)."""
-    return Response(stream_with_context(_follow(Arena.of().redis, source, follow)), mimetype="text/event-stream",
-                    headers=HEADERS)
-
-
-def _follow(redis: Any, source: Source, follow: bool) -> Iterator[str]:
-    after, opening = source.after, CONNECTED
-    with watching(redis, source) as beat:
-        yield from _follow_watched(redis, source, follow, after, opening, beat)
-
-
-def _follow_watched(redis: Any, source: Source, follow: bool, after: StreamId, opening: str,
-                    beat: Callable[[], None]) -> Iterator[str]:
-    while True:
-        beat()
-        if source.unchanged is not None and not source.unchanged():
-            return                            # a mute since the opening: the client resumes from its id
-        backlog = read_after(redis, source, after)
-        text = opening + "".join(item.text for item in backlog.frames)
-        if text:
-            yield text
-        opening = ""
-        if backlog.over or not follow:
-            return
-        after = backlog.upto
-        if not redis.xread({source.key: format_id(after)}, count=1, block=FALLBACK_BLOCK_SECONDS * 1000):
-            yield KEEP_ALIVE
-
-
-@contextmanager
-def watching(redis: Any, source: Source, clock: Callable[[], float] = time.monotonic) -> Iterator[Callable[[], None]]:
-    """While the stream is open its viewer counts as watching (events/presence.py): `beat()`
-    refreshes that now and then (call it often; it touches Redis a few times per TTL). The async
-    tier counts its viewers for the whole process instead (streams/presence.py)."""
-    if source.presence is None:
-        yield lambda: None
-        return
-    last = [float("-inf")]
-
-    def beat() -> None:
-        if clock() - last[0] >= presence.TTL / 3:
-            last[0] = clock()
-            presence.touch(redis, *source.presence)
-
-    try:
-        yield beat
-    finally:
-        presence.leave(redis, *source.presence)
+def not_served_here() -> ApiError:
+    """What a stream URL answers from the Flask app alone (plain WSGI: `gunicorn 'server:create_app()'`,
+    `arena web --gthread`), once its opener's checks passed: the streams are the async front's."""
+    return ApiError(501, "streams_not_served_here", "This server runs the API without its stream tier, so it "
+                    "serves no live streams; run it with `arena serve` or `arena web`, or route the stream paths "
+                    "to `arena stream`.")

@@ -102,3 +102,20 @@ def cluster_client(redis_cluster: RedisCluster):
 @pytest.fixture
 def game_id() -> str:
     return "t" + uuid.uuid4().hex[:15]
+
+
+
+@pytest.fixture
+def front_for():
+    """front_for(app) -> the URL of the async front (server/streams/) serving that app in this
+    process: the streams' one tier, for tests that hold a Flask app already."""
+    from tests.front import InProcessFront
+    fronts: list[InProcessFront] = []
+
+    def start(app) -> str:
+        fronts.append(InProcessFront(app))
+        return fronts[-1].url
+
+    yield start
+    for front in fronts:
+        front.stop()

@@ -30,8 +30,9 @@ stream key to follow, the id to resume after and a render that filters entries f
 
 Entries are appended with XADD to that key by whoever changes the thing watched (ids made by Redis,
 or "<version>-0" as the game logs do); the tier does resume (Last-Event-ID), heartbeats, caps and
-reconnection to Redis. A Flask view returning `sse.flask_response(open_lobby_stream(query), follow)`
-gives the same stream to the Flask test client and documents it in the OpenAPI spec.
+reconnection to Redis. A Flask view of the same path documents it in the OpenAPI spec: it runs the
+opener (the same refusals) and answers 501 `streams_not_served_here` (the Flask app alone, under
+plain WSGI, serves no stream).
 A game's chat rides on its own key the same way, with a render that drops what a seat may not
 read; `Source(..., presence=(game_id, viewer))` counts the viewer as watching while it is open.
 """

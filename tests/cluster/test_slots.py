@@ -66,7 +66,6 @@ UNSEEN_KEYS = {("workers/queues.py", "cancel"): "RQ's registry, queue and job ha
                ("events/attempts.py", "_run"): "counts the bounds server/password_guard.py builds, all of one name "
                                                "or one player (their builders are checked above; run on the Cluster)",
                ("server/streams/hub.py", "_run"): "one XREAD over many streams on a single Redis only",
-               ("server/merged.py", "_follow"): "one XREAD over a game's log and chat channels, all in the game's slot",
                ("events/layout.py", "_drain"): "renames an older-layout key to its twin in its slot (checked below)",
                ("events/layout.py", "_signin_failures"): "deletes one older-layout key SCAN found at a time"}
 

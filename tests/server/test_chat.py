@@ -2,9 +2,7 @@
 mutes, reports, and the record export that includes it only on request."""
 from __future__ import annotations
 
-import json
-from itertools import islice
-
+import httpx
 import pytest
 
 from events import keys
@@ -75,13 +73,15 @@ def test_chat_is_rate_limited_per_writer(redis_server):
     assert say(bob, game_id, "I may still talk").status_code == 201
 
 
-def test_mute_hides_a_players_messages_from_me_only_and_reports_are_kept(app, redis_client):
+def test_mute_hides_a_players_messages_from_me_only_and_reports_are_kept(app, redis_client, front_for):
     game_id, ann, bob = lobby_game(app)
     rude = say(bob, game_id, "you are bad").json
     muted = ann.post("/accounts/me/mutes", {"player": bob.id}).json
     assert muted == {"players": [bob.id], "muted": [{"id": bob.id, "name": bob.name}]}
     assert ann.get(f"/games/{game_id}/chat").json["messages"] == []
-    assert b"you are bad" not in ann.get(f"/games/{game_id}/chat/stream?follow=0").get_data()
+    session = {"arena_session": ann.client.get_cookie("arena_session").value}
+    stream = httpx.get(f"{front_for(app)}/games/{game_id}/chat/stream?follow=0", cookies=session, timeout=30)
+    assert stream.status_code == 200 and "you are bad" not in stream.text
     assert ann.get(f"/games/{game_id}/record?chat=1").json["chat"]["players"] == []      # nor in the export
     assert [m["text"] for m in bob.get(f"/games/{game_id}/chat").json["messages"]] == ["you are bad"]
     r = ann.post(f"/games/{game_id}/chat/players/{rude['id']}/report", {"reason": "insult"})
@@ -106,46 +106,8 @@ def test_the_record_includes_the_chat_only_when_asked(app):
     assert list(spectator["chat"]) == ["spectators"]
 
 
-def _frames(body: bytes) -> list[tuple[str, str, dict]]:
-    out = []
-    for block in body.decode().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.split("\n") if line and not line.startswith(":"))
-        if "id" in fields:
-            out.append((fields["id"], fields["event"], json.loads(fields["data"])))
-    return out
-
-
-def test_the_game_stream_carries_chat_on_request_with_cursors_on_the_flask_view_too(app, client):
-    """The Flask fallback of /games/{id}/stream (the async front's test is tests/streams)."""
-    game = client.post("/games", json={"form": "duel", "players": [{"name": "Ann", "school": "northern"},
-                                                                    {"name": "Bob", "school": "sylvan"}]}).json
-    seat = [bearer(s["token"]) for s in game["seats"]]
-    path = f"/games/{game['id']}/stream?follow=0"
-    said = client.post(f"/games/{game['id']}/chat", json={"text": "hello"}, headers=seat[1]).json
-    frames = _frames(client.get(path + "&chat=1", headers=seat[0]).data)
-    version = max(d["version"] for _, e, d in frames if e != "chat")
-    assert [(i, d["text"]) for i, e, d in frames if e == "chat"] == [(f"{version};players={said['id']}", "hello")]
-    assert all(i.isdigit() for i, _, _ in _frames(client.get(path, headers=seat[0]).data))     # as before
-    resumed = client.get(path + "&chat=1", headers={**seat[0], "Last-Event-ID": frames[-1][0]}).data
-    assert _frames(resumed) == []
-    watcher = _frames(client.get(path + "&chat=1").data)                      # a spectator: not the players' chat
-    assert watcher and all(e != "chat" for _, e, _ in watcher) and watcher[-1][0] == f"{version};spectators=0-0"
-    for bad in ("x", "1;players=zz", "1;nobody=1-0", "99999999999999999999999"):
-        assert client.get(path + "&chat=1", headers={**seat[0], "Last-Event-ID": bad}).status_code == 400
-
-
 def test_a_merged_stream_keeps_to_one_slot():
     part = sse.Source(keys.log("g1"), (0, 0), lambda entries, viewer: [])
     assert Merged((part, sse.Source(keys.chat("g1", "players"), (0, 0), part.render)), str)
     with pytest.raises(ValueError):
         Merged((part, sse.Source(keys.chat("g2", "players"), (0, 0), part.render)), str)
-
-
-def test_the_flask_fallback_ends_a_stream_whose_viewer_muted_someone_since_it_opened(redis_client, game_id):
-    """As the async tier does (tests/streams/test_standing.py): the client resumes from its id and
-    the reopened stream leaves the muted player out."""
-    redis_client.xadd(keys.chat(game_id, "players"), {"data": "{}"})
-    still = iter([True, False])
-    source = sse.Source(key=keys.chat(game_id, "players"), after=(0, 0), render=lambda entries, viewer: [],
-                        unchanged=lambda: next(still))
-    assert list(islice(sse._follow(redis_client, source, follow=True), 3)) == [sse.CONNECTED, sse.KEEP_ALIVE]

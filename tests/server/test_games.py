@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 
 import engine
@@ -156,14 +157,19 @@ def test_resigning_ends_a_duel(client, duel):
     assert view["status"] == "finished" and view["result"]["winners"] == [1]
 
 
-def test_the_board_picture_and_the_stream(client, duel):
+def test_the_board_picture_and_the_stream_which_the_flask_app_alone_does_not_serve(app, client, duel, front_for):
     game_id, tokens = duel
     client.post(f"/games/{game_id}/commands", json={"type": "choose", "square": "c5"}, headers=bearer(tokens[1]))
     svg = client.get(f"/games/{game_id}/board.svg?move=1")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml" and svg.data.count(b"<circle") >= 2
-    stream = client.get(f"/games/{game_id}/stream?follow=false", headers={"Last-Event-ID": "3"})
-    text = stream.get_data(as_text=True)
-    assert text.startswith(": connected\n\nid: 4\n") and "event: CommandAccepted" in text
+    path = f"/games/{game_id}/stream?follow=false"
+    stream = httpx.get(front_for(app) + path, headers={"Last-Event-ID": "3"}, timeout=30)
+    assert stream.text.startswith(": connected\n\nid: 4\n") and "event: CommandAccepted" in stream.text
+    plain = client.get(path)                                   # plain WSGI: the opener's checks, then 501
+    assert plain.status_code == 501 and plain.mimetype == "application/problem+json"
+    assert plain.json["code"] == "streams_not_served_here" and "arena serve" in plain.json["detail"]
+    assert client.get("/games/nosuchgame1/stream?follow=false").status_code == 404
+    assert client.get("/players/me/stream?follow=0").status_code == 401
 
 
 def test_a_finished_game_exports_and_a_tampered_record_is_refused_on_import(client, app, redis_server):

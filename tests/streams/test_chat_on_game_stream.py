@@ -188,28 +188,3 @@ def test_a_seats_open_stream_adds_the_spectators_chat_when_the_game_ends(redis_s
             await c.aclose()
 
     asyncio.run(scenario())
-
-
-def test_the_flask_fallback_adds_the_joining_channel_after_game_ended_too(redis_server):
-    """The same rule on the Flask view (a plain WSGI deployment): read in the same round."""
-    client = redis.Redis.from_url(redis_server.url)
-    game_id = "Ljoining0001"
-    for version, event in ((1, "Moved"), (2, "GameEnded")):
-        client.xadd(keys.log(game_id), {"event": event}, id=f"{version}-0")
-    said = client.xadd(keys.chat(game_id, "spectators"), {"data": json.dumps({"text": "well played"})}).decode()
-
-    def render_log(entries, viewer):
-        return [sse.Frame(sse.parse_id(sid), sse.frame(sse.parse_id(sid)[0], sse.field(f, "event").decode(), {}))
-                for sid, f in entries]
-
-    def cursor(positions):
-        return ";".join([str(positions[0][0]), *(f"{c}={sse.format_id(p)}" for c, p in
-                                                 zip(("players", "spectators"), positions[1:]))])
-    spectators = sse.Source(keys.chat(game_id, "spectators"), (0, 0), chat.render_messages, ("spectators", ()))
-    stream = merged.Merged((sse.Source(keys.log(game_id), (0, 0), render_log),
-                            sse.Source(keys.chat(game_id, "players"), (0, 0), chat.render_messages, ("players", ()))),
-                           cursor, joining=(spectators,))
-    body = "".join(merged._follow(client, stream, follow=False))
-    ids = [line[4:] for line in body.split("\n") if line.startswith("id: ")]
-    assert ids == ["1;players=0-0", "2;players=0-0", f"2;players=0-0;spectators={said}"]
-    assert body.index("event: GameEnded") < body.index("well played")

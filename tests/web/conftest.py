@@ -6,7 +6,7 @@ the `playwright` pip package comes with the test extras of setup.cfg.
 
 Each pytest-xdist worker starts, once: its own redis-server (so the RQ worker below plays only these
 tests' bots and takes no job another suite expects to find queued), the Flask app from the factory
-in a thread, `arena worker` as a subprocess, and one browser. Each test gets a fresh browser
+behind the async front (streams and all) on a thread, `arena worker` as a subprocess, and one browser. Each test gets a fresh browser
 context (its own localStorage) and a `shot(name)` helper that saves a screenshot to
 tests/web/screenshots/ for review.
 """
@@ -31,6 +31,7 @@ import pytest
 
 from events.redis_process import start_redis
 from server import create_app
+from tests.front import InProcessFront
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -62,16 +63,14 @@ def ensure_chromium() -> str:
 
 
 class LiveServer:
-    """The app served on 127.0.0.1 by werkzeug in a thread, with an RQ worker process beside it."""
+    """The app served on 127.0.0.1 by the async front (streams and all) on a thread, with an RQ
+    worker process beside it."""
 
     def __init__(self, tmp: Path) -> None:
-        from werkzeug.serving import make_server
         self.redis = start_redis(tmp / "redis")
         self.app = create_app({"REDIS_URL": self.redis.url})
-        self.http = make_server("127.0.0.1", 0, self.app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.http.server_port}"
-        self.thread = threading.Thread(target=self.http.serve_forever, name="web-e2e-server", daemon=True)
-        self.thread.start()
+        self.front = InProcessFront(self.app)
+        self.url = self.front.url
         self.worker_log = open(tmp / "worker.log", "w")
         env = {**os.environ, "REDIS_URL": self.redis.url, "PYTHONPATH": str(ROOT),
                "ARENA_REVIEW_SIMULATIONS": "4"}            # a game review's budget: tiny in tests
@@ -79,7 +78,7 @@ class LiveServer:
                                        stdout=self.worker_log, stderr=subprocess.STDOUT)
 
     def stop(self) -> None:
-        self.http.shutdown()
+        self.front.stop()
         self.worker.terminate()
         try:
             self.worker.wait(timeout=15)
@@ -187,7 +186,7 @@ class Cable:
 
 @pytest.fixture
 def cable(live_server):
-    relay = Cable(live_server.http.server_port)
+    relay = Cable(live_server.front.port)
     yield relay
     relay.close()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
+import httpx
 import pytest
 from freezegun import freeze_time
 from rq import Queue
@@ -43,27 +44,27 @@ def sse_events(text: str) -> list[dict]:
     return out
 
 
-def test_your_turn_arrives_on_the_players_stream_and_the_stream_resumes_after_the_last_id(client):
+def test_your_turn_arrives_on_the_players_stream_and_the_stream_resumes_after_the_last_id(app, client, front_for):
     bob = register(client, "Bob")
     game = seated(client, bob)
-    first = sse_events(client.get("/players/me/stream?follow=0", headers=bearer(bob["token"])).get_data(as_text=True))
+    front = httpx.Client(base_url=front_for(app), timeout=30)
+    first = sse_events(front.get("/players/me/stream?follow=0", headers=bearer(bob["token"])).text)
     assert [(e["event"], e["data"]["game_id"], e["data"]["seat"]) for e in first] == [("your_turn", game["id"], 1)]
     play_legal(client, game, seat=1)
     play_legal(client, game, seat=0)                                   # Bob's turn again
-    resumed = client.get("/players/me/stream?follow=0", headers={**bearer(bob["token"]), "Last-Event-ID": first[0]["id"]})
-    again = sse_events(resumed.get_data(as_text=True))
+    resumed = front.get("/players/me/stream?follow=0", headers={**bearer(bob["token"]), "Last-Event-ID": first[0]["id"]})
+    again = sse_events(resumed.text)
     assert [e["event"] for e in again] == ["your_turn"] and again[0]["id"] > first[0]["id"]
 
 
-def test_a_followed_stream_delivers_a_notification_sent_after_it_opened(client, redis_db):
+def test_a_followed_stream_delivers_a_notification_sent_after_it_opened(app, client, redis_db, front_for):
     bob = register(client, "Bob")
     seated(client, bob)
-    response = client.get("/players/me/stream", headers=bearer(bob["token"]), buffered=False)
-    chunks = response.response
-    assert "your_turn" in next(chunks).decode()
-    notify.send(redis_db, bob["id"], notify.notification("game_over", "g1", 1, 99, text="over"))
-    assert "game_over" in next(chunks).decode()
-    response.close()
+    with httpx.stream("GET", front_for(app) + "/players/me/stream", headers=bearer(bob["token"]), timeout=30) as response:
+        chunks = response.iter_text()
+        assert "your_turn" in next(chunks)
+        notify.send(redis_db, bob["id"], notify.notification("game_over", "g1", 1, 99, text="over"))
+        assert "game_over" in next(c for c in chunks if "keep-alive" not in c)
 
 
 def test_the_stream_needs_a_player_token(client):
