@@ -81,10 +81,21 @@ class Knowledge:
             event["cards"] = [_take_hidden(s, event["seat"], "legends") for _ in range(event.pop("count"))]
         elif kind == "LegendsPassed":
             for card in event["cards"]:
-                _reveal(s, event["seat"], card)
+                self._reveal(event["seat"], card)
         elif kind in HAND_TAKING and event.get("from_hand", True):
-            _reveal(s, event["seat"], event["card"])
+            self._reveal(event["seat"], event["card"])
         fold(s, [cast("GameEvent", event)])
+
+    def _reveal(self, seat: int, card: str) -> None:
+        """A card leaves `seat`'s hand face up. It was in that hand since the turn's kept position
+        (a draw drops the checkpoints) and since the last quiet moment, so it is named there too:
+        an undo folds the turn's steps again on the kept position, and `sample` decides the tail
+        again on the anchor."""
+        record = self.state.get("undo")
+        kept = record["anchor"] if record else None
+        for state in (self.state, kept, self.anchor):
+            if state:
+                _reveal(state, seat, card)
 
     def quiet(self) -> bool:
         return quiet(self.state)

@@ -67,10 +67,10 @@ def play_game(options: dict[str, object], players: list[Player], seed: str, limi
             break
         knowledge[seat].observe(redact(e, seat) for e in events[told[seat]:])
         told[seat] = len(events)
-        options = legal_commands(state, seat)
-        command = players[seat](state, knowledge[seat], options, f"{seed}:{seat}:{len(events)}")
+        offered = legal_commands(state, seat)
+        command = players[seat](state, knowledge[seat], offered, f"{seed}:{seat}:{len(events)}")
         out.decisions[seat] += 1
-        out.flare_chances[seat] += any(c["type"] == "flare" for c in options)
+        out.flare_chances[seat] += any(c["type"] == "flare" for c in offered)
         try:
             new = decide(state, {**command, "seat": seat})
         except Exception:          # noqa: BLE001 - an illegal command is counted, then the game is abandoned

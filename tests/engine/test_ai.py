@@ -107,3 +107,26 @@ def test_a_bot_answers_the_decision_its_own_summoning_raised():
             assert play(knowledge, options, 3, "x") in options
             return
     pytest.fail("no decision raised by an effect in this game")
+
+
+def test_every_seat_follows_an_undo_of_a_step_after_a_summoning():
+    """An undo folds the turn's kept steps again on the kept position; a card another seat summoned
+    from its hand earlier in that turn was a placeholder there, and must be known there too."""
+    schools = ["northern", "sylvan"]
+    played = play_game(_options("duel", schools, False, "undo"), [level_player(CHEAPEST)] * 2, "undo")
+    undone = 0
+    for n in [n for n, e in enumerate(played.events) if e["type"] == "CommandAccepted"]:     # between commands
+        state = engine.replay(played.events[:n])
+        seat = active_seat(state)
+        if seat is None or not (state.get("undo") or {}).get("steps") or len(state["undo"]["steps"]) < 2:
+            continue
+        if not any(c["type"] == "undo" for c in engine.legal_commands(state, seat)):
+            continue
+        events = played.events[:n] + engine.decide(state, {"type": "undo", "seat": seat})
+        truth = engine.replay(events)
+        for viewer in range(len(schools)):
+            knowledge = _knowledge(events, viewer)
+            assert knowledge.state["board"] == truth["board"]
+            assert [len(h) for h in knowledge.state["hands"]] == [len(h) for h in truth["hands"]]
+        undone += 1
+    assert undone >= 5
