@@ -262,10 +262,15 @@ class GameService:
                            fingerprint(seat, command, expected_version) if idempotency_key is not None else "",
                            seat if actor is None else actor, replies_of=seat if drops_replies else None)
         for _ in range(self.max_attempts):
-            # 1. the state to decide on: cached if this process made the latest, else loaded
+            # 1. the state to decide on: cached (brought up to date if the caller knows of later
+            #    versions), else loaded and cached
             loaded = self._latest.get(game_id)
+            if loaded is not None and expected_version is not None and loaded.version < expected_version \
+                    and self._bring_up_to_date(loaded):
+                loaded = self._latest.get(game_id)
             if loaded is None or (expected_version is not None and loaded.version != expected_version):
                 loaded = self.load(game_id)
+                self._latest.put(loaded)
             if expected_version is not None and loaded.version != expected_version:
                 return self._answer_stale(request, loaded.version)
             # 2. decide: a refusal stands unless the state it came from is no longer current
@@ -325,9 +330,10 @@ class GameService:
         except DuplicateCommand as dup:
             return self._replay(request, dup.record)
         except ConflictError:
-            self._latest.drop(request.game_id)
             if request.expected_version is not None:
+                self._latest.drop(request.game_id)
                 raise
+            self._bring_up_to_date(loaded)
             return None
         version = appended.version
         self._keep_snapshots(request.game_id, batch)
@@ -345,10 +351,22 @@ class GameService:
         return prior
 
     def _outdated(self, loaded: Loaded) -> bool:
-        """Whether a cached state another process has since moved on from was used (then dropped)."""
-        if self._latest.get(loaded.game_id) is not loaded or self.store.version(loaded.game_id) == loaded.version:
+        """Whether a cached state another process has since moved on from was used (then brought
+        up to date)."""
+        return self._latest.get(loaded.game_id) is loaded and self._bring_up_to_date(loaded)
+
+    def _bring_up_to_date(self, loaded: Loaded) -> bool:
+        """Fold the events other processes appended since `loaded` onto it and cache the result: one
+        read of those few events, instead of a load that decodes a snapshot and folds from it.
+        False when there were none."""
+        newer = self.store.read(loaded.game_id, loaded.version)
+        if not newer:
             return False
-        self._latest.drop(loaded.game_id)
+        if newer[0].prev_hash != loaded.head_hash:          # not its continuation: load afresh
+            self._latest.drop(loaded.game_id)
+            return True
+        state = engine.replay([engine_event(env, self.registry) for env in newer], loaded.state)
+        self._latest.put(Loaded(loaded.game_id, newer[-1].version, state, newer[-1].hash, newer[-1].version))
         return True
 
     # --- after a change: the follow-up hook ---------------------------------------------------------
