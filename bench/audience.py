@@ -218,19 +218,25 @@ class Server:
         return sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info")
 
     def round_trips(self, pool: queue.Queue, moves: int = 40) -> float:
-        """Requests to Redis per move (commands inside scripts not counted), seen with MONITOR while one
-        client plays `moves` moves, no stream open."""
-        seen, ready = [0], threading.Event()
+        """Requests to Redis per move, seen with MONITOR while one client plays `moves` moves, no
+        stream open: commands inside scripts not counted, a transaction (MULTI ... EXEC) counted once;
+        the commands of a pipeline without a transaction each count (an upper bound)."""
+        seen, ready, in_transaction = [0], threading.Event(), set()
 
         def watch() -> None:
             with self.redis_process.client().monitor() as monitor:
                 ready.set()
                 while True:
                     command = monitor.next_command()
+                    client = (command.get("client_address"), command.get("client_port"))
                     if command["command"] == "ECHO audience-stop":
                         return
-                    if command.get("client_type") != "lua":
+                    if command["command"] == "EXEC":
+                        in_transaction.discard(client)
+                    elif command.get("client_type") != "lua" and client not in in_transaction:
                         seen[0] += 1
+                        if command["command"] == "MULTI":
+                            in_transaction.add(client)
         thread = threading.Thread(target=watch, daemon=True)
         thread.start()
         ready.wait(5)
