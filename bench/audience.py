@@ -169,8 +169,13 @@ class Server:
             time.sleep(0.2)
 
     @property
+    def label(self) -> str:
+        """The tier as the table shows it (with ' split' when served by two one-process servers)."""
+        return f"{self.tier}{' split' if self.split else ''}"
+
+    @property
     def name(self) -> str:
-        return f"{self.tier}{' split' if self.split else ''}/{self.app}"
+        return f"{self.label}/{self.app}"
 
     def _signal(self, sig: int) -> None:
         for process in self.processes:
@@ -241,7 +246,7 @@ class Server:
         thread.start()
         ready.wait(5)
         time.sleep(0.2)
-        out = Scenario(self.name, self.app, 1, 0)
+        out = Scenario(self.label, self.app, 1, 0)
         run_moves(self, pool, 1, time.perf_counter() + 30, out, None, limit=moves)
         time.sleep(0.3)
         self.redis.echo("audience-stop")
@@ -556,7 +561,7 @@ def _ms(values: list[float], q: float) -> str:
 
 def run_scenario(server: Server, feed: Feed, idle_paths: list[str], clients: int, streams: int,
                  seconds: float) -> Scenario:
-    out = Scenario(server.name, server.app, clients, streams)
+    out = Scenario(server.label, server.app, clients, streams)
     name = f"{server.name}, {clients} clients, {streams} idle streams"
     with watchdog(f"topping up the games ({name})", "prepare"):
         feed.top_up(int(MAX_MOVE_RATE * seconds) + 100)
