@@ -78,6 +78,8 @@ def test_two_people_meet_in_the_lobby_play_chat_and_come_back_and_a_spectator_ch
                     break
                 if page.locator("#status.your-turn").count() and page.locator(".sq.legal").count():
                     before = page.locator("#log li").count()
+                    # scrolled down to the chat, the pinned status bar once squeezed the board out of its column
+                    assert page.locator(".board").bounding_box()["width"] > 400, "the board lost its column"
                     page.locator(".sq.legal").first.click()
                     expect(page.locator("#log li")).not_to_have_count(before)
                     moves += 1

@@ -123,15 +123,16 @@ export class GamePage {
         h("a", { href: "/rules", class: "rules-link", id: "rules-link", target: "_blank", rel: "noopener" }, "Rules"),
         this.resignEl = h("span", { class: "resign-slot" }), this.optionsEl));
     clear(this.root, h("div", { class: "game" }, this.barEl,
-      h("div", { class: "game-grid" },
+      this.gridEl = h("div", { class: "game-grid" },
         h("div", { class: "board-col" }, this.stripEl,
           h("div", { class: "board-wrap" }, this.board.svg), this.reviewPanel.el),
         h("aside", { class: "side-col" }, this.endEl, this.handEl, this.speech.el, this.replies.el, this.seatsEl, this.tasksEl, this.rewindBar.el,
           h("section", { class: "panel log", "aria-label": "Log" }, h("h2", {}, "Log"), this.originEl, this.logList),
           this.keyEl = h("p", { class: "board-key", id: "board-key" }), this.shareEl))));
-    // the board takes the height the status bar leaves (the bar grows with a long list of choices)
+    // the board takes the height the status bar leaves (the bar grows with a long list of choices);
+    // measured at the grid, which does not stick: the pinned bar's own bottom moves with the scroll
     const fit = () => {
-      const top = this.barEl.getBoundingClientRect().bottom + window.scrollY;
+      const top = this.gridEl.getBoundingClientRect().top + window.scrollY;
       document.documentElement.style.setProperty("--above-board", `${Math.ceil(Math.max(0, top))}px`);
     };
     new ResizeObserver(fit).observe(this.barEl);
