@@ -157,15 +157,18 @@ class Server:
                "ARENA_STREAMS_PER_ADDRESS": "100000", "ARENA_STREAMS_PER_TOKEN": "100000",
                **(api.generous_limits() if rate_limits else {}), "ARENA_RATE_LIMITS": "1" if rate_limits else "0",
                "ARENA_MAX_UNMOVED_GAMES": "100000", "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")])}
-        self.processes = [subprocess.Popen(server_argv(tier, app, port, 1 if split else WORKERS), cwd=ROOT, env=env,
-                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-                          for port in self.ports]
+        self.log = workdir / f"{tier}-{app}-{'split' if split else 'one'}.log"
+        with open(self.log, "ab") as log:
+            self.processes = [subprocess.Popen(server_argv(tier, app, port, 1 if split else WORKERS), cwd=ROOT, env=env,
+                                               stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+                              for port in self.ports]
         watchdog.cleanups.append(self.stop)
         deadline = time.monotonic() + 240              # a loaded 2-core machine may take minutes
         while not all(self._answers(port) for port in self.ports):
             if time.monotonic() > deadline or any(p.poll() is not None for p in self.processes):
                 self.stop()
-                raise RuntimeError(f"{tier}/{app} server did not start")
+                said = self.log.read_text(errors="replace").splitlines()[-15:]
+                raise RuntimeError(f"{tier}/{app} server did not start; its last words:\n" + "\n".join(said))
             time.sleep(0.2)
 
     @property

@@ -15,6 +15,7 @@ import time
 from flask import Flask, request
 from marshmallow import EXCLUDE, Schema
 
+from events.settings import current
 from server import sse
 from server.context import Arena
 
@@ -37,7 +38,7 @@ def floor_key(key: str) -> str:
 def create_floor_app() -> Flask:
     app = Flask(__name__)
     app.config["REDIS_URL"] = os.environ.get("REDIS_URL")
-    arena = Arena(app)
+    arena = Arena(app, current())
     append = arena.redis.register_script(APPEND)
 
     @app.post("/floor/<key>")
