@@ -63,8 +63,8 @@ def archived_and_restored(app, client, game_id: str) -> None:
 
 @pytest.fixture(scope="module")
 def product_flow(cluster_env) -> Flow:
-    """Players, a timed game between them to its end, and a game against a bot, with the workers
-    running every job they cause; Ann's notifications also go to her webhook (handed over to the
+    """Players, a timed game between them to its end, and a game against a bot (Ann queues a
+    conditional reply to it), with the workers running every job they cause; Ann's notifications also go to her webhook (handed over to the
     queue Redis once each, workers/notify.py)."""
     from datetime import datetime, timedelta, timezone
 
@@ -96,8 +96,13 @@ def product_flow(cluster_env) -> Flow:
     flow.players.append(cy["id"])
     for _ in range(4):
         play_legal(client, duel, client.get(f"/games/{duel['id']}").json["active_seat"])
-    play_legal(client, botgame, client.get(f"/games/{botgame['id']}").json["active_seat"])
-    run_worker(cluster_env)                                  # the bot's move
+    while client.get(f"/games/{botgame['id']}").json["active_seat"] == 0:             # Ann's turn, to its end
+        play_legal(client, botgame, 0)
+    reply = [{"when": {"kind": "anything"}, "then": [{"type": "end_turn"}]}]    # refused or played: either is settled
+    assert client.put(f"/games/{botgame['id']}/conditionals", json={"rules": reply},
+                      headers=bearer(botgame["seats"][0]["token"])).status_code == 200
+    run_worker(cluster_env)                                  # the bot's move, then Ann's conditional reply
+    assert client.get(f"/games/{botgame['id']}/conditionals", headers=bearer(botgame["seats"][0]["token"])).json["told"]
     before = client.get(f"/games/{duel['id']}").json["version"]
     with freeze_time(datetime.now(timezone.utc) + timedelta(seconds=700)):
         run_worker(cluster_env)                              # the deadline loop times the duel's seat out
