@@ -21,34 +21,44 @@ def legal_commands(state: State, seat: int, discards: bool = True) -> list[Comma
     if pending:
         if pending["seat"] == seat:
             options, can_skip = decisions.options(state)
-            out.extend(options)
+            out = _seated(options, seat)
             if can_skip:
-                out.append({"type": "skip"})
+                out.append({"type": "skip", "seat": seat})
     elif state["turn"] and turn_actor(state) == seat:
-        out.extend(_turn_commands(state, seat, discards))
-    out.extend(undo.commands(state, seat))
+        out = _turn_commands(state, seat, discards)
+    out += _seated(undo.commands(state, seat), seat)
     if teams.can_pass(state, seat):
-        out.append({"type": "pass_control"})
+        out.append({"type": "pass_control", "seat": seat})
     if two_sided(state):
-        out.append({"type": "resign"})
+        out.append({"type": "resign", "seat": seat})
     if timeouts.can_claim_win(state, seat):
-        out.append({"type": "claim_win"})
-    return [{**c, "seat": seat} for c in out]
+        out.append({"type": "claim_win", "seat": seat})
+    return out
+
+
+def _seated(commands: list[Command], seat: int) -> list[Command]:
+    """Copies of commands made elsewhere, naming the seat."""
+    return [{**c, "seat": seat} for c in commands]
+
+
+def _own(commands: list[Command], seat: int) -> list[Command]:
+    """Commands made for this listing alone (`summons`, also a bot's), the seat written into them."""
+    for c in commands:
+        c["seat"] = seat
+    return commands
 
 
 def _turn_commands(state: State, seat: int, discards: bool = True) -> list[Command]:
     if teams.places_only(state, seat):
         return _places(state, seat)
-    out = flares.invocations(state, seat) + frost.thaw_commands(state, seat) + warp.warp_commands(state, seat)
+    out = _seated(flares.invocations(state, seat) + frost.thaw_commands(state, seat) + warp.warp_commands(state, seat),
+                  seat)
     if current_turn(state)["actions"] > 0:
-        out.extend(_places(state, seat))
-        out.extend(summons(state, seat))
-        if discards:
-            out.extend(_discards(state, seat))
+        out += _places(state, seat) + _own(summons(state, seat), seat) + (_discards(state, seat) if discards else [])
     else:
-        out.append({"type": "end_turn"})
+        out.append({"type": "end_turn", "seat": seat})
         if state["form"] == "high_form":
-            out.extend({"type": "claim_task", "task": t} for t in tasks.claimable(state, color_of(state, seat)))
+            out += ({"type": "claim_task", "task": t, "seat": seat} for t in tasks.claimable(state, color_of(state, seat)))
     return out
 
 
@@ -57,7 +67,7 @@ def _places(state: State, seat: int) -> list[Command]:
     board = state["board"]
     if supply(state, color)[0] == 0 and not any(p[1] == color and p[2] != LEGENDARY for p in board.values()):
         return []
-    return [{"type": "place", "square": sq} for sq in SQUARES if sq not in board]
+    return [{"type": "place", "square": sq, "seat": seat} for sq in SQUARES if sq not in board]
 
 
 def summons(state: State, seat: int) -> list[Command]:
@@ -115,6 +125,6 @@ def _discards(state: State, seat: int) -> list[Command]:
         others = list(hand)
         others.remove(card)
         for n in range(len(others) + 1):
-            for returns in dict.fromkeys(combinations(others, n)):
-                out.append({"type": "discard", "card": card, "returns": list(returns)})
+            out += [{"type": "discard", "card": card, "returns": returns, "seat": seat}
+                    for returns in map(list, dict.fromkeys(combinations(others, n)))]
     return out

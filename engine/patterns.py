@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterator, NamedTuple
 
-from .cards import Being, Orientation
+from .cards import CARDS, Being, Orientation
 from .geometry import AT, COLOURED, COORD, SQUARES
 from .shapes import Board
 from .state import COMMON
@@ -33,8 +33,9 @@ Cells = tuple[tuple[str, int, bool], ...]       # (square, minimum rank, is the 
 # and one `and` per cell: the board is asked 69 questions in a handful of integer operations. Masks
 # of pieces are kept PAD bits up, so that every such shift is a right shift.
 BIT_INDEX: dict[str, int] = {sq: 9 * y + x for sq, (x, y) in COORD.items()}
-PAD = 128
-EVERY_SQUARE = sum(1 << i for i in BIT_INDEX.values())
+PAD = max(abs(9 * dy + dx) for b in CARDS.beings.values() for o in b.orientations for dx, dy, _ in o.cells)
+SQUARE_BIT: dict[str, int] = {sq: 1 << (i + PAD) for sq, i in BIT_INDEX.items()}      # PAD bits up
+EVERY_SQUARE = sum(SQUARE_BIT.values())
 SQUARES_BY_NAME = tuple(sorted(SQUARES))
 
 
@@ -185,27 +186,30 @@ def _free_fits_for(board: Board, target: str, fits: list[Fit]) -> list[Fit]:
 
 
 class Pieces:
-    """A board read once: the squares of each colour's pieces, and of everyone's, as bit masks,
-    by rank (index r: rank r or more; 4 is empty)."""
+    """A board read once: the squares of each colour's pieces, and of everyone's, as bit masks
+    PAD bits up, by rank (index r: rank r or more; 4 is empty)."""
 
     def __init__(self, board: Board):
         self.board = board
-        self.anyone = [0] * 5
         self.by_color: dict[int, list[int]] = {}
-        for sq, piece in board.items():
-            bit = 1 << BIT_INDEX[sq]
-            self.anyone[piece[2]] |= bit
-            self.by_color.setdefault(piece[1], [0] * 5)[piece[2]] |= bit
-        for masks in (self.anyone, *self.by_color.values()):
+        for sq, (_, color, rank) in board.items():
+            masks = self.by_color.get(color)
+            if masks is None:
+                masks = self.by_color[color] = [0, 0, 0, 0, 0]
+            masks[rank] |= SQUARE_BIT[sq]
+        self.anyone = [0, 0, 0, 0, 0]
+        for masks in self.by_color.values():
             masks[2] |= masks[3]
             masks[1] |= masks[2]
+            for rank in (1, 2, 3):
+                self.anyone[rank] |= masks[rank]
 
     def of(self, colors: set[int] | frozenset[int]) -> list[int]:
-        """The masks of the pieces of `colors` together, PAD bits up (for `Layout.shifts`)."""
-        out = [0] * 5
+        """The masks of the pieces of `colors` together."""
+        out = [0, 0, 0, 0, 0]
         for color in colors:
             for rank, mask in enumerate(self.by_color.get(color, ())):
-                out[rank] |= mask << PAD
+                out[rank] |= mask
         return out
 
 
@@ -220,10 +224,10 @@ class Scan:
 
     def __init__(self, pieces: Pieces, color: int, lend: frozenset[int] = frozenset(), empties: int = 0):
         self.board, self.color, self.lend, self.empties = pieces.board, color, lend, empties
-        self.anyone = pieces.anyone
+        self.blocked = [mask >> PAD for mask in pieces.anyone]     # being squares it would summon onto
         self.own = pieces.of({color})
         self.lent = pieces.of(lend - {color})
-        empty = (EVERY_SQUARE & ~pieces.anyone[1]) << PAD if empties else 0
+        empty = EVERY_SQUARE & ~pieces.anyone[1] if empties else 0
         # [is the being square][rank]: what might fill a cell (a lent piece never fills the being square)
         self.loose = ([o | m for o, m in zip(self.own, self.lent)], list(self.own))
         self.loose[0][COMMON] |= empty
@@ -238,36 +242,38 @@ class Scan:
             by_target = {sq: _free_fits_for(board, sq, fits) for sq in SQUARES_BY_NAME} if fits else {}
             return {sq: f for sq, f in by_target.items() if f}
         found: list[tuple[str, Fit]] = []
-        own, loose, exact = self.own, self.loose, not (self.lend or self.empties)
-        open_targets = ~self.anyone[being.rank + 1]     # no piece above the being's rank there (5.3)
+        own = self.own
+        open_targets = ~self.blocked[being.rank + 1]    # no piece above the being's rank there (5.3)
         for lay in layouts(being):
-            mine = near = lay.targets & open_targets
-            once = twice = 0                            # targets where one cell, two cells lack an own piece
-            for need, by, origin in lay.shifts:
-                has = own[need] >> by
-                mine &= has
-                if not exact:
-                    near &= loose[origin][need] >> by
-                    twice |= once & ~has
-                    once |= ~has
-            found += [(laid.target, laid.fit) for laid in _laid_on(lay, mine)]
-            if exact:
-                continue
-            if self.empties:
-                for laid in _laid_on(lay, near & ~mine):
-                    m = _match_cells(board, laid.cells, self.color, self.lend, self.empties)
-                    if m:
-                        found.append((laid.target, Fit(lay.orientation, m[0], m[1])))
-                continue
-            near &= ~mine & ~twice                      # exactly one cell lacks an own piece: it borrows
-            for k, (need, by, origin) in enumerate(lay.shifts):
-                if not origin:
-                    found += [(laid.target, Fit(lay.orientation, laid.fit.squares, laid.fit.squares[k]))
-                              for laid in _laid_on(lay, near & self.lent[need] >> by)]
+            mine = lay.targets & open_targets
+            for need, by, _ in lay.shifts:
+                mine &= own[need] >> by
+            if mine:
+                found += [(laid.target, laid.fit) for laid in _laid_on(lay, mine)]
+            if self.lend or self.empties:
+                found += self._standing_in(lay, lay.targets & open_targets & ~mine)
         out: dict[str, list[Fit]] = {}
         for target, fit in sorted(found):
             out.setdefault(target, []).append(fit)
         return out
+
+    def _standing_in(self, lay: Layout, targets: int) -> list[tuple[str, Fit]]:
+        """The fits of one orientation on `targets` (where the own pieces alone do not fit) with a
+        lent piece or empty squares standing in."""
+        near, once, twice = targets, 0, 0               # twice: two cells or more lack an own piece
+        for need, by, origin in lay.shifts:
+            near &= self.loose[origin][need] >> by
+            lacking = ~(self.own[need] >> by)
+            twice |= once & lacking
+            once |= lacking
+        if self.empties:
+            matched = ((laid.target, _match_cells(self.board, laid.cells, self.color, self.lend, self.empties))
+                       for laid in _laid_on(lay, near))
+            return [(target, Fit(lay.orientation, *m)) for target, m in matched if m]
+        near &= ~twice                                  # the one cell lacking an own piece borrows
+        return [(laid.target, Fit(lay.orientation, laid.fit.squares, laid.fit.squares[k]))
+                for k, (need, by, origin) in enumerate(lay.shifts) if not origin
+                for laid in _laid_on(lay, near & self.lent[need] >> by)]
 
 
 def _laid_on(lay: Layout, targets: int) -> Iterator[Laid]:

@@ -70,11 +70,10 @@ def supply(state: State, color: int) -> tuple[int, int]:
     supply at once, as BGA has it, though the printed Deathmatch tally keeps it aside until the end
     of the turn; it matters only to effects that place enemy pieces (Possessed Summoner).
     """
-    on_board = [0, 0]
-    for _, _, col, rank in pieces(state, color):
-        on_board[rank == LEGENDARY] += 1
+    ranks = _ranks(state, color)
+    legendary = ranks.count(LEGENDARY)
     cap, removed = state["capacity"][color], state["removed"][color]
-    return cap[0] - on_board[0] - removed[0], cap[1] - on_board[1] - removed[1]
+    return cap[0] - (len(ranks) - legendary) - removed[0], cap[1] - legendary - removed[1]
 
 
 def has_supply(state: State, color: int, rank: int) -> bool:
@@ -83,11 +82,13 @@ def has_supply(state: State, color: int, rank: int) -> bool:
 
 def counts(state: State, color: int) -> tuple[int, int]:
     """(all pieces, upgraded pieces) of `color` on the board."""
-    total = upgraded = 0
-    for _, _, _, rank in pieces(state, color):
-        total += 1
-        upgraded += rank > COMMON
-    return total, upgraded
+    ranks = _ranks(state, color)
+    return len(ranks), len(ranks) - ranks.count(COMMON)
+
+
+def _ranks(state: State, color: int) -> list[int]:
+    """The ranks of `color`'s pieces on the board (`supply` and `counts` ask on every listing)."""
+    return [piece[2] for piece in state["board"].values() if piece[1] == color]
 
 
 def threshold(state: State) -> int:
