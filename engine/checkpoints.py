@@ -112,6 +112,17 @@ def usable(events: Sequence[GameEvent]) -> list[bool]:
     return marks
 
 
+def unkept(kinds: list[str]) -> int:
+    """How many events at the start of a log folded in one go (given by their types) keep
+    nothing `usable` would let them keep: those up to the last barrier ahead of the first undo
+    or redo. They are either barriers or marked False."""
+    first_step = min((kinds.index(kind) for kind in STEP_EVENTS if kind in kinds), default=len(kinds))
+    for i in range(first_step - 1, -1, -1):
+        if kinds[i] in BARRIERS:
+            return i + 1
+    return 0
+
+
 def versions(record: UndoRecord) -> list[int]:
     """The versions of the positions kept, oldest first (the head last, once undone)."""
     kept = [step["version"] for step in record["steps"]]

@@ -48,8 +48,13 @@ def reducer(name: str, version: int = 1) -> Callable[[Callable[[State, E], None]
 
 
 def apply(state: State, event: Event, undoable: bool = True) -> None:
-    """Fold one event into `state` in place."""
-    fold(state, (event,), undoable)
+    """Fold one event into `state` in place (what `fold` does with a log of one event)."""
+    version = state.get("version", 0) + 1
+    REDUCERS[event["type"]](state, event)
+    if undoable:
+        checkpoints.follow(state, event, version)
+    else:
+        checkpoints.count(state, event, version)
 
 
 def replay(events: Sequence[Event], state: State | None = None) -> State:
@@ -62,15 +67,78 @@ def replay(events: Sequence[Event], state: State | None = None) -> State:
 def fold(state: State, events: Sequence[Event], undoable: bool = True) -> None:
     """Fold events into `state` in place, the one body of `apply` and `replay`: each through its
     reducer, then counted and kept for undo, or only counted where a later barrier drops what it
-    would keep (checkpoints.usable), or everywhere when not `undoable` (search never steps back)."""
-    marks = checkpoints.usable(events) if undoable else [False] * len(events)
-    for event, usable in zip(events, marks):
+    would keep (checkpoints.usable), or everywhere when not `undoable` (search never steps back).
+
+    The events that keep nothing (all of them when not `undoable`; else those up to the last
+    barrier ahead of any undo or redo, most of a whole game's log) are folded in runs
+    (`_fold_unkept`); the rest one by one."""
+    kinds: list[str] = [event["type"] for event in events]
+    cut = checkpoints.unkept(kinds) if undoable else len(kinds)
+    if cut:
+        _fold_unkept(state, events[:cut], kinds[:cut], undoable)
+    rest = events[cut:]
+    marks = checkpoints.usable(rest) if undoable else [False] * len(rest)
+    for event, usable in zip(rest, marks):
         version = state.get("version", 0) + 1
         REDUCERS[event["type"]](state, event)
         if usable:
             checkpoints.follow(state, event, version)
         else:
             checkpoints.count(state, event, version)
+
+
+# Events folded one by one even among those that keep nothing: a fresh start or the end of the
+# game puts `version` back or drops it, and an undo or redo reads it.
+ON_THEIR_OWN = ("GameCreated", "PositionSet", "GameEnded", *checkpoints.STEP_EVENTS)
+RESOLUTION = "ResolutionAdvanced"
+
+
+def _fold_unkept(state: State, events: Sequence[Event], kinds: list[str], drop_checkpoints: bool) -> None:
+    """`fold` of events none of which keeps a checkpoint, to the same state, faster: between the
+    events ON_THEIR_OWN, each run goes through its reducers with `version` counted once at its end,
+    and of its ResolutionAdvanced events only the last one is folded (each replaces the effect and
+    the pending decision whole and no other reducer reads them, so the earlier ones would only be
+    copied to be thrown away). A barrier among them drops the checkpoints (`undo`), once, at the end."""
+    alone = sorted(i for kind in ON_THEIR_OWN for i in _positions(kinds, kind))
+    resolutions = _positions(kinds, RESOLUTION)
+    start = 0
+    for stop in [*alone, len(events)]:
+        if "version" not in state and start < stop:    # counting puts the key in place before any other
+            _fold_one(state, events[start], drop_checkpoints)
+            start += 1
+        if start < stop:
+            superseded = "effect" in state and "pending" in state
+            reducers = _UNKEPT if superseded else REDUCERS
+            for reduce, event in zip(map(reducers.__getitem__, kinds[start:stop]), events[start:stop]):
+                reduce(state, event)
+            last = next((i for i in reversed(resolutions) if start <= i < stop), None) if superseded else None
+            if last is not None:
+                REDUCERS[RESOLUTION](state, events[last])
+            state["version"] += stop - start
+        if stop < len(events):
+            _fold_one(state, events[stop], drop_checkpoints)
+        start = stop + 1
+    if drop_checkpoints:
+        state.pop("undo", None)
+
+
+def _fold_one(state: State, event: Event, drop_checkpoints: bool) -> None:
+    version = state.get("version", 0) + 1
+    REDUCERS[event["type"]](state, event)
+    if drop_checkpoints and event["type"] in checkpoints.BARRIERS:
+        checkpoints.follow(state, event, version)
+    else:
+        checkpoints.count(state, event, version)
+
+
+def _positions(kinds: list[str], kind: str) -> list[int]:
+    """Where `kind` stands in `kinds` (list.index does the scanning)."""
+    out: list[int] = []
+    try:
+        while True:
+            out.append(kinds.index(kind, out[-1] + 1 if out else 0))
+    except ValueError:
+        return out
 
 
 def evolve(state: State, event: Event) -> State:
@@ -245,8 +313,9 @@ def _card_discarded(s: State, e: CardDiscarded) -> None:
 @reducer("CardsReturned")
 def _cards_returned(s: State, e: CardsReturned) -> None:
     seat = e["seat"]
+    hand = s["hands"][seat]
     for deck, card in e["cards"]:
-        s["hands"][seat].remove(card)
+        hand.remove(card)
         piles(s, deck, seat)[0].append(card)
 
 
@@ -497,3 +566,10 @@ def _by_seat(s: State, key: Literal["frozen", "pending_beings", "stasis"]) -> li
     """A by-seat list of the state that its first event creates (frozen, pending_beings, stasis)."""
     empty: list[Any] = [None] * len(s["seats"])
     return cast("list[Any]", s.setdefault(key, empty))
+
+
+def _superseded(s: State, e: ResolutionAdvanced) -> None:
+    """A ResolutionAdvanced a later one replaces, in a run of `_fold_unkept`."""
+
+
+_UNKEPT: dict[str, Reducer] = {**REDUCERS, RESOLUTION: cast("Reducer", _superseded)}

@@ -126,35 +126,42 @@ def piles(state: State, deck: str, seat: int | None = None) -> tuple[list[str], 
     return pile["deck"], pile["discard"]
 
 
-def present(part: T | None, missing: str) -> T:
-    """A part of the state that may be None, read by a rule that runs only once it exists."""
-    assert part is not None, missing
-    return part
-
+# The parts of the state that may be None, read by rules that run only once the part exists
+# (each accessor asserts it in its own body: rules and reducers call them on every step).
 
 def current_turn(state: State) -> Turn:
     """The turn in play, for rules that run only once play began."""
-    return present(state["turn"], "no turn before play began")
+    turn = state["turn"]
+    assert turn is not None, "no turn before play began"
+    return turn
 
 
 def dealt_tasks(state: State) -> Tasks:
     """The High Form tasks, for rules that run only once they are dealt."""
-    return present(state["tasks"], "no tasks before they are dealt (High Form only)")
+    tasks = state["tasks"]
+    assert tasks is not None, "no tasks before they are dealt (High Form only)"
+    return tasks
 
 
 def current_effect(state: State) -> dict[str, Any]:
     """The frame of the effect being resolved, for rules that run only inside one (engine/effects)."""
-    return present(state["effect"], "no effect is being resolved")
+    effect = state["effect"]
+    assert effect is not None, "no effect is being resolved"
+    return effect
 
 
 def current_pending(state: State) -> Pending:
     """The decision the game waits for, for rules that run only while there is one."""
-    return present(state["pending"], "no decision is pending")
+    pending = state["pending"]
+    assert pending is not None, "no decision is pending"
+    return pending
 
 
 def improvisations(state: State, seat: int) -> list[bool]:
     """By colour, whether the melee seat may still borrow a piece of it (RULES 5.8; melee only)."""
-    return present(state["impro"], "improvised summoning is melee's")[seat]
+    impro = state["impro"]
+    assert impro is not None, "improvised summoning is melee's"
+    return impro[seat]
 
 
 def turn_actor(state: State) -> int:

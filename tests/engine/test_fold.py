@@ -3,12 +3,17 @@ of code and data a folded state depends on (so a deploy can never load a stale s
 from __future__ import annotations
 
 import ast
+import json
+import random
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+import engine
+from engine.selfplay import pick
+from engine.state import active_seat
 from engine.evolve import EVENT_VERSIONS, REDUCERS
 from events.snapshots import ENGINE_DIR, FINGERPRINT, engine_fingerprint, fold_modules
 
@@ -84,3 +89,28 @@ def test_rules_the_fold_never_runs_leave_snapshots_valid(engine_copy):
     _edit(engine_copy / "narrate.py", '"""', '"""Changed. ', )
     _edit(engine_copy / "legal.py", "def legal_commands(", "def legal_commands_(")
     assert engine_fingerprint(engine_copy) == FINGERPRINT
+
+
+def test_a_log_folded_in_one_go_equals_its_events_applied_one_by_one():
+    """`fold` runs the events that keep no checkpoint in bulk (engine/evolve.py `_fold_unkept`):
+    on a game whose players step back and forth, every prefix folded at once, and the rest folded
+    on top of it, give the state the events applied one at a time give, keys in the same order."""
+    rng = random.Random(7)
+    events = engine.new_game({"form": "melee", "seats": [{"school": s} for s in ("northern", "sylvan", "highland")],
+                              "seed": "fold"})
+    state = engine.replay(events)
+    while state["phase"] != "over" and len(events) < 1500:
+        listed = engine.legal_commands(state, active_seat(state))
+        stepping = [c for c in listed if c["type"] in ("undo", "redo")]
+        new = engine.decide(state, rng.choice(stepping) if stepping and rng.random() < 0.3 else pick(rng, listed))
+        events += new
+        state = engine.replay(new, state)
+    assert any(e["type"] == "TurnStepUndone" for e in events) and any(e["type"] == "TurnStepRedone" for e in events)
+    one_by_one = engine.replay(events[:1])
+    for k, event in enumerate(events[1:], start=2):
+        engine.apply(one_by_one, event)
+        if k % 37 == 0 or k == len(events):
+            at_once = engine.replay(events[:k])
+            assert at_once == one_by_one and json.dumps(at_once) == json.dumps(one_by_one), k
+            split = engine.replay(events[k // 2:k], engine.replay(events[:k // 2]))
+            assert json.dumps(split) == json.dumps(one_by_one), k
