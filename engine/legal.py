@@ -6,7 +6,7 @@ from itertools import combinations
 from . import decisions, etherweave, flares, frost, tasks, teams, timeouts, undo, warp
 from .cards import CARDS, card_kind
 from .geometry import SQUARES
-from .patterns import Fit, Pieces, Scan
+from .patterns import FREE, Fit, Pieces, Scan
 from .shapes import Board, Command
 from .state import LEGENDARY, State, color_of, current_turn, enemy_colors, improvisations, supply, turn_actor, two_sided
 from .summon import lend_colors, may_pick_up, own_of_kind, pattern_color
@@ -90,6 +90,10 @@ def summons(state: State, seat: int) -> list[Command]:
         if being is None:
             continue
         kind = kinds.get(being.rank == LEGENDARY)          # the supply is out of the being's kind of piece
+        if scan.own_only and being.anchor != FREE and (kind is None or len(kind) > len(being.orientations[0].cells)):
+            # no lender, and a piece to pick up whatever the fit: only the targets matter
+            out += [{"type": "summon", "card": card, "square": target} for target in scan.targets(being)]
+            continue
         found = scan.fits(being)
         for mode, lend in lends:
             for target, fits in found.items():

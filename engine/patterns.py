@@ -36,6 +36,7 @@ BIT_INDEX: dict[str, int] = {sq: 9 * y + x for sq, (x, y) in COORD.items()}
 PAD = max(abs(9 * dy + dx) for b in CARDS.beings.values() for o in b.orientations for dx, dy, _ in o.cells)
 SQUARE_BIT: dict[str, int] = {sq: 1 << (i + PAD) for sq, i in BIT_INDEX.items()}      # PAD bits up
 EVERY_SQUARE = sum(SQUARE_BIT.values())
+BIT_NAME: dict[int, str] = {i: sq for sq, i in BIT_INDEX.items()}
 SQUARES_BY_NAME = tuple(sorted(SQUARES))
 
 
@@ -232,6 +233,7 @@ class Scan:
         self.loose = ([o | m for o, m in zip(self.own, self.lent)], list(self.own))
         self.loose[0][COMMON] |= empty
         self.loose[1][COMMON] |= empty
+        self.own_only = not (lend or empties)           # only the summoner's own pieces fill patterns
 
     def fits(self, being: Being) -> dict[str, list[Fit]]:
         """target square -> fits, for every target where the being can be summoned (5.2 and 5.3),
@@ -250,12 +252,26 @@ class Scan:
                 mine &= own[need] >> by
             if mine:
                 found += [(laid.target, laid.fit) for laid in _laid_on(lay, mine)]
-            if self.lend or self.empties:
+            if not self.own_only:
                 found += self._standing_in(lay, lay.targets & open_targets & ~mine)
         out: dict[str, list[Fit]] = {}
         for target, fit in sorted(found):
             out.setdefault(target, []).append(fit)
         return out
+
+    def targets(self, being: Being) -> list[str]:
+        """The targets of `fits`, when only the summoner's own pieces may fill a pattern tied to
+        its being square: every orientation's bits together, named."""
+        assert self.own_only and being.anchor != FREE
+        own = self.own
+        open_targets = ~self.blocked[being.rank + 1]
+        found = 0
+        for lay in layouts(being):
+            mine = lay.targets & open_targets
+            for need, by, _ in lay.shifts:
+                mine &= own[need] >> by
+            found |= mine
+        return sorted(BIT_NAME[i] for i in _bits(found))
 
     def _standing_in(self, lay: Layout, targets: int) -> list[tuple[str, Fit]]:
         """The fits of one orientation on `targets` (where the own pieces alone do not fit) with a
@@ -278,7 +294,12 @@ class Scan:
 
 def _laid_on(lay: Layout, targets: int) -> Iterator[Laid]:
     """The orientation laid on each being square of the bit mask `targets`."""
-    while targets:
-        low = targets & -targets
-        yield lay.laid[low.bit_length() - 1]
-        targets ^= low
+    return map(lay.laid.__getitem__, _bits(targets))
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The indices of the bits set in `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
