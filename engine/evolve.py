@@ -48,7 +48,8 @@ def reducer(name: str, version: int = 1) -> Callable[[Callable[[State, E], None]
 
 
 def apply(state: State, event: Event, undoable: bool = True) -> None:
-    """Fold one event into `state` in place (what `fold` does with a log of one event)."""
+    """Fold one event into `state` in place (what `fold` does with a log of one event): through its
+    reducer, then counted and kept for undo when `undoable`, else only counted."""
     version = state.get("version", 0) + 1
     REDUCERS[event["type"]](state, event)
     if undoable:
@@ -65,9 +66,9 @@ def replay(events: Sequence[Event], state: State | None = None) -> State:
 
 
 def fold(state: State, events: Sequence[Event], undoable: bool = True) -> None:
-    """Fold events into `state` in place, the one body of `apply` and `replay`: each through its
-    reducer, then counted and kept for undo, or only counted where a later barrier drops what it
-    would keep (checkpoints.usable), or everywhere when not `undoable` (search never steps back).
+    """Fold events into `state` in place (the body of `replay`): each as `apply` does, kept for
+    undo, or only counted where a later barrier drops what it would keep (checkpoints.usable), or
+    everywhere when not `undoable` (search never steps back).
 
     The events that keep nothing (all of them when not `undoable`; else those up to the last
     barrier ahead of any undo or redo, most of a whole game's log) are folded in runs
@@ -77,14 +78,8 @@ def fold(state: State, events: Sequence[Event], undoable: bool = True) -> None:
     if cut:
         _fold_unkept(state, events[:cut], kinds[:cut], undoable)
     rest = events[cut:]
-    marks = checkpoints.usable(rest) if undoable else [False] * len(rest)
-    for event, usable in zip(rest, marks):
-        version = state.get("version", 0) + 1
-        REDUCERS[event["type"]](state, event)
-        if usable:
-            checkpoints.follow(state, event, version)
-        else:
-            checkpoints.count(state, event, version)
+    for event, usable in zip(rest, checkpoints.usable(rest) if undoable else [False] * len(rest)):
+        apply(state, event, usable)
 
 
 # Events folded one by one even among those that keep nothing: a fresh start or the end of the
@@ -104,7 +99,7 @@ def _fold_unkept(state: State, events: Sequence[Event], kinds: list[str], drop_c
     start = 0
     for stop in [*alone, len(events)]:
         if "version" not in state and start < stop:    # counting puts the key in place before any other
-            _fold_one(state, events[start], drop_checkpoints)
+            apply(state, events[start], drop_checkpoints and kinds[start] in checkpoints.BARRIERS)
             start += 1
         if start < stop:
             superseded = "effect" in state and "pending" in state
@@ -116,19 +111,10 @@ def _fold_unkept(state: State, events: Sequence[Event], kinds: list[str], drop_c
                 REDUCERS[RESOLUTION](state, events[last])
             state["version"] += stop - start
         if stop < len(events):
-            _fold_one(state, events[stop], drop_checkpoints)
+            apply(state, events[stop], drop_checkpoints and kinds[stop] in checkpoints.BARRIERS)
         start = stop + 1
     if drop_checkpoints:
         state.pop("undo", None)
-
-
-def _fold_one(state: State, event: Event, drop_checkpoints: bool) -> None:
-    version = state.get("version", 0) + 1
-    REDUCERS[event["type"]](state, event)
-    if drop_checkpoints and event["type"] in checkpoints.BARRIERS:
-        checkpoints.follow(state, event, version)
-    else:
-        checkpoints.count(state, event, version)
 
 
 def _positions(kinds: list[str], kind: str) -> list[int]:
