@@ -72,15 +72,20 @@ def fold(state: State, events: Sequence[Event], undoable: bool = True) -> None:
 
     The events that keep nothing (all of them when not `undoable`; else those up to the last
     barrier ahead of any undo or redo, most of a whole game's log) are folded in runs
-    (`_fold_unkept`); the rest one by one."""
-    kinds: list[str] = [event["type"] for event in events]
-    cut = checkpoints.unkept(kinds) if undoable else len(kinds)
-    if cut:
-        _fold_unkept(state, events[:cut], kinds[:cut], undoable)
+    (`_fold_unkept`); the rest one by one, and so is a short log (a move's events), for which
+    finding the runs would cost more than it saves."""
+    cut = 0
+    if len(events) >= IN_RUNS:
+        kinds: list[str] = [event["type"] for event in events]
+        cut = checkpoints.unkept(kinds) if undoable else len(kinds)
+        if cut:
+            _fold_unkept(state, events[:cut], kinds[:cut], undoable)
     rest = events[cut:]
     for event, usable in zip(rest, checkpoints.usable(rest) if undoable else [False] * len(rest)):
         apply(state, event, usable)
 
+
+IN_RUNS = 64                        # logs this long or longer are folded in runs where they keep nothing
 
 # Events folded one by one even among those that keep nothing: a fresh start or the end of the
 # game puts `version` back or drops it, and an undo or redo reads it.
