@@ -9,6 +9,12 @@ it (429). The latter are marked `x-any-endpoint`, so GET /docs
 names each endpoint's own refusals and lists the rest once. tests/conftest.py records every
 problem+json answer the tests see and fails the run when one is not in its operation's list.
 
+Each refusal also lists the `code`s it can carry (`x-codes`; `x-rule-codes`: besides those, any code
+of RuleErrorCode, the engine's): the view's own, kept per operation in server/refusals.json, and
+those of the refusals before any view (malformed_request, body_too_large, rate_limited,
+store_unavailable...). tests/problems_seen.py fails the run on an answer whose code is not listed;
+a new refusal of a view goes into server/refusals.json with the code it gives.
+
 Every operation has an explicit, stable `operationId`, frozen with its path, method and tags in
 server/operations.json (tests/server/test_api_document.py): a generated client keeps its names.
 flask-smorest's generic `default` error (plain JSON, another shape) is dropped: clients and
@@ -74,6 +80,13 @@ WITH_BODY = frozenset({400, 413, 415})          # a body checked before the view
 BODY_METHODS = frozenset({"post", "put", "patch", "delete"})
 LIMITED = frozenset({429})                      # an operation with a rate limit (limits.limited)
 OPERATIONS = "operations.json"                  # "METHOD /path" -> {"operationId", "tags"}, frozen
+REFUSALS = "refusals.json"                      # "METHOD /path" -> {status: [the codes its view gives]}
+# The codes of the refusals made before any view, by status (server/inputs.py, limits.py, errors.py).
+GENERAL_CODES = {400: ("malformed_request",), 413: ("body_too_large",), 415: ("unsupported_media_type",),
+                 429: ("rate_limited",), 503: ("store_unavailable",)}
+BODY_CODES = {400: ("malformed_json",), 503: ("not_replicated",)}   # a body read, a write that waits for a replica
+CREDENTIAL_CODES = {401: ("bad_token", "token_required")}     # server/auth.py, wherever a credential is asked for
+GAME_CODES = {404: ("game_not_found",), 409: ("game_cancelled", "game_not_started")}   # a game looked up by id
 
 
 def general_refusals(method: str, operation: dict[str, Any], path: str, declared: set[int],
@@ -94,6 +107,23 @@ def frozen_operations() -> dict[str, dict[str, Any]]:
     return dict(json.loads(resources.files(__package__).joinpath(OPERATIONS).read_text()))
 
 
+def view_codes() -> dict[str, dict[str, list[str]]]:
+    return dict(json.loads(resources.files(__package__).joinpath(REFUSALS).read_text()))
+
+
+RULE_STATUSES = frozenset({400, 403, 422})     # an engine RuleError's: malformed, not you / not now, the rules
+
+
+def codes_of(method: str, path: str, status: int, own: dict[str, list[str]]) -> tuple[list[str], bool]:
+    """The codes a refusal of `status` can carry (`own`: the view's, by status), and whether any
+    engine rule code may come too (an operation that asks the engine to decide may meet any)."""
+    general = [*GENERAL_CODES.get(status, ()), *(BODY_CODES.get(status, ()) if method in BODY_METHODS else ()),
+               *CREDENTIAL_CODES.get(status, ()), *(GAME_CODES.get(status, ()) if "{game_id}" in path else ())]
+    decides = any(code in ERROR_CODES for codes in own.values() for code in codes)
+    listed = {*general, *own.get(str(status), [])}
+    return sorted(listed), decides and status in RULE_STATUSES
+
+
 def operation_id(method: str, path: str) -> str:
     """The id a new operation takes until it is frozen: its method and its path's words."""
     words = [w.strip("{}") for w in path.replace("-", "_").split("/") if w]
@@ -107,6 +137,7 @@ class ProblemResponses(BasePlugin):
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.frozen = frozen_operations()
+        self.codes = view_codes()
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
         rule = kwargs.get("rule")
@@ -118,8 +149,11 @@ class ProblemResponses(BasePlugin):
             responses.pop("default", None)
             declared = {c for c in ERRORS if responses.pop(c, None) is not None or responses.pop(str(c), None) is not None}
             general = general_refusals(method, operation, path or "", declared, view)
+            own = self.codes.get(key, {})
             for code in sorted(declared | general):
                 responses[str(code)] = problem_response(code) if code in declared else {**problem_response(code), ANY_ENDPOINT: True}
+                listed, rules = codes_of(method, path or "", code, own)
+                responses[str(code)].update({"x-codes": listed, **({"x-rule-codes": True} if rules else {})})
 
 
 def rule_error_codes() -> dict[str, Any]:

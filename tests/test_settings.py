@@ -82,3 +82,21 @@ def test_an_app_takes_its_settings_and_names_an_unknown_rate_limit(redis_server)
     assert (app.extensions["arena"].settings.max_body, app.extensions["arena"].settings.max_open_tables) == (1000, 7)
     with pytest.raises(SettingsError, match="no such rate limit: ARENA_LIMIT_CHATT_PLAYER"):
         create_app({"REDIS_URL": redis_server.url, "ARENA_LIMIT_CHATT_PLAYER": "1/minute"})
+
+
+def test_the_front_trusts_as_many_proxies_as_the_flask_app_does():
+    """ARENA_PROXY_HOPS, the one name for both: the front reads X-Forwarded-For and -Proto as
+    werkzeug's ProxyFix does under plain WSGI (the hops-th value from the right)."""
+    from werkzeug.middleware.proxy_fix import ProxyFix
+    from werkzeug.test import EnvironBuilder
+
+    from server.streams.proxies import behind_proxies
+    headers = {"X-Forwarded-For": "203.0.113.9, 198.51.100.7", "X-Forwarded-Proto": "https"}
+    scope = {"type": "http", "client": ("10.0.0.2", 5000), "scheme": "http",
+             "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()]}
+    for hops in (1, 2, 3):
+        seen = {}
+        ProxyFix(lambda environ, start: seen.update(environ) or [], x_for=hops, x_proto=hops)(
+            EnvironBuilder(headers=headers, environ_base={"REMOTE_ADDR": "10.0.0.2"}).get_environ(), None)
+        front = behind_proxies(scope, hops)
+        assert (front["client"][0], front["scheme"]) == (seen["REMOTE_ADDR"], seen["wsgi.url_scheme"]), hops

@@ -31,3 +31,22 @@ def test_each_operation_lists_its_own_refusals_not_every_refusal(client):
     assert stats["400"]["x-any-endpoint"] and "x-any-endpoint" not in stats["404"]
     create = spec["paths"]["/games"]["post"]["responses"]
     assert {"413", "415", "429"} <= set(create)
+
+
+def test_each_refusal_lists_the_codes_it_can_carry(client):
+    spec = client.get("/openapi.json").json
+    game = spec["paths"]["/games/{game_id}"]["get"]["responses"]
+    assert "game_not_found" in game["404"]["x-codes"] and game["503"]["x-codes"] == ["store_unavailable"]
+    command = spec["paths"]["/games/{game_id}/commands"]["post"]["responses"]
+    assert command["422"].get("x-rule-codes") and "malformed_json" in command["400"]["x-codes"]
+    stream = spec["paths"]["/players/me/stream"]["get"]["responses"]
+    assert stream["501"]["x-codes"] == ["streams_not_served_here"]
+    listed = json.loads((FROZEN.parent / "refusals.json").read_text())
+    documented = _operations(spec)
+    assert [op for op in listed if op not in documented] == [], "server/refusals.json names no such operation"
+    assert [(op, s) for op, by in listed.items() for s in by if s not in responses(spec, op)] == []
+
+
+def responses(spec: dict, operation: str) -> dict:
+    method, path = operation.split(" ", 1)
+    return spec["paths"][path][method.lower()]["responses"]
