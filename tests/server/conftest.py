@@ -8,7 +8,17 @@ from server import create_app
 
 @pytest.fixture
 def app(redis_server):
-    return create_app({"REDIS_URL": redis_server.url, "TESTING": True})
+    app = create_app({"REDIS_URL": redis_server.url, "TESTING": True})
+    yield app
+    settle_now(app)
+
+
+def settle_now(app) -> None:
+    """Clear the follow-up debts the app's settler thread still waits to clear (events/followup.py),
+    while the test's Redis still runs: a settler failing after the session stopped Redis logs a
+    traceback from its thread, and Python 3.11 may then fail the main thread's imports at the end of
+    the session ("AST constructor recursion depth mismatch", the ast module's state is shared)."""
+    app.extensions["arena"].service.settle_now()
 
 
 @pytest.fixture

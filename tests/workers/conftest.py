@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from server import create_app
+from tests.server.conftest import settle_now
 
 from .helpers import Receiver
 from .processes import DurableRedis, Worker
@@ -39,7 +40,9 @@ def arena_env(monkeypatch, tmp_path):
 
 @pytest.fixture
 def app(redis_url, redis_db):
-    return create_app({"REDIS_URL": redis_url, "TESTING": True})
+    app = create_app({"REDIS_URL": redis_url, "TESTING": True})
+    yield app
+    settle_now(app)
 
 
 @pytest.fixture
