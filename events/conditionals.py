@@ -71,36 +71,36 @@ def vocabulary() -> dict[str, Any]:
 def parse(data: Any) -> list[dict[str, Any]]:
     """Rules from a request body's `rules`, checked for shape only (legality is the turn's business)."""
     if not isinstance(data, list) or len(data) > MAX_RULES:
-        raise BadRules(f"rules: a list of at most {MAX_RULES} rules")
+        raise BadRules(f"The rules must be a list of at most {MAX_RULES} rules (rules).")
     return [_rule(i, rule) for i, rule in enumerate(data)]
 
 
 def _rule(i: int, rule: Any) -> dict[str, Any]:
     where = f"rules[{i}]"
     if not isinstance(rule, dict) or set(rule) != {"when", "then"}:
-        raise BadRules(f"{where}: a rule is {{\"when\": a trigger, \"then\": a list of commands}}")
+        raise BadRules(f"Each rule needs a trigger as \"when\" and a list of commands as \"then\", nothing else ({where}).")
     when, then = rule["when"], rule["then"]
     if not isinstance(when, dict) or when.get("kind") not in TRIGGERS:
-        raise BadRules(f"{where}.when.kind: one of {', '.join(TRIGGERS)}")
+        raise BadRules(f"A trigger's kind is one of {', '.join(TRIGGERS)} ({where}.when.kind).")
     extra = set(when) - {"kind", *TRIGGERS[when["kind"]]}
     if extra:
-        raise BadRules(f"{where}.when: a '{when['kind']}' trigger takes only {list(TRIGGERS[when['kind']]) or 'its kind'}")
+        raise BadRules(f"A '{when['kind']}' trigger takes only {', '.join(TRIGGERS[when['kind']]) or 'its kind'} ({where}.when).")
     _known(where, when, "card", set(engine.CARDS.beings) | set(engine.CARDS.flares))
     _known(where, when, "task", set(engine.CARDS.tasks))
     _known(where, when, "square", SQUARE_SET)
     if not isinstance(then, list) or not 1 <= len(then) <= MAX_COMMANDS:
-        raise BadRules(f"{where}.then: a list of 1 to {MAX_COMMANDS} commands, as /legal lists them")
+        raise BadRules(f"A reply is a list of 1 to {MAX_COMMANDS} commands, as /legal lists them ({where}.then).")
     for j, command in enumerate(then):
         if not isinstance(command, dict) or command.get("type") not in COMMANDS:
-            raise BadRules(f"{where}.then[{j}].type: one of {', '.join(COMMANDS)}")
+            raise BadRules(f"A command's type is one of {', '.join(COMMANDS)} ({where}.then[{j}].type).")
         if len(canonical_json(command)) > MAX_COMMAND_CHARS:
-            raise BadRules(f"{where}.then[{j}]: at most {MAX_COMMAND_CHARS} characters")
+            raise BadRules(f"A command is at most {MAX_COMMAND_CHARS} characters long ({where}.then[{j}]).")
     return {"when": dict(when), "then": [{k: v for k, v in c.items() if k not in ("seat", "squares")} for c in then]}
 
 
 def _known(where: str, when: dict[str, Any], field: str, known: Any) -> None:
     if field in when and when[field] not in known:
-        raise BadRules(f"{where}.when.{field}: {when[field]!r} is not a known {field}")
+        raise BadRules(f"{when[field]!r} is not a known {field} ({where}.when.{field}).")
 
 
 # --- storage -------------------------------------------------------------------------------------------

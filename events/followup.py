@@ -115,8 +115,10 @@ class Settler:
             time.sleep(self.delay)
             try:
                 self.flush()
-            except Exception:           # noqa: BLE001 - left owed: a deadline loop follows them up again
-                log.exception("settling follow-up debts failed; deadline loops will run them again")
+            except Exception as exc:    # noqa: BLE001 - left owed: a deadline loop follows them up again
+                # one line, no traceback: formatting one in this thread while the main thread parses
+                # (Python 3.11's traceback locations use the ast module) can fail that parse
+                log.warning("settling follow-up debts failed (%s); deadline loops will run them again", exc)
             with self._lock:
                 if not self._pending:
                     self._thread = None

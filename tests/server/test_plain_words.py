@@ -25,9 +25,9 @@ from tests.server.plain import faults
 ROOT = Path(__file__).resolve().parents[2]
 # callee name -> index of the positional argument that is the player's text
 TEXT_ARG = {"RuleError": 1, "malformed": 0, "ApiError": 2, "problem": 2, "problem_response": 2, "send_problem": 3,
-            "refuse": 2, "InvitationRefused": 1}
+            "refuse": 2, "InvitationRefused": 1, "BadRules": 0}
 # texts handed on from an exception that was itself checked here (ApiError.detail, InvitationRefused.detail...)
-PASSED_ON = {"detail", "message", "err.message", "err.detail", "e.detail", "refusal.detail",
+PASSED_ON = {"detail", "message", "err.message", "err.detail", "e.detail", "refusal.detail", "str(bad)",
              "_flatten(messages)"}         # the validation sentence: checked on real answers below
 PLACEHOLDER = "X"
 
@@ -63,9 +63,10 @@ def _texts(node: ast.expr, module) -> list[str] | None:
 
 
 def _written_texts() -> list[tuple[str, str, str]]:
-    """(where, code, text) for every refusal written in engine/, server/ and events/invitations.py."""
+    """(where, code, text) for every refusal written in engine/, server/, events/invitations.py and
+    events/conditionals.py (the conditional replies' BadRules, answered as they are written)."""
     paths = sorted((ROOT / "engine").rglob("*.py")) + sorted((ROOT / "server").rglob("*.py")) + \
-        [ROOT / "events" / "invitations.py"]
+        [ROOT / "events" / "invitations.py", ROOT / "events" / "conditionals.py"]
     found = []
     for path in paths:
         name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
