@@ -26,7 +26,7 @@ export class RepliesPanel {
     this.page = page;
     this.info = null;
     this.draft = null;
-    this.version = null;
+    this.turn = null;
     this.error = null;
     this.el = h("section", { class: "panel replies", id: "replies", "aria-label": "Conditional replies", hidden: true });
   }
@@ -35,15 +35,16 @@ export class RepliesPanel {
     return this.page.data.vocabulary.conditionals.triggers;
   }
 
-  // After every new view: read the seat's replies again when the game moved on (a reply may have
-  // been played, or dropped).
+  // After a new view: read the seat's replies again when the turn changed hands (only then can a
+  // reply have been played or dropped; a step within a turn changes nothing of them).
   async update(view) {
     if (view.seat === null || view.seat === undefined || view.status === "finished") {
       this.el.hidden = true;
       return;
     }
-    if (this.version === view.version) return;
-    this.version = view.version;
+    const turn = `${view.active_seat}:${view.turn ? view.turn.number : ""}`;
+    if (this.turn === turn) return;
+    this.turn = turn;
     try {
       this.info = await request("GET", path(this.page.id), { token: this.page.token });
     } catch (err) {
