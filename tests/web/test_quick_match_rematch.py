@@ -11,7 +11,7 @@ import random
 import re
 import uuid
 
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from .conftest import Shots
 from .test_people import new_page, sign
@@ -84,8 +84,11 @@ def _finish_by_clicks(game_id: str, by_seat: dict) -> None:
         for _attempt in range(3):
             if on_square:
                 page.locator(f'.sq[data-square="{on_square["square"]}"]').click()
-                if _own_destroyed(_call(page, "GET", f"/games/{game_id}"), on_square):  # the page asks first
-                    page.locator("#capture-yes").click()
+                if _own_destroyed(_call(page, "GET", f"/games/{game_id}"), on_square):  # the page asks first ...
+                    try:
+                        page.locator("#capture-yes").click(timeout=5_000)
+                    except PlaywrightTimeout:       # ... unless it was a step behind: then it is clicked again
+                        pass
             else:
                 page.locator('#prompt [data-command="end_turn"]').click()
             if _moved_on(page, game_id, view["version"]):

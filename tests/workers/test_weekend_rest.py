@@ -14,7 +14,7 @@ from events import due, keys
 from events.clocks import parse_time
 from workers import email
 from workers.followup import service as service_of
-from workers.settings import Settings
+from events.settings import Settings
 
 from .helpers import run_worker
 from .test_email import Person, end_turn, table_game, to_play
@@ -75,7 +75,7 @@ def test_clocks_rest_at_each_players_weekend_through_a_crash(app, redis_db):
         clock.move_to(at(end - 1))
         run_worker(redis_db)
         assert _timeouts(mover, game_id) == 0
-        lease = Settings.from_env().deadline_lease
+        lease = Settings.load().deadline_lease
         assert due.claim(redis_db, end + 0.1, lease, 10).items              # ... never released
         redis_db.delete(keys.clock(game_id))
         clock.move_to(at(end + 0.2 + lease / 2))
