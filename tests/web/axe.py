@@ -14,7 +14,9 @@ _AXE = Axe()
 
 
 def no_serious_violations(page, name: str) -> Counter:
-    """Run axe on `page`; fail on any serious or critical violation; return the counts by impact."""
+    """Run axe on `page` once no command is settling; fail on any serious or critical violation;
+    return the counts by impact."""
+    page.wait_for_function("() => !document.querySelector('[aria-busy=true]')")
     results = _AXE.run(page)
     violations = results.response["violations"]
     counts = Counter(v["impact"] for v in violations)

@@ -282,6 +282,7 @@ export class GamePage {
     this.busy = true;
     this.chooser = null;
     this.root.classList.add("busy");
+    this.root.setAttribute("aria-busy", "true");
     let answered = null;
     try {
       answered = await api.command(this.id, this.token, command, this.legal.version);
@@ -303,6 +304,7 @@ export class GamePage {
     } finally {                 // not before: a tap on the old position would be sent as a stale command
       this.busy = false;
       this.root.classList.remove("busy");
+      this.root.removeAttribute("aria-busy");
     }
     // A tap made on the new position while ours was still settling (a stream update can draw it
     // before our own refresh returns) counts, unless the page never caught up with our command,
