@@ -89,4 +89,4 @@ def test_a_viewer_of_a_game_nobody_moved_in_expires_with_it_on_every_backend(any
     any_redis.set(keys.meta(game_id, "unmoved"), "[]", ex=TTL)          # as unmoved.mark leaves it
     presence.touch(any_redis, game_id, "anon:1")                        # a pipeline of the backend's kind
     game_left = any_redis.pttl(keys.meta(game_id, "unmoved"))           # read first: a later read is sooner
-    assert 0 < any_redis.pttl(keys.presence(game_id)) <= game_left
+    assert 0 < any_redis.pttl(keys.presence(game_id)) <= game_left + 1         # PTTL rounds to whole ms

@@ -46,7 +46,9 @@ def apart(page, first: str, second: str) -> None:
 
 def decision(page, shot, name: str) -> None:
     """At a decision: the status bar, the whole board and the hand all in view, none covering
-    another; a screenshot of the screen."""
+    another; a screenshot of the screen. Measured after two frames: the board is fitted to the
+    status bar by a ResizeObserver, whose callback runs before the next paint, not at once."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     for selector in ("#status-bar", ".board", "#hand"):
         in_view(page, selector)
     apart(page, "#status-bar", ".board")
